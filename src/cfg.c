@@ -1,0 +1,1 @@
+/* cfg.c — placeholder until written */

@@ -1,0 +1,1 @@
+/* exec_ops.c — placeholder until written */

@@ -1,0 +1,1 @@
+/* fpconv.c — placeholder until written */

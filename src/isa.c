@@ -1,0 +1,96 @@
+/* isa.c — tables generated from isa/*.def and their lookups. */
+#include "isa.h"
+
+#include <string.h>
+
+const OpInfo isa_ops[OP_COUNT] = {
+#define PTX_OP(id, name, shape, mint, maxt, tcls, mgroups, unit, lat, summary) \
+    [OP_##id] = {name, shape, mint, maxt, tcls, mgroups, unit, lat, summary},
+#include "ptx_ops.def"
+#undef PTX_OP
+};
+
+const TypeInfo isa_types[PTX_TYPE_COUNT] = {
+    [PTX_TYPE_NONE] = {"", 0, 0},
+#define PTX_TYPE(id, s, sz, cls) [PTX_TYPE_##id] = {s, sz, cls},
+#include "ptx_types.def"
+#undef PTX_TYPE
+};
+
+const SregInfo isa_sregs[SREG_COUNT] = {
+#define PTX_SREG(id, name, vec, bits, meaning) [SREG_##id] = {name, vec, bits, meaning},
+#include "ptx_sregs.def"
+#undef PTX_SREG
+};
+
+const ModInfo isa_mods[] = {
+#define PTX_MOD(group, spelling, field, value) {group, spelling, field, value},
+#include "ptx_modifiers.def"
+#undef PTX_MOD
+};
+const unsigned isa_mod_count = sizeof isa_mods / sizeof isa_mods[0];
+
+static bool same(const char *table_name, const char *s, size_t len)
+{
+    return strncmp(table_name, s, len) == 0 && table_name[len] == '\0';
+}
+
+bool isa_find_op(const char *name, size_t len, PtxOpcode *out)
+{
+    for (int i = 0; i < OP_COUNT; i++)
+        if (same(isa_ops[i].name, name, len)) {
+            *out = (PtxOpcode)i;
+            return true;
+        }
+    return false;
+}
+
+PtxType isa_find_type(const char *name, size_t len)
+{
+    for (int i = 1; i < PTX_TYPE_COUNT; i++)
+        if (same(isa_types[i].spelling, name, len))
+            return (PtxType)i;
+    return PTX_TYPE_NONE;
+}
+
+const ModInfo *isa_find_mod(const char *name, size_t len, uint32_t groups)
+{
+    for (unsigned i = 0; i < isa_mod_count; i++)
+        if ((isa_mods[i].group & groups) && same(isa_mods[i].spelling, name, len))
+            return &isa_mods[i];
+    return NULL;
+}
+
+bool isa_mod_exists(const char *name, size_t len)
+{
+    return isa_find_mod(name, len, ~0u) != NULL;
+}
+
+bool isa_find_sreg(const char *name, size_t len, PtxSreg *out)
+{
+    for (int i = 0; i < SREG_COUNT; i++)
+        if (same(isa_sregs[i].name, name, len)) {
+            *out = (PtxSreg)i;
+            return true;
+        }
+    return false;
+}
+
+const char *isa_space_name(PtxSpace s)
+{
+    static const char *const names[SPACE_COUNT] = {
+        "generic", "global", "shared", "local", "const", "param", "reg"};
+    return s < SPACE_COUNT ? names[s] : "?";
+}
+
+FuncUnit isa_unit_for(PtxOpcode op, PtxType t)
+{
+    FuncUnit u = isa_ops[op].unit;
+    if (u != UNIT_ARITH)
+        return u;
+    if (t == PTX_TYPE_F64)
+        return UNIT_FP64;
+    if (isa_type_class(t) & (TC_FLOAT | TC_HALF))
+        return UNIT_FP32;
+    return UNIT_INT;
+}

@@ -1,0 +1,77 @@
+/* launch.h — loading a module onto the simulated device and running kernels.
+ *
+ * Contract:
+ *   image_load()   allocates the module's .global variables in global memory
+ *                  and builds its .const bank (initialisers applied);
+ *   launch_run()   runs one kernel over a grid, functionally, CTA by CTA,
+ *                  and fills LaunchStats.  A kernel fault stops the launch
+ *                  with a WS_ERR_FAULT error naming thread, block, address,
+ *                  space and PTX line; global memory then holds whatever the
+ *                  kernel wrote before the fault, and the process is healthy.
+ * The caller owns the GlobalMemory, the Module and the image; the image only
+ * borrows the first two.
+ */
+#ifndef WARPSIM_LAUNCH_H
+#define WARPSIM_LAUNCH_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "memory.h"
+#include "module.h"
+
+typedef struct {
+    uint32_t x, y, z;
+} Dim3;
+
+typedef struct {
+    const Module *module;   /* borrowed */
+    GlobalMemory *gmem;     /* borrowed */
+    uint64_t *var_addr;     /* per module variable: address of a .global (global
+                               address) or .const (offset in const bank); 0 otherwise */
+    uint8_t *const_bank;    /* owned */
+    uint64_t const_size;
+} ModuleImage;
+
+ModuleImage *image_load(const Module *m, GlobalMemory *g, GError **error);
+void image_free(ModuleImage *img);
+/* Host view of a module-scope .global/.const variable's bytes, NULL if the
+ * variable is of another space.  *size receives its size. */
+uint8_t *image_var_bytes(ModuleImage *img, uint32_t var, uint64_t *size);
+
+typedef struct {
+    uint32_t kernel;        /* function index of the .entry */
+    Dim3 grid, block;
+    uint32_t dynamic_shared_bytes;
+    const uint8_t *params;  /* the kernel's parameter buffer, laid out by the
+                               param variables' offsets (Function.frame_param_bytes long) */
+    uint32_t gridid;        /* %gridid: launch sequence number */
+    uint32_t nsm;           /* %nsmid; CTAs get %smid = ctaid_linear % nsm */
+    uint64_t max_instructions; /* warp-instruction budget, 0 = unlimited */
+} LaunchSpec;
+
+/* Functional counts of one launch.  Per-block arrays are indexed by function
+ * then basic block (Cfg numbering). */
+typedef struct {
+    uint64_t warp_insts;        /* smsp__inst_executed.sum */
+    uint64_t thread_insts;      /* smsp__thread_inst_executed.sum: active, guard-true lanes */
+    uint64_t branches;          /* warp-level branch instructions executed */
+    uint64_t divergent_branches;/* of those, how many split the warp */
+    uint64_t ctas, warps, threads;
+    uint32_t nfuncs;
+    uint64_t **block_visits;    /* tau: warp entries into each basic block */
+    uint64_t **block_divergent; /* delta: entries with some live lanes elsewhere */
+    uint64_t **insn_warp_count; /* per instruction: warp executions */
+} LaunchStats;
+
+void launch_stats_init(LaunchStats *s, const Module *m);
+void launch_stats_clear(LaunchStats *s);
+
+bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
+
+/* Pack one kernel argument into a parameter buffer: value holds the bits
+ * (little-endian, low `size` bytes used). */
+bool launch_pack_param(const Module *m, uint32_t kernel, uint32_t index, uint64_t value,
+                       uint8_t *params, GError **error);
+
+#endif

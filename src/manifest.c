@@ -1,0 +1,1 @@
+/* manifest.c — placeholder until written */

@@ -1,0 +1,100 @@
+/* memory.c — sparse global memory. */
+#include "memory.h"
+
+#include "errors.h"
+
+GlobalMemory *gmem_new(void)
+{
+    GlobalMemory *g = g_new0(GlobalMemory, 1);
+    g->allocs = g_array_new(FALSE, FALSE, sizeof(Allocation));
+    g->next_low = GLOBAL_HEAP_BASE;
+    g->next_high = GLOBAL_HIGH_BASE;
+    return g;
+}
+
+void gmem_free(GlobalMemory *g)
+{
+    if (!g)
+        return;
+    for (guint i = 0; i < g->allocs->len; i++) {
+        Allocation *a = &g_array_index(g->allocs, Allocation, i);
+        g_free(a->data);
+        g_free(a->name);
+    }
+    g_array_free(g->allocs, TRUE);
+    g_free(g);
+}
+
+static uint64_t round_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error)
+{
+    uint64_t span = round_up(size ? size : 1, ALLOC_ALIGN);
+    uint64_t base;
+    if (g->next_low + span + ALLOC_GUARD <= GENERIC_WINDOWS_BASE) {
+        base = g->next_low;
+        g->next_low += span + ALLOC_GUARD;
+    } else {
+        base = g->next_high;
+        g->next_high += span + ALLOC_GUARD;
+    }
+    uint8_t *data = g_try_malloc0(size ? size : 1);
+    if (!data) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "cannot allocate %" G_GUINT64_FORMAT " bytes of device memory for '%s'",
+                    size, name);
+        return 0;
+    }
+    Allocation a = {.base = base, .size = size, .data = data, .name = g_strdup(name)};
+    /* bases only grow within each region, and the low region lies below the
+     * high one, so insertion keeps the array sorted */
+    guint pos = g->allocs->len;
+    while (pos > 0 && g_array_index(g->allocs, Allocation, pos - 1).base > base)
+        pos--;
+    g_array_insert_val(g->allocs, pos, a);
+    g->last_hit = pos;
+    return base;
+}
+
+Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)
+{
+    guint n = g->allocs->len;
+    if (n == 0)
+        return NULL;
+    Allocation *all = (Allocation *)g->allocs->data;
+    Allocation *a = &all[g->last_hit < n ? g->last_hit : 0];
+    if (addr >= a->base && addr - a->base + size <= a->size && addr + size >= addr)
+        return a;
+    guint lo = 0, hi = n;
+    while (lo < hi) { /* first allocation with base > addr */
+        guint mid = (lo + hi) / 2;
+        if (all[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    a = &all[lo - 1];
+    if (addr - a->base + size <= a->size && addr + size >= addr) {
+        g->last_hit = lo - 1;
+        return a;
+    }
+    return NULL;
+}
+
+const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr)
+{
+    const Allocation *best = NULL;
+    uint64_t best_dist = UINT64_MAX;
+    for (guint i = 0; i < g->allocs->len; i++) {
+        const Allocation *a = &g_array_index(g->allocs, Allocation, i);
+        uint64_t end = a->base + a->size;
+        uint64_t d = addr < a->base ? a->base - addr : addr >= end ? addr - end + 1 : 0;
+        if (d < best_dist) {
+            best_dist = d;
+            best = a;
+        }
+    }
+    return best;
+}

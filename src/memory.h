@@ -1,0 +1,62 @@
+/* memory.h — the simulated device's global memory and address map.
+ *
+ * Contract: global memory is a sparse 64-bit address space of allocations,
+ * each a contiguous host buffer, kept sorted by base address; a lookup is a
+ * binary search behind a one-entry cache.  Allocations are separated by
+ * unmapped guard gaps so that running off the end of one is a fault, not a
+ * silent read of its neighbour.
+ *
+ * Generic addresses: the global allocations live below GENERIC_WINDOWS_BASE;
+ * above it lie fixed windows for the const bank, kernel parameters, the
+ * calling thread's local memory and its CTA's shared memory (the same layout
+ * for every CTA and thread, as on hardware).  All of it fits in 32 bits so
+ * that `.address_size 32` kernels work unchanged.
+ */
+#ifndef WARPSIM_MEMORY_H
+#define WARPSIM_MEMORY_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GLOBAL_HEAP_BASE      0x10000000ull
+#define GENERIC_WINDOWS_BASE  0xC0000000ull
+#define CONST_WINDOW_BASE     0xC0000000ull /* 64 MiB */
+#define PARAM_WINDOW_BASE     0xC4000000ull /* 64 MiB */
+#define LOCAL_WINDOW_BASE     0xC8000000ull /* 128 MiB per thread */
+#define SHARED_WINDOW_BASE    0xD0000000ull /* 256 MiB per CTA */
+#define GENERIC_WINDOWS_END   0xE0000000ull
+#define GLOBAL_HIGH_BASE      0x100000000ull /* allocations that no longer fit below 3 GiB */
+#define ALLOC_ALIGN           256u
+#define ALLOC_GUARD           256u
+
+typedef struct {
+    uint64_t base;
+    uint64_t size;
+    uint8_t *data;     /* owned, size bytes (at least 1) */
+    char *name;        /* owned: buffer or variable name, for messages */
+    bool read_only;
+} Allocation;
+
+typedef struct {
+    GArray *allocs;    /* Allocation, sorted by base */
+    uint64_t next_low, next_high;
+    guint last_hit;
+} GlobalMemory;
+
+GlobalMemory *gmem_new(void);
+void gmem_free(GlobalMemory *g);
+/* Returns the base address of a fresh zeroed allocation, or 0 with error. */
+uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error);
+/* Allocation holding [addr, addr+size), or NULL. */
+Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size);
+/* Nearest allocation to addr (for "n bytes past the end of x" messages), or NULL. */
+const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr);
+/* host pointer for [addr, addr+size) or NULL */
+static inline uint8_t *gmem_ptr(GlobalMemory *g, uint64_t addr, uint64_t size)
+{
+    Allocation *a = gmem_lookup(g, addr, size);
+    return a ? a->data + (addr - a->base) : NULL;
+}
+
+#endif

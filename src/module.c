@@ -1,0 +1,1 @@
+/* module.c — placeholder until written */

@@ -1,0 +1,1 @@
+/* ptx_lexer.c — placeholder until written */

@@ -1,0 +1,1 @@
+/* ptx_parser.c — placeholder until written */

@@ -1,0 +1,1 @@
+/* testutil.c — placeholder */

@@ -1,0 +1,24 @@
+/* testutil.h — helpers shared by the Check suites. */
+#ifndef WARPSIM_TESTUTIL_H
+#define WARPSIM_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    void *data;   /* host bytes: copied to the device before, back after */
+    size_t size;
+} TuBuf;
+
+/* Parse `ptx`, build its CFGs and launch `kernel` on grid (gx,1,1) x block
+ * (bx,1,1).  The kernel's parameters are, in order, the device addresses of
+ * bufs[0..nbufs) followed by the nscalars 64-bit values in scalars (each
+ * packed at its parameter's declared width).  After the run every buffer is
+ * copied back.  Returns NULL on success, else the error message (g_free it). */
+char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
+             TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars);
+
+/* Absolute path of a file in the source tree (g_free it). */
+char *tu_source_path(const char *relative);
+
+#endif
