@@ -8,6 +8,7 @@
 #define WARPSIM_ISA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* type classes (also used as masks in ptx_ops.def) */
