@@ -1,4 +1,4 @@
-/* isa.c — tables generated from isa/*.def and their lookups. */
+/* isa.c — tables generated from the isa/ definition files and their lookups. */
 #include "isa.h"
 
 #include <string.h>

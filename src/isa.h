@@ -1,4 +1,4 @@
-/* isa.h — the PTX subset as C tables, built from isa/*.def.
+/* isa.h — the PTX subset as C tables, built from the isa/ definition files.
  *
  * Contract: opcode, type, modifier and special-register enumerations and the
  * lookup functions the decoder uses.  Nothing here knows about modules or
