@@ -1,1 +1,762 @@
-/* exec.c — placeholder until written */
+/* exec.c — one warp instruction at a time: fetch, guard, dispatch, and the
+ * reconvergence stack, calls, barriers and memory addressing that the
+ * per-opcode handlers (exec_ops.c) rely on.
+ */
+#include "exec_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cfg.h"
+
+#define MAX_CALL_DEPTH 1024
+#define MAX_LOCAL_PER_THREAD (LOCAL_WINDOW_BASE - CONST_WINDOW_BASE) /* window size bound */
+
+/* ------------------------------------------------------------------ */
+/* lanes, thread indices, faults                                        */
+
+void warp_lane_tid(const Warp *w, uint32_t lane, Dim3 *tid)
+{
+    const Dim3 b = w->cta->spec->block;
+    uint32_t t = w->index * WARP_SIZE + lane;
+    tid->x = t % b.x;
+    tid->y = (t / b.x) % b.y;
+    tid->z = t / (b.x * b.y);
+}
+
+static const char *insn_where(const ExecCtx *x, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s:%u", x->m->path, x->in->line);
+    return buf;
+}
+
+bool exec_fault(ExecCtx *x, uint32_t lane, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    Dim3 tid;
+    warp_lane_tid(x->w, lane, &tid);
+    char where[512];
+    char *text = insn_to_string(x->m, x->fn, x->in);
+    g_set_error(x->error, WARPSIM_ERROR, WS_ERR_FAULT,
+                "%s: error: %s\n  by thread (%u,%u,%u) in block (%u,%u,%u), warp %u lane %u, "
+                "function %s, executing `%s`",
+                insn_where(x, where, sizeof where), what, tid.x, tid.y, tid.z, x->cta->ctaid.x,
+                x->cta->ctaid.y, x->cta->ctaid.z, x->w->index, lane, x->fn->name, text);
+    g_free(text);
+    g_free(what);
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* operands                                                             */
+
+static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
+{
+    const Cta *c = x->cta;
+    const LaunchSpec *s = c->spec;
+    Dim3 tid;
+    uint32_t comp = o->component;
+    switch ((PtxSreg)o->reg) {
+    case SREG_TID:
+        warp_lane_tid(x->w, lane, &tid);
+        return comp == 0 ? tid.x : comp == 1 ? tid.y : tid.z;
+    case SREG_NTID:
+        return comp == 0 ? s->block.x : comp == 1 ? s->block.y : s->block.z;
+    case SREG_CTAID:
+        return comp == 0 ? c->ctaid.x : comp == 1 ? c->ctaid.y : c->ctaid.z;
+    case SREG_NCTAID:
+        return comp == 0 ? s->grid.x : comp == 1 ? s->grid.y : s->grid.z;
+    case SREG_LANEID: return lane;
+    case SREG_WARPID: return x->w->index;
+    case SREG_NWARPID: return 64;
+    case SREG_SMID: return c->smid;
+    case SREG_NSMID: return s->nsm ? s->nsm : 1;
+    case SREG_GRIDID: return s->gridid;
+    case SREG_CLOCK: return (uint32_t)c->clock;
+    case SREG_CLOCK_HI: return (uint32_t)(c->clock >> 32);
+    case SREG_CLOCK64: return c->clock;
+    case SREG_GLOBALTIMER: return c->clock;
+    case SREG_GLOBALTIMER_LO: return (uint32_t)c->clock;
+    case SREG_GLOBALTIMER_HI: return (uint32_t)(c->clock >> 32);
+    case SREG_LANEMASK_EQ: return 1u << lane;
+    case SREG_LANEMASK_LE: return (uint32_t)width_mask(lane + 1);
+    case SREG_LANEMASK_LT: return (uint32_t)width_mask(lane);
+    case SREG_LANEMASK_GE: return (uint32_t)~width_mask(lane);
+    case SREG_LANEMASK_GT: return (uint32_t)~width_mask(lane + 1);
+    case SREG_DYNAMIC_SMEM_SIZE: return s->dynamic_shared_bytes;
+    case SREG_TOTAL_SMEM_SIZE: return c->shared_size;
+    case SREG_ENVREG: return 0;
+    case SREG_COUNT: break;
+    }
+    return 0;
+}
+
+uint64_t symbol_address(ExecCtx *x, uint32_t sym, uint32_t lane)
+{
+    (void)lane;
+    const Variable *v = module_var(x->m, sym);
+    switch (v->space) {
+    case SPACE_GLOBAL:
+    case SPACE_CONST:
+        return x->cta->image->var_addr[sym];
+    case SPACE_SHARED:
+        return x->cta->shared_offset[sym];
+    case SPACE_LOCAL:
+        return x->fr->local_base + v->offset;
+    case SPACE_PARAM:
+        return v->offset;
+    default:
+        return 0;
+    }
+}
+
+uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane)
+{
+    switch ((OperandKind)o->kind) {
+    case OPD_REG: {
+        uint64_t v = *reg_slot(x, o->reg, lane);
+        return o->negate ? !(v & 1) : v;
+    }
+    case OPD_IMM:
+        return (uint64_t)o->imm;
+    case OPD_SREG:
+        return sreg_value(x, o, lane);
+    case OPD_SYMBOL:
+        if (o->func != NO_INDEX)
+            return FUNC_ADDR_BASE + (uint64_t)o->func * FUNC_ADDR_STRIDE + (uint64_t)o->imm;
+        return symbol_address(x, o->sym, lane) + (uint64_t)o->imm;
+    default:
+        return 0;
+    }
+}
+
+uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane)
+{
+    uint64_t base = 0;
+    if (o->reg != NO_INDEX)
+        base = *reg_slot(x, o->reg, lane);
+    else if (o->sym != NO_INDEX)
+        base = symbol_address(x, o->sym, lane);
+    uint64_t a = base + (uint64_t)o->imm;
+    if (x->m->address_size == 32 && o->reg != NO_INDEX)
+        a &= 0xFFFFFFFFull;
+    return a;
+}
+
+/* ------------------------------------------------------------------ */
+/* memory                                                               */
+
+static bool local_ensure(ExecCtx *x, uint32_t need)
+{
+    Warp *w = x->w;
+    if (need <= w->local_stride)
+        return true;
+    uint32_t stride = w->local_stride ? w->local_stride : 256;
+    while (stride < need)
+        stride *= 2;
+    uint8_t *mem = g_try_malloc0((size_t)stride * WARP_SIZE);
+    if (!mem)
+        return exec_fault(x, 0, "cannot allocate %u bytes of local memory per thread", stride);
+    for (uint32_t l = 0; l < WARP_SIZE && w->local; l++)
+        memcpy(mem + (size_t)l * stride, w->local + (size_t)l * w->local_stride, w->local_stride);
+    g_free(w->local);
+    w->local = mem;
+    w->local_stride = stride;
+    return true;
+}
+
+static uint8_t *fault_out_of_bounds(ExecCtx *x, PtxSpace space, uint64_t addr, uint32_t size,
+                                    uint32_t lane, bool write, const char *detail)
+{
+    exec_fault(x, lane, "invalid %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x%s%s",
+               isa_space_name(space), write ? "write" : "read", size, addr,
+               detail ? ": " : "", detail ? detail : "");
+    return NULL;
+}
+
+static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane, bool write)
+{
+    GlobalMemory *g = x->cta->image->gmem;
+    Allocation *a = gmem_lookup(g, addr, size);
+    if (a) {
+        if (write && a->read_only)
+            return fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, "read-only");
+        return a->data + (addr - a->base);
+    }
+    const Allocation *near = gmem_nearest(g, addr);
+    char *detail = NULL;
+    if (addr == 0)
+        detail = g_strdup("null pointer");
+    else if (near && addr >= near->base + near->size)
+        detail = g_strdup_printf("%" G_GUINT64_FORMAT " bytes after the end of '%s' (%" G_GUINT64_FORMAT
+                                 " bytes at 0x%" G_GINT64_MODIFIER "x)",
+                                 addr - (near->base + near->size), near->name, near->size, near->base);
+    else if (near && addr < near->base)
+        detail = g_strdup_printf("%" G_GUINT64_FORMAT " bytes before '%s' (%" G_GUINT64_FORMAT
+                                 " bytes at 0x%" G_GINT64_MODIFIER "x)",
+                                 near->base - addr, near->name, near->size, near->base);
+    else if (near)
+        detail = g_strdup_printf("straddles the end of '%s'", near->name);
+    fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, detail);
+    g_free(detail);
+    return NULL;
+}
+
+uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr, uint32_t size,
+                    uint32_t lane, bool write)
+{
+    if (size > 1 && (addr & (size - 1)) != 0) {
+        exec_fault(x, lane, "misaligned %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x",
+                   isa_space_name(space), write ? "write" : "read", size, addr);
+        return NULL;
+    }
+    Cta *c = x->cta;
+    if (space == SPACE_GENERIC) {
+        if (addr >= SHARED_WINDOW_BASE && addr < GENERIC_WINDOWS_END) {
+            space = SPACE_SHARED;
+            addr -= SHARED_WINDOW_BASE;
+        } else if (addr >= LOCAL_WINDOW_BASE && addr < SHARED_WINDOW_BASE) {
+            space = SPACE_LOCAL;
+            addr -= LOCAL_WINDOW_BASE;
+        } else if (addr >= PARAM_WINDOW_BASE && addr < LOCAL_WINDOW_BASE) {
+            space = SPACE_PARAM;
+            addr -= PARAM_WINDOW_BASE;
+            o = NULL;
+        } else if (addr >= CONST_WINDOW_BASE && addr < PARAM_WINDOW_BASE) {
+            space = SPACE_CONST;
+            addr -= CONST_WINDOW_BASE;
+        } else {
+            space = SPACE_GLOBAL;
+        }
+    }
+    switch (space) {
+    case SPACE_GLOBAL:
+        return global_access(x, addr, size, lane, write);
+    case SPACE_SHARED:
+        if (addr + size > c->shared_size || addr + size < addr)
+            return fault_out_of_bounds(x, space, addr, size, lane, write,
+                                       c->shared_size ? "outside the CTA's shared memory"
+                                                      : "the CTA has no shared memory");
+        return c->shared + addr;
+    case SPACE_LOCAL:
+        if (addr + size > x->w->local_top || addr + size < addr)
+            return fault_out_of_bounds(x, space, addr, size, lane, write,
+                                       "outside the thread's local frames");
+        if (!local_ensure(x, x->w->local_top))
+            return NULL;
+        return x->w->local + (size_t)lane * x->w->local_stride + addr;
+    case SPACE_CONST:
+        if (write)
+            return fault_out_of_bounds(x, space, addr, size, lane, write, "constant memory is read-only");
+        if (addr + size > c->image->const_size || addr + size < addr)
+            return fault_out_of_bounds(x, space, addr, size, lane, write, "outside the constant bank");
+        return c->image->const_bank + addr;
+    case SPACE_PARAM: {
+        const Variable *v = (o && o->sym != NO_INDEX) ? module_var(x->m, o->sym) : NULL;
+        if (v && v->scope != VAR_KERNEL_PARAM) {
+            /* a .func parameter or a call-site .param: this lane's frame */
+            uint64_t off = (uint64_t)o->imm;
+            if (off + size > v->size && !(v->size == 0))
+                return fault_out_of_bounds(x, space, addr, size, lane, write, "outside the parameter");
+            return x->fr->params + (size_t)lane * x->fr->param_stride + v->offset + off;
+        }
+        const Function *k = module_func(x->m, c->spec->kernel);
+        if (write)
+            return fault_out_of_bounds(x, space, addr, size, lane, write, "kernel parameters are read-only");
+        if (addr + size > k->frame_param_bytes || addr + size < addr)
+            return fault_out_of_bounds(x, space, addr, size, lane, write, "outside the kernel parameters");
+        return (uint8_t *)c->spec->params + addr;
+    }
+    default:
+        return fault_out_of_bounds(x, space, addr, size, lane, write, "unsupported state space");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* the reconvergence stack                                              */
+
+static void stack_push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (w->depth == w->stack_cap) {
+        w->stack_cap = w->stack_cap ? w->stack_cap * 2 : 16;
+        w->stack = g_renew(StackEntry, w->stack, w->stack_cap);
+    }
+    w->stack[w->depth++] = (StackEntry){pc, rpc, mask};
+}
+
+static Frame *top_frame(Warp *w) { return &w->frames[w->nframes - 1]; }
+
+static void frame_release(Warp *w, Frame *f)
+{
+    g_free(f->regs);
+    g_free(f->params);
+    w->local_top = f->local_base;
+}
+
+/* Copy a callee's return values into the caller's destinations. */
+static void copy_returns(ExecCtx *x, const Module *m, Frame *callee, Frame *caller, uint32_t lanes)
+{
+    const Function *cf = module_func(m, caller->func);
+    const Function *ef = module_func(m, callee->func);
+    const Insn *call = func_insn(cf, callee->call_site);
+    const CallSite *cs = &g_array_index(cf->calls, CallSite, call->call);
+    uint32_t n = MIN(cs->nrets, ef->rets->len);
+    for (uint32_t i = 0; i < n; i++) {
+        const Variable *rv = module_var(m, g_array_index(ef->rets, uint32_t, i));
+        FOR_LANES(lanes, l) {
+            uint64_t val = 0;
+            uint32_t size = (uint32_t)MIN(rv->size, 8u);
+            const uint8_t *src = NULL;
+            if (rv->space == SPACE_REG)
+                val = callee->regs[(size_t)rv->offset * WARP_SIZE + l];
+            else
+                src = callee->params + (size_t)l * callee->param_stride + rv->offset;
+            if (cs->rets[i] != NO_INDEX) {
+                const Variable *dv = module_var(m, cs->rets[i]);
+                uint8_t *dst = caller->params + (size_t)l * caller->param_stride + dv->offset;
+                uint64_t bytes = MIN(dv->size, rv->size);
+                if (src)
+                    memcpy(dst, src, bytes);
+                else
+                    memcpy(dst, &val, MIN(bytes, 8u));
+            } else if (cs->ret_opds[i].kind == OPD_REG) {
+                if (src) {
+                    val = 0;
+                    memcpy(&val, src, size);
+                }
+                caller->regs[(size_t)cs->ret_opds[i].reg * WARP_SIZE + l] = val;
+            }
+        }
+    }
+    (void)x;
+}
+
+/* Pop finished paths: empty masks, reached joins, and frames whose lanes
+ * have all returned.  Leaves the stack with a runnable top or empty. */
+static void stack_settle(ExecCtx *x)
+{
+    Warp *w = x->w;
+    for (;;) {
+        if (w->nframes > 1 && w->depth == top_frame(w)->stack_base) {
+            Frame *callee = top_frame(w);
+            Frame *caller = &w->frames[w->nframes - 2];
+            copy_returns(x, x->m, callee, caller, callee->lanes & w->live);
+            frame_release(w, callee);
+            w->nframes--;
+            continue;
+        }
+        if (w->depth == 0)
+            break;
+        StackEntry *top = &w->stack[w->depth - 1];
+        if (top->mask == 0 || top->pc == top->rpc) {
+            w->depth--;
+            continue;
+        }
+        break;
+    }
+}
+
+/* Remove lanes from every path at or above depth `from`. */
+static void stack_remove_lanes(Warp *w, uint32_t from, uint32_t lanes)
+{
+    for (uint32_t i = from; i < w->depth; i++)
+        w->stack[i].mask &= ~lanes;
+}
+
+bool exec_BRA(ExecCtx *x)
+{
+    const Insn *in = x->in;
+    uint32_t target = (uint32_t)in->opd[0].imm;
+    uint32_t taken = x->exec, fall = x->active & ~x->exec;
+    if (taken == 0)
+        return true;
+    if (fall == 0) {
+        x->next_pc = target;
+        return true;
+    }
+    Warp *w = x->w;
+    uint32_t join = x->fn->cfg->reconv_pc[x->pc];
+    if (join == NO_INDEX)
+        join = func_ninsns(x->fn);
+    w->stack[w->depth - 1].pc = join;
+    stack_push(w, x->pc + 1, join, fall);
+    stack_push(w, target, join, taken);
+    x->next_pc = NO_INDEX; /* the stack now says where each path goes */
+    x->diverged = true;
+    return true;
+}
+
+bool exec_EXIT(ExecCtx *x)
+{
+    Warp *w = x->w;
+    w->live &= ~x->exec;
+    stack_remove_lanes(w, 0, x->exec);
+    if (x->exec == x->active)
+        x->next_pc = NO_INDEX;
+    return true;
+}
+
+bool exec_RET(ExecCtx *x)
+{
+    Warp *w = x->w;
+    if (w->nframes == 1)
+        return exec_EXIT(x);
+    stack_remove_lanes(w, top_frame(w)->stack_base, x->exec);
+    if (x->exec == x->active)
+        x->next_pc = NO_INDEX;
+    return true;
+}
+
+bool exec_TRAP(ExecCtx *x)
+{
+    if (x->exec == 0)
+        return true;
+    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "trap instruction executed");
+}
+
+static bool resolve_callee(ExecCtx *x, const CallSite *cs, uint32_t *callee)
+{
+    if (cs->callee != NO_INDEX) {
+        *callee = cs->callee;
+        return true;
+    }
+    uint32_t first = (uint32_t)__builtin_ctz(x->exec);
+    uint64_t target = *reg_slot(x, cs->callee_reg, first);
+    FOR_LANES(x->exec, l) {
+        if (*reg_slot(x, cs->callee_reg, l) != target)
+            return exec_fault(x, l, "indirect call with lanes calling different functions "
+                                    "(0x%" G_GINT64_MODIFIER "x and 0x%" G_GINT64_MODIFIER "x) is not supported",
+                              target, *reg_slot(x, cs->callee_reg, l));
+    }
+    uint64_t idx = (target - FUNC_ADDR_BASE) / FUNC_ADDR_STRIDE;
+    if (target < FUNC_ADDR_BASE || (target - FUNC_ADDR_BASE) % FUNC_ADDR_STRIDE ||
+        idx >= x->m->funcs->len)
+        return exec_fault(x, first, "indirect call to 0x%" G_GINT64_MODIFIER "x, which is not a function",
+                          target);
+    *callee = (uint32_t)idx;
+    return true;
+}
+
+bool exec_CALL(ExecCtx *x)
+{
+    if (x->exec == 0)
+        return true;
+    Warp *w = x->w;
+    const CallSite *cs = &g_array_index(x->fn->calls, CallSite, x->in->call);
+    uint32_t callee_index = 0;
+    if (!resolve_callee(x, cs, &callee_index))
+        return false;
+    const Function *callee = module_func(x->m, callee_index);
+    uint32_t first = (uint32_t)__builtin_ctz(x->exec);
+    if (!callee->is_defined || callee->is_entry)
+        return exec_fault(x, first, "call to '%s', which has no body in this module", callee->name);
+    if (w->nframes >= MAX_CALL_DEPTH)
+        return exec_fault(x, first, "call stack overflow (%u nested calls)", w->nframes);
+    if (w->nframes == w->frames_cap) {
+        w->frames_cap *= 2;
+        w->frames = g_renew(Frame, w->frames, w->frames_cap);
+        x->fr = top_frame(w);
+    }
+    Frame *caller = x->fr;
+    Frame *f = &w->frames[w->nframes];
+    *f = (Frame){0};
+    f->func = callee_index;
+    f->regs = g_new0(uint64_t, (size_t)MAX(callee->regs->len, 1u) * WARP_SIZE);
+    f->param_stride = (uint32_t)((callee->frame_param_bytes + 7) & ~7ull);
+    f->params = f->param_stride ? g_malloc0((size_t)f->param_stride * WARP_SIZE) : NULL;
+    f->local_base = (w->local_top + 15u) & ~15u;
+    uint64_t local_end = f->local_base + callee->frame_local_bytes;
+    if (local_end > 64u * 1024 * 1024) {
+        frame_release(w, f);
+        return exec_fault(x, first, "local memory stack exceeds 64 MiB per thread");
+    }
+    f->call_site = x->pc;
+    f->lanes = x->exec;
+    /* pass the arguments */
+    uint32_t n = MIN(cs->nargs, callee->params->len);
+    for (uint32_t i = 0; i < n; i++) {
+        const Variable *pv = module_var(x->m, g_array_index(callee->params, uint32_t, i));
+        FOR_LANES(x->exec, l) {
+            uint8_t buf[16] = {0};
+            uint64_t bytes = MIN(pv->size, sizeof buf);
+            if (cs->args[i] != NO_INDEX) {
+                const Variable *av = module_var(x->m, cs->args[i]);
+                memcpy(buf, caller->params + (size_t)l * caller->param_stride + av->offset,
+                       MIN(bytes, av->size));
+            } else {
+                uint64_t v = opd_value(x, &cs->arg_opds[i], l);
+                memcpy(buf, &v, MIN(bytes, 8u));
+            }
+            if (pv->space == SPACE_REG) {
+                uint64_t v = 0;
+                memcpy(&v, buf, MIN(bytes, 8u));
+                f->regs[(size_t)pv->offset * WARP_SIZE + l] = v;
+            } else {
+                memcpy(f->params + (size_t)l * f->param_stride + pv->offset, buf, bytes);
+            }
+        }
+    }
+    w->local_top = (uint32_t)local_end;
+    w->nframes++;
+    /* the caller resumes after the call once every calling lane returned */
+    w->stack[w->depth - 1].pc = x->pc + 1;
+    f->stack_base = w->depth;
+    stack_push(w, 0, RPC_NONE, x->exec);
+    x->fr = f;
+    x->next_pc = NO_INDEX;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* barriers                                                             */
+
+static bool barrier_arrive(ExecCtx *x, bool wait)
+{
+    const Insn *in = x->in;
+    uint32_t lane = x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0;
+    uint32_t id = in->nopd > 0 ? (uint32_t)opd_value(x, &in->opd[in->mode == BAR_RED ? 1 : 0], lane) : 0;
+    if (id >= MAX_BARRIERS)
+        return exec_fault(x, lane, "barrier %u out of range (0..%d)", id, MAX_BARRIERS - 1);
+    Barrier *b = &x->cta->barriers[id];
+    uint32_t count_opd = in->mode == BAR_RED ? 2 : 1;
+    bool has_count = in->mode == BAR_RED ? in->nopd == 4 : in->nopd >= 2;
+    if (has_count) {
+        uint32_t threads = (uint32_t)opd_value(x, &in->opd[count_opd], lane);
+        if (threads % WARP_SIZE)
+            return exec_fault(x, lane, "barrier thread count %u is not a multiple of the warp size", threads);
+        b->expected = threads / WARP_SIZE;
+    }
+    if (in->mode == BAR_RED) {
+        const Operand *p = &in->opd[in->nopd - 1];
+        b->red_op = in->atom;
+        FOR_LANES(x->exec, l) {
+            uint32_t v = (uint32_t)(opd_value(x, p, l) & 1);
+            b->red_popc += v;
+            if (!v)
+                b->red_and = 0;
+            b->red_or |= v;
+        }
+        x->w->pending_red_dst = in->opd[0].reg;
+        x->w->pending_red_type = in->type;
+    }
+    b->arrived++;
+    if (wait) {
+        x->w->state = WARP_AT_BARRIER;
+        x->w->barrier_id = id;
+        x->blocked = true;
+    }
+    cta_try_release_barriers(x->cta);
+    return true;
+}
+
+bool exec_BAR(ExecCtx *x)
+{
+    if (x->in->flags & FL_WARP)
+        return true; /* bar.warp.sync: lanes of a warp execute together here */
+    if (x->exec == 0)
+        return true;
+    return barrier_arrive(x, x->in->mode != BAR_ARRIVE);
+}
+
+bool exec_BARRIER(ExecCtx *x) { return exec_BAR(x); }
+
+bool cta_try_release_barriers(Cta *cta)
+{
+    bool released = false;
+    uint32_t live_warps = cta->nwarps - cta->done_warps;
+    for (uint32_t id = 0; id < MAX_BARRIERS; id++) {
+        Barrier *b = &cta->barriers[id];
+        if (b->arrived == 0)
+            continue;
+        uint32_t need = b->expected ? b->expected : live_warps;
+        if (b->arrived < need)
+            continue;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            Warp *w = &cta->warps[i];
+            if (w->state != WARP_AT_BARRIER || w->barrier_id != id)
+                continue;
+            w->state = WARP_READY;
+            if (w->pending_red_dst != NO_INDEX) {
+                uint64_t v = b->red_op == ATOM_POPC ? b->red_popc
+                           : b->red_op == ATOM_AND ? (b->red_and & 1) : (b->red_or & 1);
+                Frame *f = &w->frames[w->nframes - 1];
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    f->regs[(size_t)w->pending_red_dst * WARP_SIZE + l] = v;
+                w->pending_red_dst = NO_INDEX;
+            }
+        }
+        *b = (Barrier){.red_and = 1};
+        released = true;
+    }
+    return released;
+}
+
+/* ------------------------------------------------------------------ */
+/* CTA lifetime                                                         */
+
+bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spec,
+              const uint64_t *shared_offset, uint32_t shared_size, Dim3 ctaid,
+              LaunchStats *stats, GError **error)
+{
+    (void)error;
+    *cta = (Cta){0};
+    cta->module = m;
+    cta->image = img;
+    cta->spec = spec;
+    cta->stats = stats;
+    cta->ctaid = ctaid;
+    cta->shared_offset = shared_offset;
+    cta->shared_size = shared_size;
+    cta->shared = g_malloc0(MAX(shared_size, 1u));
+    cta->nthreads = spec->block.x * spec->block.y * spec->block.z;
+    cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
+    uint32_t linear = ctaid.x + spec->grid.x * (ctaid.y + spec->grid.y * ctaid.z);
+    cta->smid = spec->nsm ? linear % spec->nsm : 0;
+    cta->warps = g_new0(Warp, cta->nwarps);
+    for (uint32_t i = 0; i < MAX_BARRIERS; i++)
+        cta->barriers[i].red_and = 1;
+    const Function *k = module_func(m, spec->kernel);
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        Warp *w = &cta->warps[i];
+        w->cta = cta;
+        w->index = i;
+        uint32_t nlanes = MIN(WARP_SIZE, cta->nthreads - i * WARP_SIZE);
+        w->live = (uint32_t)width_mask(nlanes);
+        w->state = WARP_READY;
+        w->pending_red_dst = NO_INDEX;
+        w->frames_cap = 4;
+        w->frames = g_new0(Frame, w->frames_cap);
+        w->nframes = 1;
+        Frame *f = &w->frames[0];
+        f->func = spec->kernel;
+        f->regs = g_new0(uint64_t, (size_t)MAX(k->regs->len, 1u) * WARP_SIZE);
+        f->param_stride = (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
+        f->params = NULL; /* kernel parameters live in the launch's buffer */
+        f->local_base = 0;
+        f->call_site = NO_INDEX;
+        f->lanes = w->live;
+        w->local_top = (uint32_t)k->frame_local_bytes;
+        stack_push(w, 0, RPC_NONE, w->live);
+    }
+    return true;
+}
+
+void cta_release(Cta *cta)
+{
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        Warp *w = &cta->warps[i];
+        while (w->nframes > 0)
+            frame_release(w, &w->frames[--w->nframes]);
+        g_free(w->frames);
+        g_free(w->stack);
+        g_free(w->local);
+    }
+    g_free(cta->warps);
+    g_free(cta->shared);
+    *cta = (Cta){0};
+}
+
+/* ------------------------------------------------------------------ */
+/* the step                                                             */
+
+static void count_step(ExecCtx *x)
+{
+    LaunchStats *s = x->cta->stats;
+    if (!s)
+        return;
+    s->warp_insts++;
+    s->thread_insts += (uint32_t)__builtin_popcount(x->active);
+    s->thread_insts_pred_on += (uint32_t)__builtin_popcount(x->exec);
+    uint32_t fi = x->fr->func;
+    if (s->insn_warp_count && s->insn_warp_count[fi])
+        s->insn_warp_count[fi][x->pc]++;
+    const struct Cfg *cfg = x->fn->cfg;
+    if (cfg && s->block_visits && s->block_visits[fi]) {
+        uint32_t b = cfg->block_of[x->pc];
+        if (cfg->blocks[b].first == x->pc) {
+            s->block_visits[fi][b]++;
+            if (x->active != x->w->live)
+                s->block_divergent[fi][b]++;
+        }
+    }
+    if (x->in->op == OP_BRA) {
+        s->branches++;
+        if (x->diverged)
+            s->divergent_branches++;
+    }
+}
+
+bool warp_step(Warp *w, StepInfo *info, GError **error)
+{
+    ExecCtx x = {0};
+    x.w = w;
+    x.cta = w->cta;
+    x.m = w->cta->module;
+    x.error = error;
+    x.fr = top_frame(w);
+    {
+        ExecCtx settle = x;
+        stack_settle(&settle);
+    }
+    if (w->depth == 0 || w->live == 0) {
+        if (w->state != WARP_DONE) {
+            w->state = WARP_DONE;
+            w->cta->done_warps++;
+            cta_try_release_barriers(w->cta);
+        }
+        if (info)
+            *info = (StepInfo){0};
+        return true;
+    }
+    x.fr = top_frame(w);
+    x.fn = module_func(x.m, x.fr->func);
+    StackEntry *top = &w->stack[w->depth - 1];
+    x.pc = top->pc;
+    if (x.pc >= func_ninsns(x.fn)) {
+        /* ran off the end of a function without ret/exit */
+        x.in = func_insn(x.fn, func_ninsns(x.fn) - 1);
+        return exec_fault(&x, (uint32_t)__builtin_ctz(top->mask),
+                          "execution ran past the last instruction of '%s'", x.fn->name);
+    }
+    x.in = func_insn(x.fn, x.pc);
+    x.active = top->mask;
+    x.exec = x.active;
+    if (x.in->guard != NO_INDEX) {
+        uint32_t g = 0;
+        const uint64_t *p = &x.fr->regs[(size_t)x.in->guard * WARP_SIZE];
+        FOR_LANES(x.active, l) {
+            if (p[l] & 1)
+                g |= 1u << l;
+        }
+        x.exec = x.in->guard_negate ? x.active & ~g : g;
+    }
+    x.next_pc = x.pc + 1;
+    w->cta->clock++;
+    if (!exec_handlers[x.in->op](&x))
+        return false;
+    count_step(&x);
+    if (x.next_pc != NO_INDEX) {
+        /* the handler may have pushed a frame (call) — then it set NO_INDEX */
+        w->stack[w->depth - 1].pc = x.next_pc;
+    }
+    if (info) {
+        info->pc = x.pc;
+        info->func = x.fr->func;
+        info->active = x.active;
+        info->exec = x.exec;
+        info->diverged = x.diverged;
+        info->blocked = x.blocked;
+    }
+    stack_settle(&x);
+    if (w->depth == 0 || w->live == 0) {
+        if (w->state != WARP_DONE) {
+            w->state = WARP_DONE;
+            w->cta->done_warps++;
+            cta_try_release_barriers(w->cta);
+        }
+    }
+    return true;
+}

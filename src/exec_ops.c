@@ -1,1 +1,1256 @@
-/* exec_ops.c — placeholder until written */
+/* exec_ops.c — the semantics of every data-processing PTX instruction.
+ *
+ * One handler per opcode of isa/ptx_ops.def, bound by name in the table at
+ * the end (a missing handler fails the link).  Handlers loop over the lanes
+ * whose guard holds; values are read as raw bits and interpreted at the
+ * instruction's type, following the PTX ISA to the bit (shift amounts at or
+ * beyond the width, division by zero, NaN in min/max, .ftz, .sat ...).
+ * Control flow (bra, call, ret, exit, barriers) is in exec.c.
+ */
+#include "exec_internal.h"
+
+#include <fenv.h>
+#include <math.h>
+
+#include "fpconv.h"
+
+/* ------------------------------------------------------------------ */
+/* reading operands at a type                                           */
+
+#define IN (x->in)
+#define SRC(i, lane) opd_value(x, &IN->opd[i], lane)
+#define DST(i) (IN->opd[i].reg)
+
+static inline unsigned tbits(PtxType t) { return isa_type_size(t) * 8; }
+static inline bool tsigned(PtxType t) { return isa_type_class(t) == TC_SINT; }
+
+static inline float f32_in(const ExecCtx *x, uint64_t v)
+{
+    float f = bits_f32(v);
+    return (IN->flags & FL_FTZ) ? fp_ftz32(f) : f;
+}
+static inline uint64_t f32_out(const ExecCtx *x, float f)
+{
+    if (IN->flags & FL_FTZ)
+        f = fp_ftz32(f);
+    if (IN->flags & FL_SAT)
+        f = fp_sat32(f);
+    return f32_bits(f);
+}
+static inline uint64_t f64_out(const ExecCtx *x, double d)
+{
+    if (IN->flags & FL_SAT)
+        d = fp_sat64(d);
+    return f64_bits(d);
+}
+
+/* Directed rounding for one float operation; the default (.rn) leaves the
+ * environment alone so the common path costs nothing. */
+static int round_enter(int rnd)
+{
+    int old = fegetround();
+    switch (rnd) {
+    case RND_RZ: fesetround(FE_TOWARDZERO); break;
+    case RND_RM: fesetround(FE_DOWNWARD); break;
+    case RND_RP: fesetround(FE_UPWARD); break;
+    default: break;
+    }
+    return old;
+}
+static void round_leave(int rnd, int old)
+{
+    if (rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP)
+        fesetround(old);
+}
+
+/* 16-bit float lanes: operate in f32, round back with .rn */
+static inline float half_to_f32(PtxType t, uint16_t h)
+{
+    return (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2) ? fp_bf16_to_f32(h) : fp_f16_to_f32(h);
+}
+static inline uint16_t f32_to_half(PtxType t, float f)
+{
+    return (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2) ? fp_f32_to_bf16(f, RND_RN)
+                                                        : fp_f32_to_f16(f, RND_RN);
+}
+static inline bool is_pair(PtxType t) { return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2; }
+
+typedef float (*HalfOp)(float a, float b, float c);
+
+static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
+{
+    PtxType t = IN->type;
+    unsigned n = is_pair(t) ? 2 : 1;
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l), b = nsrc > 1 ? SRC(2, l) : 0, c = nsrc > 2 ? SRC(3, l) : 0, r = 0;
+        for (unsigned k = 0; k < n; k++) {
+            float fa = half_to_f32(t, (uint16_t)(a >> (16 * k)));
+            float fb = half_to_f32(t, (uint16_t)(b >> (16 * k)));
+            float fc = half_to_f32(t, (uint16_t)(c >> (16 * k)));
+            float v = f(fa, fb, fc);
+            if (IN->flags & FL_SAT)
+                v = fp_sat32(v);
+            r |= (uint64_t)f32_to_half(t, v) << (16 * k);
+        }
+        reg_write(x, DST(0), l, r, n * 2);
+    }
+    return true;
+}
+
+static float h_add(float a, float b, float c) { (void)c; return a + b; }
+static float h_sub(float a, float b, float c) { (void)c; return a - b; }
+static float h_mul(float a, float b, float c) { (void)c; return a * b; }
+static float h_fma(float a, float b, float c) { return fmaf(a, b, c); }
+static float h_abs(float a, float b, float c) { (void)b; (void)c; return fabsf(a); }
+static float h_neg(float a, float b, float c) { (void)b; (void)c; return -a; }
+static float h_min(float a, float b, float c) { (void)c; return fp_min32(a, b, false); }
+static float h_max(float a, float b, float c) { (void)c; return fp_max32(a, b, false); }
+static float h_ex2(float a, float b, float c) { (void)b; (void)c; return exp2f(a); }
+static float h_tanh(float a, float b, float c) { (void)b; (void)c; return tanhf(a); }
+
+/* ------------------------------------------------------------------ */
+/* float binary/unary operations shared by add, sub, mul, div ...       */
+
+typedef enum { FOP_ADD, FOP_SUB, FOP_MUL, FOP_DIV, FOP_FMA, FOP_MIN, FOP_MAX, FOP_COPYSIGN } FloatOp;
+
+static bool float_op(ExecCtx *x, FloatOp op)
+{
+    int nsrc = op == FOP_FMA ? 3 : 2;
+    int old = round_enter(IN->round);
+    if (IN->type == PTX_TYPE_F64) {
+        FOR_LANES(x->exec, l) {
+            double a = bits_f64(SRC(1, l)), b = bits_f64(SRC(2, l)), c = nsrc > 2 ? bits_f64(SRC(3, l)) : 0;
+            double r;
+            switch (op) {
+            case FOP_ADD: r = a + b; break;
+            case FOP_SUB: r = a - b; break;
+            case FOP_MUL: r = a * b; break;
+            case FOP_DIV: r = a / b; break;
+            case FOP_FMA: r = fma(a, b, c); break;
+            case FOP_MIN: r = fp_min64(a, b, IN->flags & FL_NAN); break;
+            case FOP_MAX: r = fp_max64(a, b, IN->flags & FL_NAN); break;
+            default: r = copysign(b, a); break;
+            }
+            reg_write(x, DST(0), l, f64_out(x, r), 8);
+        }
+    } else {
+        FOR_LANES(x->exec, l) {
+            float a = f32_in(x, SRC(1, l)), b = f32_in(x, SRC(2, l));
+            float c = nsrc > 2 ? f32_in(x, SRC(3, l)) : 0;
+            float r;
+            switch (op) {
+            case FOP_ADD: r = a + b; break;
+            case FOP_SUB: r = a - b; break;
+            case FOP_MUL: r = a * b; break;
+            case FOP_DIV:
+                /* .approx computes a * (1/b); .full and .rn are IEEE-accurate here */
+                r = (IN->flags & FL_APPROX) ? a * (1.0f / b) : a / b;
+                break;
+            case FOP_FMA: r = fmaf(a, b, c); break;
+            case FOP_MIN: r = fp_min32(a, b, IN->flags & FL_NAN); break;
+            case FOP_MAX: r = fp_max32(a, b, IN->flags & FL_NAN); break;
+            default: r = copysignf(b, a); break;
+            }
+            reg_write(x, DST(0), l, f32_out(x, r), 4);
+        }
+    }
+    round_leave(IN->round, old);
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* integer helpers                                                      */
+
+static inline int64_t sat_signed(__int128 v, unsigned bits)
+{
+    __int128 hi = ((__int128)1 << (bits - 1)) - 1, lo = -hi - 1;
+    return (int64_t)(v > hi ? hi : v < lo ? lo : v);
+}
+
+/* integer operand as a 128-bit value at the instruction's type */
+static inline __int128 int_in(const ExecCtx *x, uint64_t v)
+{
+    unsigned bits = tbits(IN->type);
+    if (tsigned(IN->type))
+        return sign_extend(v, bits);
+    return (__int128)(v & width_mask(bits));
+}
+
+static bool int_addsub(ExecCtx *x, bool sub, bool carry_in)
+{
+    unsigned bits = tbits(IN->type);
+    uint64_t m = width_mask(bits);
+    uint32_t carry = x->w->carry, carry_out = carry;
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l) & m, b = SRC(2, l) & m;
+        uint64_t ci = carry_in ? (carry >> l) & 1 : 0;
+        uint64_t r;
+        if (IN->flags & FL_SAT) {
+            __int128 sa = sign_extend(a, bits), sb = sign_extend(b, bits);
+            r = (uint64_t)sat_signed(sub ? sa - sb : sa + sb, bits);
+        } else if (!sub) {
+            r = a + b + ci;
+            unsigned __int128 wide = (unsigned __int128)a + b + ci;
+            uint64_t co = bits == 64 ? (uint64_t)(wide >> 64) : (wide >> bits) & 1;
+            carry_out = (carry_out & ~(1u << l)) | ((uint32_t)co << l);
+        } else {
+            r = a - b - ci;
+            uint64_t borrow = (unsigned __int128)a < (unsigned __int128)b + ci;
+            /* sub.cc writes the borrow-out to CC.CF and subc subtracts it */
+            carry_out = (carry_out & ~(1u << l)) | ((uint32_t)borrow << l);
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    if (IN->flags & FL_CC)
+        x->w->carry = carry_out;
+    return true;
+}
+
+static bool exec_ADD(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 2, h_add);
+    if (isa_type_is_float(IN->type))
+        return float_op(x, FOP_ADD);
+    return int_addsub(x, false, false);
+}
+static bool exec_ADDC(ExecCtx *x) { return int_addsub(x, false, true); }
+static bool exec_SUB(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 2, h_sub);
+    if (isa_type_is_float(IN->type))
+        return float_op(x, FOP_SUB);
+    return int_addsub(x, true, false);
+}
+static bool exec_SUBC(ExecCtx *x) { return int_addsub(x, true, true); }
+
+/* a*b at the type, selected half; returns the result width in bytes */
+static uint64_t int_mul(const ExecCtx *x, uint64_t a, uint64_t b, int mode, unsigned *out_bytes)
+{
+    unsigned bits = tbits(IN->type);
+    __int128 p = int_in(x, a) * int_in(x, b);
+    if (!tsigned(IN->type)) {
+        unsigned __int128 up = (unsigned __int128)(a & width_mask(bits)) * (b & width_mask(bits));
+        p = (__int128)up;
+        if (mode == MUL_HI) {
+            *out_bytes = bits / 8;
+            return (uint64_t)(up >> bits);
+        }
+    }
+    switch (mode) {
+    case MUL_HI:
+        *out_bytes = bits / 8;
+        return (uint64_t)(p >> bits);
+    case MUL_WIDE:
+        *out_bytes = bits / 4;
+        return (uint64_t)p;
+    default:
+        *out_bytes = bits / 8;
+        return (uint64_t)p;
+    }
+}
+
+static bool exec_MUL(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 2, h_mul);
+    if (isa_type_is_float(IN->type))
+        return float_op(x, FOP_MUL);
+    FOR_LANES(x->exec, l) {
+        unsigned bytes;
+        uint64_t r = int_mul(x, SRC(1, l), SRC(2, l), IN->mul, &bytes);
+        reg_write(x, DST(0), l, r, bytes);
+    }
+    return true;
+}
+
+static bool int_mad(ExecCtx *x, bool carry_in)
+{
+    unsigned bits = tbits(IN->type);
+    uint32_t carry = x->w->carry, carry_out = carry;
+    FOR_LANES(x->exec, l) {
+        unsigned bytes;
+        uint64_t p = int_mul(x, SRC(1, l), SRC(2, l), IN->mul, &bytes);
+        uint64_t c = SRC(3, l);
+        uint64_t ci = carry_in ? (carry >> l) & 1 : 0;
+        uint64_t r;
+        if ((IN->flags & FL_SAT) && IN->mul == MUL_HI && IN->type == PTX_TYPE_S32) {
+            r = (uint64_t)sat_signed((__int128)sign_extend(p, 32) + sign_extend(c, 32), 32);
+        } else {
+            unsigned rb = bytes * 8;
+            uint64_t m = width_mask(rb);
+            unsigned __int128 wide = (unsigned __int128)(p & m) + (c & m) + ci;
+            r = (uint64_t)wide;
+            uint64_t co = rb == 64 ? (uint64_t)(wide >> 64) : (uint64_t)(wide >> rb) & 1;
+            carry_out = (carry_out & ~(1u << l)) | ((uint32_t)co << l);
+        }
+        reg_write(x, DST(0), l, r, bytes);
+    }
+    if (IN->flags & FL_CC)
+        x->w->carry = carry_out;
+    (void)bits;
+    return true;
+}
+
+static bool exec_MAD(ExecCtx *x)
+{
+    if (isa_type_is_float(IN->type))
+        return float_op(x, FOP_FMA); /* mad.rn.f32 is fma; legacy mad.f32 is fused too */
+    return int_mad(x, false);
+}
+static bool exec_MADC(ExecCtx *x) { return int_mad(x, true); }
+
+static uint64_t mul24(const ExecCtx *x, uint64_t a, uint64_t b)
+{
+    int64_t p;
+    if (tsigned(IN->type))
+        p = sign_extend(a, 24) * sign_extend(b, 24);
+    else
+        p = (int64_t)((a & 0xFFFFFF) * (b & 0xFFFFFF));
+    return IN->mul == MUL_HI ? (uint64_t)p >> 16 : (uint64_t)p;
+}
+static bool exec_MUL24(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, mul24(x, SRC(1, l), SRC(2, l)), 4);
+    return true;
+}
+static bool exec_MAD24(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint64_t r = mul24(x, SRC(1, l), SRC(2, l)) + SRC(3, l);
+        if ((IN->flags & FL_SAT) && tsigned(IN->type))
+            r = (uint64_t)sat_signed((__int128)sign_extend(mul24(x, SRC(1, l), SRC(2, l)), 32) +
+                                         sign_extend(SRC(3, l), 32), 32);
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+
+static bool exec_SAD(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        __int128 a = int_in(x, SRC(1, l)), b = int_in(x, SRC(2, l));
+        uint64_t d = (uint64_t)(a > b ? a - b : b - a);
+        reg_write(x, DST(0), l, SRC(3, l) + d, bits / 8);
+    }
+    return true;
+}
+
+static bool exec_FMA(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 3, h_fma);
+    return float_op(x, FOP_FMA);
+}
+
+static bool exec_DIV(ExecCtx *x)
+{
+    if (isa_type_is_float(IN->type))
+        return float_op(x, FOP_DIV);
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t r;
+        if (tsigned(IN->type)) {
+            int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
+            /* hardware divides magnitudes (x/0 = all ones) and then fixes the sign */
+            if (b == 0)
+                r = a >= 0 ? (uint64_t)-1 : 1;
+            else if (b == -1)
+                r = (uint64_t)0 - (uint64_t)a;
+            else
+                r = (uint64_t)(a / b);
+        } else {
+            uint64_t m = width_mask(bits), a = SRC(1, l) & m, b = SRC(2, l) & m;
+            r = b == 0 ? ~0ull : a / b;
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+
+static bool exec_REM(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t r;
+        if (tsigned(IN->type)) {
+            int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
+            r = b == 0 ? (uint64_t)a : b == -1 ? 0 : (uint64_t)(a % b);
+        } else {
+            uint64_t m = width_mask(bits), a = SRC(1, l) & m, b = SRC(2, l) & m;
+            r = b == 0 ? a : a % b;
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+
+static bool exec_ABS(ExecCtx *x)
+{
+    PtxType t = IN->type;
+    if (isa_type_class(t) == TC_HALF)
+        return half_apply(x, 1, h_abs);
+    FOR_LANES(x->exec, l) {
+        uint64_t v = SRC(1, l);
+        if (t == PTX_TYPE_F32)
+            reg_write(x, DST(0), l, f32_bits(fabsf(f32_in(x, v))), 4);
+        else if (t == PTX_TYPE_F64)
+            reg_write(x, DST(0), l, v & ~(1ull << 63), 8);
+        else {
+            int64_t s = sign_extend(v, tbits(t));
+            reg_write(x, DST(0), l, (uint64_t)(s < 0 ? -(uint64_t)s : (uint64_t)s), tbits(t) / 8);
+        }
+    }
+    return true;
+}
+
+static bool exec_NEG(ExecCtx *x)
+{
+    PtxType t = IN->type;
+    if (isa_type_class(t) == TC_HALF)
+        return half_apply(x, 1, h_neg);
+    FOR_LANES(x->exec, l) {
+        uint64_t v = SRC(1, l);
+        if (t == PTX_TYPE_F32)
+            reg_write(x, DST(0), l, f32_bits(-f32_in(x, v)), 4);
+        else if (t == PTX_TYPE_F64)
+            reg_write(x, DST(0), l, v ^ (1ull << 63), 8);
+        else
+            reg_write(x, DST(0), l, (uint64_t)0 - v, tbits(t) / 8);
+    }
+    return true;
+}
+
+static bool int_minmax(ExecCtx *x, bool is_max)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        __int128 a = int_in(x, SRC(1, l)), b = int_in(x, SRC(2, l));
+        __int128 r = is_max ? (a > b ? a : b) : (a < b ? a : b);
+        reg_write(x, DST(0), l, (uint64_t)r, bits / 8);
+    }
+    return true;
+}
+static bool exec_MIN(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 2, h_min);
+    return isa_type_is_float(IN->type) ? float_op(x, FOP_MIN) : int_minmax(x, false);
+}
+static bool exec_MAX(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) == TC_HALF)
+        return half_apply(x, 2, h_max);
+    return isa_type_is_float(IN->type) ? float_op(x, FOP_MAX) : int_minmax(x, true);
+}
+static bool exec_COPYSIGN(ExecCtx *x) { return float_op(x, FOP_COPYSIGN); }
+
+static bool exec_TESTP(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        double v = IN->type == PTX_TYPE_F64 ? bits_f64(SRC(1, l)) : (double)bits_f32(SRC(1, l));
+        bool r;
+        switch (IN->mode) {
+        case TESTP_FINITE: r = isfinite(v); break;
+        case TESTP_INFINITE: r = isinf(v); break;
+        case TESTP_NUMBER: r = !isnan(v); break;
+        case TESTP_NOTANUMBER: r = isnan(v); break;
+        case TESTP_NORMAL:
+            r = IN->type == PTX_TYPE_F64 ? isnormal(v) : isnormal(bits_f32(SRC(1, l)));
+            break;
+        default:
+            r = IN->type == PTX_TYPE_F64 ? fpclassify(v) == FP_SUBNORMAL
+                                          : fpclassify(bits_f32(SRC(1, l))) == FP_SUBNORMAL;
+            break;
+        }
+        reg_write(x, DST(0), l, r, 1);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* special functions                                                    */
+
+typedef enum { SF_RCP, SF_SQRT, SF_RSQRT, SF_SIN, SF_COS, SF_LG2, SF_EX2, SF_TANH } SpecialFn;
+
+static bool special(ExecCtx *x, SpecialFn fn)
+{
+    int old = round_enter(IN->round);
+    if (IN->type == PTX_TYPE_F64) {
+        FOR_LANES(x->exec, l) {
+            double a = bits_f64(SRC(1, l)), r;
+            switch (fn) {
+            case SF_RCP: r = 1.0 / a; break;
+            case SF_SQRT: r = sqrt(a); break;
+            case SF_RSQRT: r = 1.0 / sqrt(a); break;
+            case SF_SIN: r = sin(a); break;
+            case SF_COS: r = cos(a); break;
+            case SF_LG2: r = log2(a); break;
+            case SF_EX2: r = exp2(a); break;
+            default: r = tanh(a); break;
+            }
+            reg_write(x, DST(0), l, f64_out(x, r), 8);
+        }
+    } else {
+        FOR_LANES(x->exec, l) {
+            float a = f32_in(x, SRC(1, l)), r;
+            switch (fn) {
+            case SF_RCP: r = 1.0f / a; break;
+            case SF_SQRT: r = sqrtf(a); break;
+            case SF_RSQRT: r = (float)(1.0 / sqrt((double)a)); break;
+            case SF_SIN: r = sinf(a); break;
+            case SF_COS: r = cosf(a); break;
+            case SF_LG2: r = log2f(a); break;
+            case SF_EX2: r = exp2f(a); break;
+            default: r = tanhf(a); break;
+            }
+            reg_write(x, DST(0), l, f32_out(x, r), 4);
+        }
+    }
+    round_leave(IN->round, old);
+    return true;
+}
+static bool exec_RCP(ExecCtx *x) { return special(x, SF_RCP); }
+static bool exec_SQRT(ExecCtx *x) { return special(x, SF_SQRT); }
+static bool exec_RSQRT(ExecCtx *x) { return special(x, SF_RSQRT); }
+static bool exec_SIN(ExecCtx *x) { return special(x, SF_SIN); }
+static bool exec_COS(ExecCtx *x) { return special(x, SF_COS); }
+static bool exec_LG2(ExecCtx *x) { return special(x, SF_LG2); }
+static bool exec_EX2(ExecCtx *x)
+{
+    return isa_type_class(IN->type) == TC_HALF ? half_apply(x, 1, h_ex2) : special(x, SF_EX2);
+}
+static bool exec_TANH(ExecCtx *x)
+{
+    return isa_type_class(IN->type) == TC_HALF ? half_apply(x, 1, h_tanh) : special(x, SF_TANH);
+}
+
+/* ------------------------------------------------------------------ */
+/* comparison and selection                                             */
+
+static bool compare(const ExecCtx *x, PtxType t, uint64_t a, uint64_t b)
+{
+    int cmp = IN->cmp;
+    uint32_t cls = isa_type_class(t);
+    if (cls == TC_FLOAT || cls == TC_HALF) {
+        double fa, fb;
+        if (t == PTX_TYPE_F64) {
+            fa = bits_f64(a);
+            fb = bits_f64(b);
+        } else if (cls == TC_HALF) {
+            fa = half_to_f32(t, (uint16_t)a);
+            fb = half_to_f32(t, (uint16_t)b);
+        } else {
+            fa = f32_in(x, a);
+            fb = f32_in(x, b);
+        }
+        bool unordered = isnan(fa) || isnan(fb);
+        switch (cmp) {
+        case CMP_EQ: return !unordered && fa == fb;
+        case CMP_NE: return !unordered && fa != fb;
+        case CMP_LT: case CMP_LO: return !unordered && fa < fb;
+        case CMP_LE: case CMP_LS: return !unordered && fa <= fb;
+        case CMP_GT: case CMP_HI: return !unordered && fa > fb;
+        case CMP_GE: case CMP_HS: return !unordered && fa >= fb;
+        case CMP_EQU: return unordered || fa == fb;
+        case CMP_NEU: return unordered || fa != fb;
+        case CMP_LTU: return unordered || fa < fb;
+        case CMP_LEU: return unordered || fa <= fb;
+        case CMP_GTU: return unordered || fa > fb;
+        case CMP_GEU: return unordered || fa >= fb;
+        case CMP_NUM: return !unordered;
+        case CMP_NAN: return unordered;
+        default: return false;
+        }
+    }
+    unsigned bits = tbits(t);
+    if (cls == TC_PRED) {
+        a &= 1;
+        b &= 1;
+        bits = 1;
+    }
+    bool sgn = cls == TC_SINT;
+    int64_t sa = sign_extend(a, bits), sb = sign_extend(b, bits);
+    uint64_t ua = a & width_mask(bits), ub = b & width_mask(bits);
+    switch (cmp) {
+    case CMP_EQ: return ua == ub;
+    case CMP_NE: return ua != ub;
+    case CMP_LT: return sgn ? sa < sb : ua < ub;
+    case CMP_LE: return sgn ? sa <= sb : ua <= ub;
+    case CMP_GT: return sgn ? sa > sb : ua > ub;
+    case CMP_GE: return sgn ? sa >= sb : ua >= ub;
+    case CMP_LO: return ua < ub;
+    case CMP_LS: return ua <= ub;
+    case CMP_HI: return ua > ub;
+    case CMP_HS: return ua >= ub;
+    default: return false;
+    }
+}
+
+static bool combine(int boolop, bool r, bool c)
+{
+    switch (boolop) {
+    case BOOL_AND: return r && c;
+    case BOOL_OR: return r || c;
+    case BOOL_XOR: return r != c;
+    default: return r;
+    }
+}
+
+static bool exec_SETP(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0];
+    bool has_c = IN->nopd > 3;
+    FOR_LANES(x->exec, l) {
+        bool r = compare(x, IN->type, SRC(1, l), SRC(2, l));
+        bool c = has_c ? (SRC(3, l) & 1) : false;
+        bool p = has_c ? combine(IN->boolop, r, c) : r;
+        bool q = has_c ? combine(IN->boolop, !r, c) : !r;
+        reg_write(x, d->reg, l, p, 1);
+        if (d->kind == OPD_PAIR)
+            reg_write(x, d->reg2, l, q, 1);
+    }
+    return true;
+}
+
+static bool exec_SET(ExecCtx *x)
+{
+    bool has_c = IN->nopd > 3;
+    PtxType dt = IN->type;
+    FOR_LANES(x->exec, l) {
+        bool r = compare(x, IN->type2, SRC(1, l), SRC(2, l));
+        if (has_c)
+            r = combine(IN->boolop, r, SRC(3, l) & 1);
+        uint64_t v = dt == PTX_TYPE_F32 ? (r ? f32_bits(1.0f) : 0) : (r ? ~0ull : 0);
+        reg_write(x, DST(0), l, v, isa_type_size(dt));
+    }
+    return true;
+}
+
+static bool exec_SELP(ExecCtx *x)
+{
+    unsigned bytes = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, (SRC(3, l) & 1) ? SRC(1, l) : SRC(2, l), bytes);
+    return true;
+}
+
+static bool exec_SLCT(ExecCtx *x)
+{
+    unsigned bytes = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t c = SRC(3, l);
+        bool ge = IN->type2 == PTX_TYPE_F32 ? !(f32_in(x, c) < 0.0f) && !isnan(bits_f32(c))
+                                             : sign_extend(c, 32) >= 0;
+        if (IN->type2 == PTX_TYPE_F32 && isnan(bits_f32(c)))
+            ge = false;
+        reg_write(x, DST(0), l, ge ? SRC(1, l) : SRC(2, l), bytes);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* logic and bits                                                       */
+
+typedef enum { LOG_AND, LOG_OR, LOG_XOR } LogicOp;
+
+static bool logic(ExecCtx *x, LogicOp op)
+{
+    unsigned bytes = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l), b = SRC(2, l);
+        uint64_t r = op == LOG_AND ? a & b : op == LOG_OR ? a | b : a ^ b;
+        if (IN->type == PTX_TYPE_PRED)
+            r &= 1;
+        reg_write(x, DST(0), l, r, bytes);
+    }
+    return true;
+}
+static bool exec_AND(ExecCtx *x) { return logic(x, LOG_AND); }
+static bool exec_OR(ExecCtx *x) { return logic(x, LOG_OR); }
+static bool exec_XOR(ExecCtx *x) { return logic(x, LOG_XOR); }
+static bool exec_NOT(ExecCtx *x)
+{
+    unsigned bytes = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t r = ~SRC(1, l);
+        reg_write(x, DST(0), l, IN->type == PTX_TYPE_PRED ? r & 1 : r, bytes);
+    }
+    return true;
+}
+static bool exec_CNOT(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, (SRC(1, l) & width_mask(bits)) == 0, bits / 8);
+    return true;
+}
+static bool exec_LOP3(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l), b = SRC(2, l), c = SRC(3, l), lut = SRC(4, l) & 0xFF, r = 0;
+        for (unsigned i = 0; i < bits; i++) {
+            unsigned idx = (unsigned)(((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1));
+            r |= ((lut >> idx) & 1) << i;
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+static bool exec_SHL(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint32_t n = (uint32_t)SRC(2, l);
+        reg_write(x, DST(0), l, n >= bits ? 0 : SRC(1, l) << n, bits / 8);
+    }
+    return true;
+}
+static bool exec_SHR(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint32_t n = (uint32_t)SRC(2, l);
+        uint64_t r;
+        if (tsigned(IN->type)) {
+            int64_t s = sign_extend(SRC(1, l), bits);
+            r = (uint64_t)(s >> (n >= bits ? bits - 1 : n));
+        } else {
+            r = n >= bits ? 0 : (SRC(1, l) & width_mask(bits)) >> n;
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+static bool exec_SHF(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint64_t lo = SRC(1, l) & 0xFFFFFFFF, hi = SRC(2, l) & 0xFFFFFFFF;
+        uint32_t c = (uint32_t)SRC(3, l);
+        uint32_t n = (IN->flags & FL_CLAMP) ? (c > 32 ? 32 : c) : (c & 31);
+        uint64_t v = hi << 32 | lo, r;
+        if (IN->mode == SHF_L)
+            r = n == 0 ? hi : (v << n) >> 32;
+        else
+            r = (v >> n) & 0xFFFFFFFF;
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+static bool exec_POPC(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, (uint64_t)__builtin_popcountll(SRC(1, l) & width_mask(bits)), 4);
+    return true;
+}
+static bool exec_CLZ(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t v = SRC(1, l) & width_mask(bits);
+        uint64_t r = v == 0 ? bits : (uint64_t)(__builtin_clzll(v) - (64 - (int)bits));
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+static bool exec_BFIND(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t v = SRC(1, l) & width_mask(bits);
+        if (tsigned(IN->type) && ((v >> (bits - 1)) & 1))
+            v = ~v & width_mask(bits);
+        uint64_t r;
+        if (v == 0)
+            r = 0xFFFFFFFF;
+        else {
+            unsigned pos = 63u - (unsigned)__builtin_clzll(v);
+            r = (IN->flags & FL_SHIFTAMT) ? bits - 1 - pos : pos;
+        }
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+static bool exec_BREV(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t v = SRC(1, l), r = 0;
+        for (unsigned i = 0; i < bits; i++)
+            r |= ((v >> i) & 1) << (bits - 1 - i);
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+static bool exec_BFE(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l);
+        unsigned pos = (unsigned)SRC(2, l) & 0xFF, len = (unsigned)SRC(3, l) & 0xFF;
+        unsigned msb = bits - 1;
+        uint64_t sbit = 0;
+        if (tsigned(IN->type) && len != 0) {
+            unsigned top = pos + len - 1 > msb ? msb : pos + len - 1;
+            sbit = (a >> top) & 1;
+        }
+        uint64_t r = 0;
+        for (unsigned i = 0; i <= msb; i++) {
+            uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
+            r |= bit << i;
+        }
+        reg_write(x, DST(0), l, r, bits / 8);
+    }
+    return true;
+}
+static bool exec_BFI(ExecCtx *x)
+{
+    unsigned bits = tbits(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l), f = SRC(2, l);
+        unsigned pos = (unsigned)SRC(3, l) & 0xFF, len = (unsigned)SRC(4, l) & 0xFF;
+        for (unsigned i = 0; i < len && pos + i < bits; i++)
+            f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        reg_write(x, DST(0), l, f, bits / 8);
+    }
+    return true;
+}
+
+/* byte selectors of the prmt modes, listed for result bytes 0..3 */
+static const uint8_t prmt_modes[7][4][4] = {
+    [PRMT_F4E] = {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+    [PRMT_B4E] = {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+    [PRMT_RC8] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+    [PRMT_ECL] = {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+    [PRMT_ECR] = {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+    [PRMT_RC16] = {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+};
+static bool exec_PRMT(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint64_t v = (SRC(2, l) & 0xFFFFFFFF) << 32 | (SRC(1, l) & 0xFFFFFFFF);
+        uint32_t c = (uint32_t)SRC(3, l), r = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            uint32_t byte;
+            if (IN->mode == PRMT_DEFAULT) {
+                uint32_t sel = (c >> (4 * i)) & 0xF;
+                byte = (uint32_t)(v >> (8 * (sel & 7))) & 0xFF;
+                if (sel & 8)
+                    byte = (byte & 0x80) ? 0xFF : 0;
+            } else {
+                byte = (uint32_t)(v >> (8 * prmt_modes[IN->mode][c & 3][i])) & 0xFF;
+            }
+            r |= byte << (8 * i);
+        }
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* moves and conversions                                                */
+
+static bool exec_MOV(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0], *s = &IN->opd[1];
+    unsigned bytes = isa_type_size(IN->type);
+    if (IN->type == PTX_TYPE_PRED)
+        bytes = 1;
+    if (s->kind == OPD_VEC) { /* pack {a, b, ...} into one register */
+        unsigned ebits = bytes * 8 / s->vec_count;
+        FOR_LANES(x->exec, l) {
+            uint64_t r = 0;
+            for (unsigned k = 0; k < s->vec_count; k++)
+                if (s->vec_regs[k] != NO_INDEX)
+                    r |= (*reg_slot(x, s->vec_regs[k], l) & width_mask(ebits)) << (k * ebits);
+            reg_write(x, d->reg, l, r, bytes);
+        }
+        return true;
+    }
+    if (d->kind == OPD_VEC) { /* unpack */
+        unsigned ebits = bytes * 8 / d->vec_count;
+        FOR_LANES(x->exec, l) {
+            uint64_t v = SRC(1, l);
+            for (unsigned k = 0; k < d->vec_count; k++)
+                reg_write(x, d->vec_regs[k], l, v >> (k * ebits), ebits / 8);
+        }
+        return true;
+    }
+    FOR_LANES(x->exec, l) reg_write(x, d->reg, l, SRC(1, l), bytes);
+    return true;
+}
+
+static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
+{
+    PtxType dt = IN->type, st = IN->type2;
+    uint32_t dc = isa_type_class(dt), sc = isa_type_class(st);
+    unsigned dbits = tbits(dt), sbits = tbits(st);
+    bool dfloat = dc == TC_FLOAT || dc == TC_HALF, sfloat = sc == TC_FLOAT || sc == TC_HALF;
+    int rnd = IN->round;
+    if (!sfloat && !dfloat) {
+        if (dt == PTX_TYPE_PRED || st == PTX_TYPE_PRED)
+            return v & 1;
+        __int128 val = sc == TC_SINT ? (__int128)sign_extend(v, sbits) : (__int128)(v & width_mask(sbits));
+        if (IN->flags & FL_SAT) {
+            __int128 hi, lo;
+            if (dc == TC_SINT) {
+                hi = ((__int128)1 << (dbits - 1)) - 1;
+                lo = -hi - 1;
+            } else {
+                hi = ((__int128)1 << dbits) - 1;
+                lo = 0;
+            }
+            val = val > hi ? hi : val < lo ? lo : val;
+        }
+        return (uint64_t)val;
+    }
+    if (!sfloat) { /* integer to float */
+        bool sgn = sc == TC_SINT;
+        int64_t sv = sign_extend(v, sbits);
+        uint64_t uv = v & width_mask(sbits);
+        if (dt == PTX_TYPE_F64)
+            return f64_bits(sgn ? fp_i64_to_f64(sv, rnd) : fp_u64_to_f64(uv, rnd));
+        float f = sgn ? fp_i64_to_f32(sv, rnd) : fp_u64_to_f32(uv, rnd);
+        if (dt == PTX_TYPE_F32)
+            return f32_out(x, f);
+        if (dt == PTX_TYPE_BF16)
+            return sgn ? fp_i64_to_bf16(sv, rnd) : fp_u64_to_bf16(uv, rnd);
+        return sgn ? fp_i64_to_f16(sv, rnd) : fp_u64_to_f16(uv, rnd);
+    }
+    /* float source, as a double (exact for every source type) */
+    double s;
+    if (st == PTX_TYPE_F64)
+        s = bits_f64(v);
+    else if (st == PTX_TYPE_F32)
+        s = f32_in(x, v);
+    else
+        s = half_to_f32(st, (uint16_t)v);
+    if (!dfloat) { /* float to integer: saturating, NaN to 0 */
+        int irnd = rnd == RND_NONE ? RND_RZI : rnd;
+        if (dc == TC_SINT)
+            return (uint64_t)fp_to_sint(s, irnd, dbits);
+        return fp_to_uint(s, irnd, dbits);
+    }
+    bool integral = rnd == RND_RNI || rnd == RND_RZI || rnd == RND_RMI || rnd == RND_RPI;
+    if (integral)
+        s = fp_round_integral(s, rnd);
+    switch (dt) {
+    case PTX_TYPE_F64:
+        return f64_out(x, s);
+    case PTX_TYPE_F32:
+        return f32_out(x, st == PTX_TYPE_F64 && !integral ? fp_f64_to_f32(s, rnd) : (float)s);
+    case PTX_TYPE_BF16:
+        return fp_f64_to_bf16((IN->flags & FL_SAT) ? fp_sat64(s) : s, integral ? RND_RN : rnd);
+    default:
+        return fp_f64_to_f16((IN->flags & FL_SAT) ? fp_sat64(s) : s, integral ? RND_RN : rnd);
+    }
+}
+
+static bool exec_CVT(ExecCtx *x)
+{
+    PtxType dt = IN->type;
+    unsigned dbytes = dt == PTX_TYPE_PRED ? 1 : isa_type_size(dt);
+    if (IN->nopd == 3 && is_pair(dt)) { /* cvt.rn.f16x2.f32 d, hi, lo */
+        FOR_LANES(x->exec, l) {
+            float hi = bits_f32(SRC(1, l)), lo = bits_f32(SRC(2, l));
+            int rnd = IN->round == RND_NONE ? RND_RN : IN->round;
+            uint64_t h = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(hi, rnd) : fp_f32_to_f16(hi, rnd);
+            uint64_t lw = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(lo, rnd) : fp_f32_to_f16(lo, rnd);
+            reg_write(x, DST(0), l, h << 16 | lw, 4);
+        }
+        return true;
+    }
+    FOR_LANES(x->exec, l) {
+        uint64_t r = cvt_one(x, SRC(1, l));
+        /* integer results narrower than the destination register are
+         * sign-extended for signed types, as the register holds them */
+        if (isa_type_class(dt) == TC_SINT && dbytes < 8)
+            r = (uint64_t)sign_extend(r, dbytes * 8);
+        *reg_slot(x, DST(0), l) = isa_type_class(dt) == TC_SINT ? r : r & width_mask(dbytes * 8);
+    }
+    return true;
+}
+
+static uint64_t window_base(PtxSpace s)
+{
+    switch (s) {
+    case SPACE_SHARED: return SHARED_WINDOW_BASE;
+    case SPACE_LOCAL: return LOCAL_WINDOW_BASE;
+    case SPACE_CONST: return CONST_WINDOW_BASE;
+    case SPACE_PARAM: return PARAM_WINDOW_BASE;
+    default: return 0;
+    }
+}
+
+static bool exec_CVTA(ExecCtx *x)
+{
+    uint64_t base = window_base(IN->space);
+    unsigned bytes = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l);
+        reg_write(x, DST(0), l, (IN->flags & FL_TO) ? a - base : a + base, bytes);
+    }
+    return true;
+}
+
+static bool exec_ISSPACEP(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint64_t a = SRC(1, l);
+        bool r;
+        switch (IN->space) {
+        case SPACE_SHARED: r = a >= SHARED_WINDOW_BASE && a < GENERIC_WINDOWS_END; break;
+        case SPACE_LOCAL: r = a >= LOCAL_WINDOW_BASE && a < SHARED_WINDOW_BASE; break;
+        case SPACE_CONST: r = a >= CONST_WINDOW_BASE && a < PARAM_WINDOW_BASE; break;
+        case SPACE_PARAM: r = a >= PARAM_WINDOW_BASE && a < LOCAL_WINDOW_BASE; break;
+        default: r = a < GENERIC_WINDOWS_BASE || a >= GLOBAL_HIGH_BASE; break;
+        }
+        reg_write(x, DST(0), l, r, 1);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* memory                                                               */
+
+static inline uint64_t load_bits(const uint8_t *p, unsigned size, bool sgn)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);
+    return sgn ? (uint64_t)sign_extend(v, size * 8) : v;
+}
+
+static bool do_load(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0], *m = &IN->opd[1];
+    unsigned esz = IN->type == PTX_TYPE_PRED ? 1 : isa_type_size(IN->type);
+    unsigned n = IN->vec ? IN->vec : 1;
+    bool sgn = tsigned(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t addr = opd_address(x, m, l);
+        uint8_t *p = mem_access(x, IN->space, m, addr, esz * n, l, false);
+        if (!p)
+            return false;
+        if (d->kind == OPD_VEC) {
+            for (unsigned k = 0; k < d->vec_count; k++)
+                if (d->vec_regs[k] != NO_INDEX)
+                    *reg_slot(x, d->vec_regs[k], l) = load_bits(p + k * esz, esz, sgn);
+        } else if (esz <= 8) {
+            *reg_slot(x, d->reg, l) = load_bits(p, esz, sgn);
+        } else {
+            return exec_fault(x, l, "%u-byte scalar loads are not supported", esz);
+        }
+    }
+    return true;
+}
+static bool exec_LD(ExecCtx *x) { return do_load(x); }
+static bool exec_LDU(ExecCtx *x) { return do_load(x); }
+
+static bool exec_ST(ExecCtx *x)
+{
+    const Operand *m = &IN->opd[0], *s = &IN->opd[1];
+    unsigned esz = IN->type == PTX_TYPE_PRED ? 1 : isa_type_size(IN->type);
+    unsigned n = IN->vec ? IN->vec : 1;
+    FOR_LANES(x->exec, l) {
+        uint64_t addr = opd_address(x, m, l);
+        uint8_t *p = mem_access(x, IN->space, m, addr, esz * n, l, true);
+        if (!p)
+            return false;
+        if (s->kind == OPD_VEC) {
+            for (unsigned k = 0; k < s->vec_count; k++) {
+                uint64_t v = s->vec_regs[k] != NO_INDEX ? *reg_slot(x, s->vec_regs[k], l) : 0;
+                memcpy(p + k * esz, &v, esz);
+            }
+        } else {
+            uint64_t v = SRC(1, l);
+            memcpy(p, &v, esz);
+        }
+    }
+    return true;
+}
+
+static bool exec_PREFETCH(ExecCtx *x) { (void)x; return true; }
+static bool exec_PREFETCHU(ExecCtx *x) { (void)x; return true; }
+
+/* one atomic read-modify-write; returns the old value */
+static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t c)
+{
+    PtxType t = IN->type;
+    unsigned size = isa_type_size(t), bits = size * 8;
+    uint64_t old = 0, r;
+    memcpy(&old, p, size);
+    switch (IN->atom) {
+    case ATOM_ADD:
+        if (t == PTX_TYPE_F32)
+            r = f32_bits(fp_ftz32(fp_ftz32(bits_f32(old)) + fp_ftz32(bits_f32(b))));
+        else if (t == PTX_TYPE_F64)
+            r = f64_bits(bits_f64(old) + bits_f64(b));
+        else
+            r = old + b;
+        break;
+    case ATOM_MIN:
+    case ATOM_MAX: {
+        bool is_max = IN->atom == ATOM_MAX;
+        if (t == PTX_TYPE_F32) {
+            float a = bits_f32(old), v = bits_f32(b);
+            r = f32_bits(is_max ? fp_max32(a, v, false) : fp_min32(a, v, false));
+        } else if (t == PTX_TYPE_F64) {
+            double a = bits_f64(old), v = bits_f64(b);
+            r = f64_bits(is_max ? fp_max64(a, v, false) : fp_min64(a, v, false));
+        } else if (tsigned(t)) {
+            int64_t a = sign_extend(old, bits), v = sign_extend(b, bits);
+            r = (uint64_t)(is_max ? (a > v ? a : v) : (a < v ? a : v));
+        } else {
+            uint64_t a = old & width_mask(bits), v = b & width_mask(bits);
+            r = is_max ? (a > v ? a : v) : (a < v ? a : v);
+        }
+        break;
+    }
+    case ATOM_INC: {
+        uint64_t a = old & width_mask(bits), v = b & width_mask(bits);
+        r = a >= v ? 0 : a + 1;
+        break;
+    }
+    case ATOM_DEC: {
+        uint64_t a = old & width_mask(bits), v = b & width_mask(bits);
+        r = (a == 0 || a > v) ? v : a - 1;
+        break;
+    }
+    case ATOM_EXCH: r = b; break;
+    case ATOM_CAS: r = (old & width_mask(bits)) == (b & width_mask(bits)) ? c : old; break;
+    case ATOM_AND: r = old & b; break;
+    case ATOM_OR: r = old | b; break;
+    case ATOM_XOR: r = old ^ b; break;
+    default: r = old; break;
+    }
+    memcpy(p, &r, size);
+    return old;
+}
+
+static bool exec_ATOM(ExecCtx *x)
+{
+    const Operand *m = &IN->opd[1];
+    unsigned size = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) { /* lanes in order: a deterministic serialisation */
+        uint64_t addr = opd_address(x, m, l);
+        uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
+        if (!p)
+            return false;
+        uint64_t old = atomic_apply(x, p, SRC(2, l), IN->nopd > 3 ? SRC(3, l) : 0);
+        reg_write(x, DST(0), l, tsigned(IN->type) ? (uint64_t)sign_extend(old, size * 8) : old, size);
+    }
+    return true;
+}
+
+static bool exec_RED(ExecCtx *x)
+{
+    const Operand *m = &IN->opd[0];
+    unsigned size = isa_type_size(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint64_t addr = opd_address(x, m, l);
+        uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
+        if (!p)
+            return false;
+        atomic_apply(x, p, SRC(1, l), 0);
+    }
+    return true;
+}
+
+static bool exec_MEMBAR(ExecCtx *x) { (void)x; return true; }
+static bool exec_FENCE(ExecCtx *x) { (void)x; return true; }
+static bool exec_NANOSLEEP(ExecCtx *x) { (void)x; return true; }
+
+/* ------------------------------------------------------------------ */
+/* warp-wide operations: they see exactly the lanes executing them       */
+
+static bool exec_VOTE(ExecCtx *x)
+{
+    uint32_t ballot = 0;
+    FOR_LANES(x->exec, l) {
+        if (SRC(1, l) & 1)
+            ballot |= 1u << l;
+    }
+    uint64_t r;
+    switch (IN->mode) {
+    case VOTE_ALL: r = ballot == x->exec; break;
+    case VOTE_ANY: r = ballot != 0; break;
+    case VOTE_UNI: r = ballot == 0 || ballot == x->exec; break;
+    default: r = ballot; break;
+    }
+    unsigned bytes = IN->mode == VOTE_BALLOT ? 4 : 1;
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, r, bytes);
+    return true;
+}
+
+static bool exec_SHFL(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0];
+    uint64_t src[WARP_SIZE];
+    FOR_LANES(x->active, l) src[l] = SRC(1, l);
+    uint64_t out[WARP_SIZE];
+    uint32_t valid = 0;
+    FOR_LANES(x->exec, l) {
+        uint32_t b = (uint32_t)SRC(2, l) & 31, c = (uint32_t)SRC(3, l);
+        uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+        uint32_t max_lane = (l & segmask) | (cval & ~segmask), min_lane = l & segmask;
+        int32_t j;
+        bool p;
+        switch (IN->mode) {
+        case SHFL_UP: j = (int32_t)l - (int32_t)b; p = j >= (int32_t)max_lane; break;
+        case SHFL_DOWN: j = (int32_t)(l + b); p = j <= (int32_t)max_lane; break;
+        case SHFL_BFLY: j = (int32_t)(l ^ b); p = j <= (int32_t)max_lane; break;
+        default: j = (int32_t)(min_lane | (b & ~segmask)); p = j <= (int32_t)max_lane; break;
+        }
+        if (!p)
+            j = (int32_t)l;
+        if (!((x->active >> j) & 1))
+            src[j] = SRC(1, (uint32_t)j); /* an inactive source lane: its register, as read */
+        out[l] = src[j];
+        if (p)
+            valid |= 1u << l;
+    }
+    FOR_LANES(x->exec, l) {
+        reg_write(x, d->reg, l, out[l], 4);
+        if (d->kind == OPD_PAIR)
+            reg_write(x, d->reg2, l, (valid >> l) & 1, 1);
+    }
+    return true;
+}
+
+static bool exec_ACTIVEMASK(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, x->exec, 4);
+    return true;
+}
+
+static bool exec_MATCH(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0];
+    unsigned bytes = isa_type_size(IN->type);
+    uint64_t v[WARP_SIZE];
+    FOR_LANES(x->exec, l) v[l] = SRC(1, l) & width_mask(bytes * 8);
+    uint32_t first = x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0;
+    bool all = true;
+    FOR_LANES(x->exec, l) all = all && v[l] == v[first];
+    FOR_LANES(x->exec, l) {
+        uint32_t same = 0;
+        FOR_LANES(x->exec, k) {
+            if (v[k] == v[l])
+                same |= 1u << k;
+        }
+        uint64_t r = IN->mode == MATCH_ALL ? (all ? x->exec : 0) : same;
+        reg_write(x, d->reg, l, r, 4);
+        if (d->kind == OPD_PAIR)
+            reg_write(x, d->reg2, l, all, 1);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+
+const OpHandler exec_handlers[OP_COUNT] = {
+#define PTX_OP(id, ...) [OP_##id] = exec_##id,
+#include "ptx_ops.def"
+#undef PTX_OP
+};

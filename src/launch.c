@@ -1,1 +1,351 @@
-/* launch.c — placeholder until written */
+/* launch.c — module images and functional grid execution.
+ *
+ * CTAs run one after another in linear order (x fastest); inside a CTA the
+ * warps are stepped round-robin, each for a bounded quantum so that a warp
+ * spinning on a flag another warp sets still lets that warp run.  The order
+ * is fixed, so every run of the same inputs is identical.
+ */
+#include "launch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "errors.h"
+#include "exec.h"
+
+#define WARP_QUANTUM 256
+#define MAX_THREADS_PER_BLOCK 1024
+#define MAX_SHARED_PER_BLOCK (227u * 1024u)
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+
+/* ------------------------------------------------------------------ */
+/* module image                                                         */
+
+static bool apply_fixups(ModuleImage *img, GError **error)
+{
+    const Module *m = img->module;
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (!v->init_fixups)
+            continue;
+        uint64_t size;
+        uint8_t *bytes = image_var_bytes(img, i, &size);
+        if (!bytes)
+            continue;
+        for (guint k = 0; k < v->init_fixups->len; k++) {
+            const VarFixup *fx = &g_array_index(v->init_fixups, VarFixup, k);
+            uint64_t addr;
+            if (fx->func != NO_INDEX) {
+                addr = FUNC_ADDR_BASE + (uint64_t)fx->func * FUNC_ADDR_STRIDE;
+            } else {
+                const Variable *t = module_var(m, fx->sym);
+                if (t->space != SPACE_GLOBAL && t->space != SPACE_CONST) {
+                    g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                                "%s:%u: error: initialiser of '%s' takes the address of '%s' in .%s space, "
+                                "which is not supported",
+                                m->path, v->line, v->name, t->name, isa_space_name(t->space));
+                    return false;
+                }
+                addr = img->var_addr[fx->sym];
+                if (t->space == SPACE_CONST && fx->generic)
+                    addr += CONST_WINDOW_BASE;
+            }
+            addr += (uint64_t)fx->addend;
+            if (fx->byte_offset + fx->size <= size)
+                memcpy(bytes + fx->byte_offset, &addr, fx->size);
+        }
+    }
+    return true;
+}
+
+ModuleImage *image_load(const Module *m, GlobalMemory *g, GError **error)
+{
+    ModuleImage *img = g_new0(ModuleImage, 1);
+    img->module = m;
+    img->gmem = g;
+    img->var_addr = g_new0(uint64_t, MAX(m->vars->len, 1u));
+    uint64_t const_size = 0;
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->scope != VAR_MODULE)
+            continue;
+        if (v->space == SPACE_GLOBAL) {
+            uint64_t base = gmem_alloc(g, v->size, v->name, error);
+            if (!base) {
+                image_free(img);
+                return NULL;
+            }
+            img->var_addr[i] = base;
+            if (v->init)
+                memcpy(gmem_ptr(g, base, v->size), v->init, v->size);
+        } else if (v->space == SPACE_CONST) {
+            const_size = align_up(const_size, MAX(v->align, 1u));
+            img->var_addr[i] = const_size;
+            const_size += v->size;
+        }
+    }
+    img->const_size = const_size;
+    img->const_bank = g_malloc0(MAX(const_size, 1u));
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->scope == VAR_MODULE && v->space == SPACE_CONST && v->init)
+            memcpy(img->const_bank + img->var_addr[i], v->init, v->size);
+    }
+    if (!apply_fixups(img, error)) {
+        image_free(img);
+        return NULL;
+    }
+    return img;
+}
+
+void image_free(ModuleImage *img)
+{
+    if (!img)
+        return;
+    g_free(img->var_addr);
+    g_free(img->const_bank);
+    g_free(img);
+}
+
+uint8_t *image_var_bytes(ModuleImage *img, uint32_t var, uint64_t *size)
+{
+    const Variable *v = module_var(img->module, var);
+    if (v->scope != VAR_MODULE)
+        return NULL;
+    *size = v->size;
+    if (v->space == SPACE_GLOBAL)
+        return gmem_ptr(img->gmem, img->var_addr[var], v->size ? v->size : 1);
+    if (v->space == SPACE_CONST)
+        return img->const_bank + img->var_addr[var];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* statistics                                                           */
+
+void launch_stats_init(LaunchStats *s, const Module *m)
+{
+    *s = (LaunchStats){0};
+    s->nfuncs = m->funcs->len;
+    s->block_visits = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
+    s->block_divergent = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
+    s->insn_warp_count = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        const Function *f = module_func(m, i);
+        if (!f->is_defined)
+            continue;
+        s->insn_warp_count[i] = g_new0(uint64_t, MAX(func_ninsns(f), 1u));
+        if (f->cfg) {
+            s->block_visits[i] = g_new0(uint64_t, MAX(f->cfg->nblocks, 1u));
+            s->block_divergent[i] = g_new0(uint64_t, MAX(f->cfg->nblocks, 1u));
+        }
+    }
+}
+
+void launch_stats_clear(LaunchStats *s)
+{
+    for (uint32_t i = 0; i < s->nfuncs; i++) {
+        g_free(s->block_visits[i]);
+        g_free(s->block_divergent[i]);
+        g_free(s->insn_warp_count[i]);
+    }
+    g_free(s->block_visits);
+    g_free(s->block_divergent);
+    g_free(s->insn_warp_count);
+    *s = (LaunchStats){0};
+}
+
+/* ------------------------------------------------------------------ */
+/* parameters                                                           */
+
+bool launch_pack_param(const Module *m, uint32_t kernel, uint32_t index, uint64_t value,
+                       uint8_t *params, GError **error)
+{
+    const Function *k = module_func(m, kernel);
+    if (index >= k->params->len) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "kernel '%s' has %u parameters, argument %u does not exist", k->name,
+                    k->params->len, index + 1);
+        return false;
+    }
+    const Variable *v = module_var(m, g_array_index(k->params, uint32_t, index));
+    memcpy(params + v->offset, &value, MIN(v->size, 8u));
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* running a grid                                                       */
+
+/* Shared-memory layout of a kernel: every static .shared variable, then the
+ * dynamic (unsized .extern) array, which all extern declarations alias. */
+static uint32_t shared_layout(const Module *m, const LaunchSpec *spec, uint64_t *offsets)
+{
+    uint64_t top = 0, ext_align = 16;
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->space != SPACE_SHARED)
+            continue;
+        if (v->is_extern && v->size == 0) {
+            ext_align = MAX(ext_align, (uint64_t)v->align);
+            continue;
+        }
+        top = align_up(top, MAX(v->align, 1u));
+        offsets[i] = top;
+        top += v->size;
+    }
+    top = align_up(top, ext_align);
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->space == SPACE_SHARED && v->is_extern && v->size == 0)
+            offsets[i] = top;
+    }
+    return (uint32_t)MIN(top + spec->dynamic_shared_bytes, UINT32_MAX);
+}
+
+static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_size, GError **error)
+{
+    const Function *k = module_func(m, spec->kernel);
+    if (!k->is_entry || !k->is_defined) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: '%s' is not a kernel (.entry) with a body",
+                    m->path, k->name);
+        return false;
+    }
+    const Dim3 b = spec->block, gr = spec->grid;
+    if (!b.x || !b.y || !b.z || !gr.x || !gr.y || !gr.z) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                    gr.x, gr.y, gr.z, b.x, b.y, b.z);
+        return false;
+    }
+    uint64_t threads = (uint64_t)b.x * b.y * b.z;
+    if (threads > MAX_THREADS_PER_BLOCK || b.z > 64) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: block (%u,%u,%u) has %" G_GUINT64_FORMAT
+                    " threads; at most %u per block, z at most 64",
+                    b.x, b.y, b.z, threads, MAX_THREADS_PER_BLOCK);
+        return false;
+    }
+    if (gr.y > 65535 || gr.z > 65535 || gr.x > 0x7FFFFFFFu) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: grid (%u,%u,%u) exceeds (2147483647,65535,65535)",
+                    gr.x, gr.y, gr.z);
+        return false;
+    }
+    if (shared_size > MAX_SHARED_PER_BLOCK) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many resources requested for launch: %u bytes of shared memory per block, "
+                    "at most %u", shared_size, MAX_SHARED_PER_BLOCK);
+        return false;
+    }
+    const uint32_t *req = k->reqntid;
+    if (req[0] && (req[0] != b.x || MAX(req[1], 1u) != b.y || MAX(req[2], 1u) != b.z)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: kernel '%s' requires .reqntid %u,%u,%u but the block is (%u,%u,%u)",
+                    k->name, req[0], MAX(req[1], 1u), MAX(req[2], 1u), b.x, b.y, b.z);
+        return false;
+    }
+    const uint32_t *maxt = k->maxntid;
+    if (maxt[0] && threads > (uint64_t)maxt[0] * MAX(maxt[1], 1u) * MAX(maxt[2], 1u)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many resources requested for launch: kernel '%s' allows .maxntid %u,%u,%u, block has %"
+                    G_GUINT64_FORMAT " threads", k->name, maxt[0], MAX(maxt[1], 1u), MAX(maxt[2], 1u), threads);
+        return false;
+    }
+    return true;
+}
+
+static void describe_warps(GString *s, const Cta *cta)
+{
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        const Warp *w = &cta->warps[i];
+        if (w->state == WARP_DONE)
+            continue;
+        const Frame *f = &w->frames[w->nframes - 1];
+        const Function *fn = module_func(cta->module, f->func);
+        uint32_t pc = w->depth ? w->stack[w->depth - 1].pc : 0;
+        uint32_t line = pc < func_ninsns(fn) ? func_insn(fn, pc)->line : 0;
+        g_string_append_printf(s, "\n  warp %u: %s, pc %u (line %u) in %s, active mask 0x%08x",
+                               i, w->state == WARP_AT_BARRIER ? "waiting at barrier" : "ready", pc,
+                               line, fn->name, w->depth ? w->stack[w->depth - 1].mask : 0);
+    }
+}
+
+static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
+{
+    for (;;) {
+        bool progress = false;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            Warp *w = &cta->warps[i];
+            for (int q = 0; q < WARP_QUANTUM && w->state == WARP_READY; q++) {
+                StepInfo info;
+                if (!warp_step(w, &info, error))
+                    return false;
+                progress = true;
+                if (budget && ++*budget_used > budget) {
+                    GString *s = g_string_new(NULL);
+                    g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
+                                       " warp instructions exhausted in block (%u,%u,%u)",
+                                    cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+                    describe_warps(s, cta);
+                    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+                    g_string_free(s, TRUE);
+                    return false;
+                }
+            }
+        }
+        if (cta->done_warps == cta->nwarps)
+            return true;
+        if (!progress) {
+            GString *s = g_string_new(NULL);
+            g_string_printf(s, "%s: error: deadlock in block (%u,%u,%u): every unfinished warp waits at a "
+                               "barrier that the others will never reach",
+                            cta->module->path, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+            describe_warps(s, cta);
+            g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+            g_string_free(s, TRUE);
+            return false;
+        }
+    }
+}
+
+bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error)
+{
+    const Module *m = img->module;
+    if (spec->kernel >= m->funcs->len) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: no such kernel", m->path);
+        return false;
+    }
+    uint64_t *shared_offset = g_new0(uint64_t, MAX(m->vars->len, 1u));
+    uint32_t shared_size = shared_layout(m, spec, shared_offset);
+    if (!check_spec(m, spec, shared_size, error)) {
+        g_free(shared_offset);
+        return false;
+    }
+    const Function *k = module_func(m, spec->kernel);
+    uint8_t empty_params[8] = {0};
+    LaunchSpec s = *spec;
+    if (!s.params || k->frame_param_bytes == 0)
+        s.params = s.params ? s.params : empty_params;
+    uint64_t budget_used = 0;
+    bool ok = true;
+    for (uint32_t z = 0; ok && z < s.grid.z; z++)
+        for (uint32_t y = 0; ok && y < s.grid.y; y++)
+            for (uint32_t xx = 0; ok && xx < s.grid.x; xx++) {
+                Cta cta;
+                Dim3 id = {xx, y, z};
+                ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, id, stats, error);
+                if (!ok)
+                    break;
+                ok = run_cta(&cta, &budget_used, s.max_instructions, error);
+                if (stats) {
+                    stats->ctas++;
+                    stats->warps += cta.nwarps;
+                    stats->threads += cta.nthreads;
+                }
+                cta_release(&cta);
+            }
+    g_free(shared_offset);
+    return ok;
+}

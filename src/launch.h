@@ -54,7 +54,8 @@ typedef struct {
  * then basic block (Cfg numbering). */
 typedef struct {
     uint64_t warp_insts;        /* smsp__inst_executed.sum */
-    uint64_t thread_insts;      /* smsp__thread_inst_executed.sum: active, guard-true lanes */
+    uint64_t thread_insts;      /* smsp__thread_inst_executed.sum: lanes active on the path */
+    uint64_t thread_insts_pred_on; /* smsp__thread_inst_executed_pred_on.sum: active and guard true */
     uint64_t branches;          /* warp-level branch instructions executed */
     uint64_t divergent_branches;/* of those, how many split the warp */
     uint64_t ctas, warps, threads;

@@ -1,2 +1,253 @@
-/* main.c — placeholder until the command line is written */
-int main(void) { return 0; }
+/* main.c — the `warpsim` command: option parsing, dispatch to the library,
+ * and the one place where errors are printed and turned into exit statuses
+ * (0 success, 1 kernel fault or failed expectation, 2 bad usage or input).
+ */
+#include <glib.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "errors.h"
+#include "isa.h"
+#include "manifest.h"
+#include "ptx_parser.h"
+
+typedef int (*CommandFn)(int argc, char **argv, GError **error);
+
+typedef struct {
+    const char *name;
+    CommandFn fn;
+    const char *args;
+    const char *summary;
+} Command;
+
+static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
+{
+    GError *local = NULL;
+    bool ok = g_option_context_parse(ctx, argc, argv, &local);
+    if (!ok) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s", local->message);
+        g_error_free(local);
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int cmd_run(int argc, char **argv, GError **error)
+{
+    char *config = NULL, *json_path = NULL, *dump_dir = NULL;
+    gint64 max_insts = 0;
+    gboolean quiet = FALSE;
+    GOptionEntry entries[] = {
+        {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
+        {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report to FILE", "FILE"},
+        {"dump", 'd', 0, G_OPTION_ARG_FILENAME, &dump_dir, "Write every buffer to DIR/<name>.bin after the run", "DIR"},
+        {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int status = 2;
+    Manifest *mf = NULL;
+    json_t *report = NULL;
+    if (!parse_options(ctx, &argc, &argv, error))
+        goto out;
+    if (argc != 2) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: expected one MANIFEST argument (see warpsim run --help)");
+        goto out;
+    }
+    if (max_insts < 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
+        goto out;
+    }
+    mf = manifest_load(argv[1], error);
+    if (!mf)
+        goto out;
+    RunOptions opt = {.config_name = config, .dump_dir = dump_dir, .max_instructions = (uint64_t)max_insts};
+    guint failed = 0;
+    gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
+    if (report && !quiet)
+        manifest_print_summary(stdout, report);
+    if (report && json_path) {
+        if (json_dump_file(report, json_path, JSON_INDENT(1) | JSON_SORT_KEYS) != 0 && ran) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: cannot write the report", json_path);
+            goto out;
+        }
+    }
+    if (!ran)
+        goto out;
+    if (failed) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_CHECK, "%s: error: %u expectation%s failed", argv[1], failed,
+                    failed == 1 ? "" : "s");
+        goto out;
+    }
+    status = 0;
+out:
+    json_decref(report);
+    manifest_free(mf);
+    g_option_context_free(ctx);
+    g_free(config);
+    g_free(json_path);
+    g_free(dump_dir);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+
+static Module *load_analysed(const char *path, GError **error)
+{
+    Module *m = ptx_parse_file(path, error);
+    if (m && !cfg_build_all(m, error)) {
+        module_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static int cmd_cfg(int argc, char **argv, GError **error)
+{
+    char *kernel = NULL;
+    gboolean dot = FALSE;
+    GOptionEntry entries[] = {
+        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel, "Only this function (name or unique prefix)", "K"},
+        {"dot", 0, 0, G_OPTION_ARG_NONE, &dot, "Print Graphviz dot instead of text", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionContext *ctx = g_option_context_new("FILE.ptx - print control-flow graphs with reconvergence points");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int status = 2;
+    Module *m = NULL;
+    if (!parse_options(ctx, &argc, &argv, error))
+        goto out;
+    if (argc != 2) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "cfg: expected one PTX file argument");
+        goto out;
+    }
+    m = load_analysed(argv[1], error);
+    if (!m)
+        goto out;
+    uint32_t only = NO_INDEX;
+    if (kernel) {
+        only = module_find_func(m, kernel);
+        if (only == NO_INDEX)
+            only = module_find_kernel(m, kernel, error);
+        if (only == NO_INDEX)
+            goto out;
+    }
+    for (uint32_t i = 0; i < m->funcs->len; i++) {
+        if ((only != NO_INDEX && i != only) || !module_func(m, i)->is_defined)
+            continue;
+        if (dot)
+            cfg_print_dot(stdout, m, i);
+        else
+            cfg_print_text(stdout, m, i);
+    }
+    status = 0;
+out:
+    module_free(m);
+    g_option_context_free(ctx);
+    g_free(kernel);
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char *unit_names[UNIT_COUNT] = {"by type", "integer", "FP32", "FP64", "SFU", "load/store", "branch", "barrier"};
+static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar"};
+
+/* The supported instruction set, straight from isa/ptx_ops.def. */
+static int cmd_isa(int argc, char **argv, GError **error)
+{
+    (void)argv;
+    if (argc != 1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "isa: takes no arguments");
+        return 2;
+    }
+    printf("# Supported PTX instructions\n\nGenerated by `warpsim isa` from `isa/ptx_ops.def`; "
+           "an instruction not listed here is rejected with an error naming it.\n\n"
+           "| instruction | operands | types | modifiers | unit | latency class | meaning |\n"
+           "| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *o = &isa_ops[op];
+        GString *types = g_string_new(NULL), *mods = g_string_new(NULL);
+        for (int t = 1; t < PTX_TYPE_COUNT; t++)
+            if (o->max_types && (isa_types[t].tclass & o->type_classes))
+                g_string_append_printf(types, "%s.%s", types->len ? " " : "", isa_types[t].spelling);
+        for (unsigned i = 0; i < isa_mod_count; i++) {
+            const ModInfo *mi = &isa_mods[i];
+            if (!(mi->group & o->modifier_groups))
+                continue;
+            bool seen = false; /* a spelling listed in two accepted groups prints once */
+            for (unsigned k = 0; k < i && !seen; k++)
+                seen = (isa_mods[k].group & o->modifier_groups) && strcmp(isa_mods[k].spelling, mi->spelling) == 0;
+            if (!seen)
+                g_string_append_printf(mods, "%s.%s", mods->len ? " " : "", mi->spelling);
+        }
+        printf("| `%s` | `%s` | %s | %s | %s | %s | %s |\n", o->name, o->shape, types->len ? types->str : "—",
+               mods->len ? mods->str : "—", unit_names[o->unit], latency_names[o->latency], o->summary);
+        g_string_free(types, TRUE);
+        g_string_free(mods, TRUE);
+    }
+    printf("\n## Special registers\n\n| register | meaning |\n| --- | --- |\n");
+    for (int s = 0; s < SREG_COUNT; s++)
+        printf("| `%s%s` | %s |\n", isa_sregs[s].name, isa_sregs[s].vector ? ".x/.y/.z" : "", isa_sregs[s].meaning);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int cmd_help(int argc, char **argv, GError **error);
+
+static const Command commands[] = {
+    {"run", cmd_run, "MANIFEST [--config C] [--json FILE] [--dump DIR]", "run the launches of a manifest and check its expectations"},
+    {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
+    {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},
+    {"help", cmd_help, "", "this list"},
+};
+
+static int cmd_help(int argc, char **argv, GError **error)
+{
+    (void)argc;
+    (void)argv;
+    (void)error;
+    printf("warpsim %s — a cycle-approximate SIMT GPU simulator for PTX\n\nUsage: warpsim COMMAND [OPTIONS]\n\n",
+           WARPSIM_VERSION);
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        printf("  %-5s %-48s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    printf("\n`warpsim COMMAND --help` describes a command's options.\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    GError *error = NULL;
+    int status;
+    if (argc < 2) {
+        cmd_help(0, NULL, NULL);
+        return 2;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("warpsim %s\n", WARPSIM_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cmd_help(0, NULL, NULL);
+    const Command *cmd = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (strcmp(commands[i].name, argv[1]) == 0)
+            cmd = &commands[i];
+    if (!cmd) {
+        fprintf(stderr, "warpsim: error: unknown command '%s' (try `warpsim help`)\n", argv[1]);
+        return 2;
+    }
+    status = cmd->fn(argc - 1, argv + 1, &error);
+    if (error) {
+        /* input errors already start with "file:line:col: error:" */
+        bool placed = strstr(error->message, "error:") != NULL;
+        fprintf(stderr, "%s%s\n", placed ? "" : "warpsim: error: ", error->message);
+        status = warpsim_exit_status(error);
+        g_error_free(error);
+    }
+    return status;
+}

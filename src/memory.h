@@ -27,6 +27,10 @@
 #define SHARED_WINDOW_BASE    0xD0000000ull /* 256 MiB per CTA */
 #define GENERIC_WINDOWS_END   0xE0000000ull
 #define GLOBAL_HIGH_BASE      0x100000000ull /* allocations that no longer fit below 3 GiB */
+ /* Function "addresses" (function pointers, indirect calls): above every
+  * window, never dereferenceable. */
+#define FUNC_ADDR_BASE        0xE0000000ull
+#define FUNC_ADDR_STRIDE      16u
 #define ALLOC_ALIGN           256u
 #define ALLOC_GUARD           256u
 

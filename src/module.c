@@ -1,1 +1,344 @@
-/* module.c — placeholder until written */
+/* module.c — Module lifetime, lookups and instruction rendering (module.h). */
+#include "module.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "errors.h"
+
+Module *module_new(const char *path)
+{
+    Module *m = g_new0(Module, 1);
+    m->path = g_strdup(path ? path : "<input>");
+    m->address_size = 64;
+    m->funcs = g_array_new(FALSE, TRUE, sizeof(Function));
+    m->vars = g_array_new(FALSE, TRUE, sizeof(Variable));
+    m->files = g_ptr_array_new_with_free_func(g_free);
+    return m;
+}
+
+static void free_function(Function *f)
+{
+    g_free(f->name);
+    if (f->params)
+        g_array_unref(f->params);
+    if (f->rets)
+        g_array_unref(f->rets);
+    if (f->regs) {
+        for (guint i = 0; i < f->regs->len; i++)
+            g_free(g_array_index(f->regs, RegInfo, i).name);
+        g_array_unref(f->regs);
+    }
+    if (f->insns)
+        g_array_unref(f->insns);
+    if (f->calls) {
+        for (guint i = 0; i < f->calls->len; i++) {
+            CallSite *c = &g_array_index(f->calls, CallSite, i);
+            g_free(c->rets);
+            g_free(c->args);
+            g_free(c->arg_opds);
+            g_free(c->ret_opds);
+        }
+        g_array_unref(f->calls);
+    }
+    if (f->frame_vars)
+        g_array_unref(f->frame_vars);
+    if (f->cfg)
+        cfg_free(f->cfg);
+}
+
+void module_free(Module *m)
+{
+    if (m == NULL)
+        return;
+    for (guint i = 0; i < m->funcs->len; i++)
+        free_function(module_func(m, i));
+    g_array_unref(m->funcs);
+    for (guint i = 0; i < m->vars->len; i++) {
+        Variable *v = module_var(m, i);
+        g_free(v->name);
+        g_free(v->init);
+        if (v->init_fixups)
+            g_array_unref(v->init_fixups);
+    }
+    g_array_unref(m->vars);
+    g_ptr_array_unref(m->files);
+    g_free(m->target);
+    g_free(m->path);
+    g_free(m);
+}
+
+uint32_t module_find_func(const Module *m, const char *name)
+{
+    for (guint i = 0; i < m->funcs->len; i++)
+        if (strcmp(module_func(m, i)->name, name) == 0)
+            return i;
+    return NO_INDEX;
+}
+
+uint32_t module_find_global(const Module *m, const char *name)
+{
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->scope == VAR_MODULE && strcmp(v->name, name) == 0)
+            return i;
+    }
+    return NO_INDEX;
+}
+
+/* The plain name inside an Itanium-mangled symbol (_Z5saxpyifPKfPf ->
+ * "saxpy"), or NULL when `mangled` is not of that form. */
+static const char *demangled_name(const char *mangled, size_t *len)
+{
+    if (strncmp(mangled, "_Z", 2) != 0)
+        return NULL;
+    const char *p = mangled + 2;
+    if (*p == 'L') /* internal linkage */
+        p++;
+    if (!g_ascii_isdigit(*p))
+        return NULL;
+    size_t n = 0;
+    while (g_ascii_isdigit(*p)) {
+        n = n * 10 + (size_t)(*p - '0');
+        if (n > 4096)
+            return NULL;
+        p++;
+    }
+    if (strlen(p) < n)
+        return NULL;
+    *len = n;
+    return p;
+}
+
+uint32_t module_find_kernel(const Module *m, const char *name, GError **error)
+{
+    uint32_t found = NO_INDEX;
+    unsigned matches = 0;
+    size_t qlen = strlen(name);
+
+    for (guint i = 0; i < m->funcs->len; i++) {
+        const Function *f = module_func(m, i);
+        if (f->is_entry && strcmp(f->name, name) == 0)
+            return i;
+    }
+    /* exact demangled name first, then a demangled prefix */
+    for (int pass = 0; pass < 2 && matches == 0; pass++) {
+        for (guint i = 0; i < m->funcs->len; i++) {
+            const Function *f = module_func(m, i);
+            size_t dlen;
+            const char *d = f->is_entry ? demangled_name(f->name, &dlen) : NULL;
+            if (d == NULL || qlen == 0 || qlen > dlen || strncmp(d, name, qlen) != 0)
+                continue;
+            if (pass == 0 && dlen != qlen)
+                continue;
+            found = i;
+            matches++;
+        }
+    }
+    if (matches == 1)
+        return found;
+
+    GString *list = g_string_new(NULL);
+    for (guint i = 0; i < m->funcs->len; i++) {
+        const Function *f = module_func(m, i);
+        if (f->is_entry)
+            g_string_append_printf(list, "%s%s", list->len ? ", " : "", f->name);
+    }
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: %s kernel '%s' (kernels: %s)",
+                m->path, matches ? "ambiguous" : "no", name, list->len ? list->str : "none");
+    g_string_free(list, TRUE);
+    return NO_INDEX;
+}
+
+/* ---- rendering ---------------------------------------------------------- */
+
+static const char *reg_name(const Function *f, uint32_t r)
+{
+    if (r == NO_INDEX)
+        return "_";
+    if (f == NULL || r >= f->regs->len)
+        return "%?";
+    return g_array_index(f->regs, RegInfo, r).name;
+}
+
+static bool field_matches(const Insn *in, const ModInfo *mi)
+{
+    switch (mi->field) {
+    case F_ROUND: return in->round == mi->value;
+    case F_FLAG: return (in->flags & mi->value) != 0;
+    case F_MUL: return in->mul == mi->value;
+    case F_CMP: return in->cmp == mi->value;
+    case F_BOOL: return in->boolop == mi->value;
+    case F_MODE: return in->mode == mi->value;
+    case F_SPACE: return in->space == mi->value;
+    case F_VEC: return in->vec == mi->value;
+    case F_CACHE: return in->cache == mi->value;
+    case F_SEM: return in->sem == mi->value;
+    case F_SCOPE: return in->scope == mi->value;
+    case F_ATOM: return in->atom == mi->value;
+    case F_IGNORE: return false;
+    }
+    return false;
+}
+
+static void append_modifiers(GString *s, const Insn *in)
+{
+    uint32_t groups = isa_ops[in->op].modifier_groups;
+    uint32_t fields_done = 0; /* bit per ModField (except flags, per bit) */
+    uint32_t flags_done = 0;
+    for (unsigned i = 0; i < isa_mod_count; i++) {
+        const ModInfo *mi = &isa_mods[i];
+        if (!(mi->group & groups) || mi->value == 0 || !field_matches(in, mi))
+            continue;
+        if (mi->field == F_FLAG) {
+            if (flags_done & mi->value)
+                continue;
+            flags_done |= mi->value;
+        } else {
+            if (fields_done & (1u << mi->field))
+                continue;
+            fields_done |= 1u << mi->field;
+        }
+        g_string_append_printf(s, ".%s", mi->spelling);
+    }
+}
+
+static void append_imm(GString *s, int64_t v, PtxType t)
+{
+    if (t == PTX_TYPE_F32)
+        g_string_append_printf(s, "0f%08" PRIX32, (uint32_t)v);
+    else if (t == PTX_TYPE_F64)
+        g_string_append_printf(s, "0d%016" PRIX64, (uint64_t)v);
+    else
+        g_string_append_printf(s, "%" PRId64, v);
+}
+
+static void append_offset(GString *s, int64_t v)
+{
+    if (v > 0)
+        g_string_append_printf(s, "+%" PRId64, v);
+    else if (v < 0)
+        g_string_append_printf(s, "-%" PRIu64, (uint64_t)0 - (uint64_t)v);
+}
+
+static void append_operand(GString *s, const Module *m, const Function *f, const Insn *in,
+                           const Operand *o)
+{
+    switch ((OperandKind)o->kind) {
+    case OPD_NONE:
+        break;
+    case OPD_REG:
+        g_string_append_printf(s, "%s%s", o->negate ? "!" : "", reg_name(f, o->reg));
+        break;
+    case OPD_PAIR:
+        g_string_append(s, reg_name(f, o->reg));
+        if (o->reg2 != NO_INDEX)
+            g_string_append_printf(s, "|%s", reg_name(f, o->reg2));
+        break;
+    case OPD_SINK:
+        g_string_append(s, "_");
+        break;
+    case OPD_IMM:
+        append_imm(s, o->imm, in->op == OP_CVT ? (PtxType)in->type2 : (PtxType)in->type);
+        break;
+    case OPD_SREG:
+        if (o->reg < SREG_COUNT) {
+            if (o->reg == SREG_ENVREG)
+                g_string_append_printf(s, "%s%u", isa_sregs[o->reg].name, o->component);
+            else if (isa_sregs[o->reg].vector)
+                g_string_append_printf(s, "%s.%c", isa_sregs[o->reg].name, "xyz"[o->component % 3]);
+            else
+                g_string_append(s, isa_sregs[o->reg].name);
+        } else {
+            g_string_append(s, "%?sreg");
+        }
+        break;
+    case OPD_ADDR:
+        g_string_append_c(s, '[');
+        if (o->reg != NO_INDEX)
+            g_string_append(s, reg_name(f, o->reg));
+        else if (o->sym != NO_INDEX && m && o->sym < m->vars->len)
+            g_string_append(s, module_var(m, o->sym)->name);
+        if (o->reg == NO_INDEX && o->sym == NO_INDEX)
+            g_string_append_printf(s, "%" PRId64, o->imm);
+        else
+            append_offset(s, o->imm);
+        g_string_append_c(s, ']');
+        break;
+    case OPD_VEC:
+        g_string_append_c(s, '{');
+        for (unsigned i = 0; i < o->vec_count && i < VEC_MAX; i++)
+            g_string_append_printf(s, "%s%s", i ? ", " : "", reg_name(f, o->vec_regs[i]));
+        g_string_append_c(s, '}');
+        break;
+    case OPD_LABEL:
+        g_string_append_printf(s, "$L_%" PRId64, o->imm);
+        break;
+    case OPD_SYMBOL:
+        if (o->sym != NO_INDEX && m && o->sym < m->vars->len)
+            g_string_append(s, module_var(m, o->sym)->name);
+        else if (o->func != NO_INDEX && m && o->func < m->funcs->len)
+            g_string_append(s, module_func(m, o->func)->name);
+        else
+            g_string_append(s, "?sym");
+        append_offset(s, o->imm);
+        break;
+    }
+}
+
+static void append_call(GString *s, const Module *m, const Function *f, const Insn *in)
+{
+    if (f == NULL || in->call >= f->calls->len)
+        return;
+    const CallSite *c = &g_array_index(f->calls, CallSite, in->call);
+    g_string_append_c(s, ' ');
+    if (c->nrets) {
+        g_string_append_c(s, '(');
+        for (uint32_t i = 0; i < c->nrets; i++) {
+            if (i)
+                g_string_append(s, ", ");
+            if (c->rets[i] != NO_INDEX && m)
+                g_string_append(s, module_var(m, c->rets[i])->name);
+            else
+                append_operand(s, m, f, in, &c->ret_opds[i]);
+        }
+        g_string_append(s, "), ");
+    }
+    if (c->callee != NO_INDEX && m)
+        g_string_append(s, module_func(m, c->callee)->name);
+    else
+        g_string_append(s, reg_name(f, c->callee_reg));
+    g_string_append(s, ", (");
+    for (uint32_t i = 0; i < c->nargs; i++) {
+        if (i)
+            g_string_append(s, ", ");
+        if (c->args[i] != NO_INDEX && m)
+            g_string_append(s, module_var(m, c->args[i])->name);
+        else
+            append_operand(s, m, f, in, &c->arg_opds[i]);
+    }
+    g_string_append_c(s, ')');
+}
+
+char *insn_to_string(const Module *m, const Function *f, const Insn *in)
+{
+    GString *s = g_string_new(NULL);
+    if (in->guard != NO_INDEX)
+        g_string_append_printf(s, "@%s%s ", in->guard_negate ? "!" : "", reg_name(f, in->guard));
+    g_string_append(s, in->op < OP_COUNT ? isa_ops[in->op].name : "?");
+    append_modifiers(s, in);
+    if (in->type)
+        g_string_append_printf(s, ".%s", isa_types[in->type].spelling);
+    if (in->type2)
+        g_string_append_printf(s, ".%s", isa_types[in->type2].spelling);
+    if (in->op == OP_CALL) {
+        append_call(s, m, f, in);
+    } else {
+        for (unsigned i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++) {
+            g_string_append(s, i ? ", " : " ");
+            append_operand(s, m, f, in, &in->opd[i]);
+        }
+    }
+    return g_string_free(s, FALSE);
+}

@@ -1,1 +1,261 @@
-/* report.c — placeholder until written */
+/* report.c — the JSON report and its functional metrics (contract in report.h;
+ * every metric is defined in docs/report.md). */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "cfg.h"
+
+json_t *report_new(const char *config_name, const char *manifest_name)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "warpsim", json_string(REPORT_WARPSIM_VERSION));
+    json_object_set_new(r, "config", json_string(config_name));
+    if (manifest_name)
+        json_object_set_new(r, "name", json_string(manifest_name));
+    json_object_set_new(r, "launches", json_array());
+    return r;
+}
+
+static json_t *dim3_json(Dim3 d)
+{
+    return json_pack("[III]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
+json_t *report_add_launch(json_t *report, const char *kernel, Dim3 grid, Dim3 block)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "kernel", json_string(kernel));
+    json_object_set_new(e, "grid", dim3_json(grid));
+    json_object_set_new(e, "block", dim3_json(block));
+    json_object_set_new(e, "metrics", json_object());
+    json_object_set_new(e, "checks", json_object());
+    json_array_append_new(json_object_get(report, "launches"), e);
+    return e;
+}
+
+json_t *report_scalar(PtxType type, uint64_t bits)
+{
+    unsigned size = isa_type_size(type);
+    if (isa_type_is_float(type)) {
+        double d;
+        if (type == PTX_TYPE_F32) {
+            uint32_t u = (uint32_t)bits;
+            float f;
+            memcpy(&f, &u, 4);
+            d = f;
+        } else {
+            memcpy(&d, &bits, 8);
+        }
+        if (isnan(d))
+            return json_string("nan");
+        if (isinf(d))
+            return json_string(d > 0 ? "inf" : "-inf");
+        return json_real(d);
+    }
+    if (size < 8)
+        bits &= (1ull << (8 * size)) - 1;
+    if (isa_type_is_signed(type)) {
+        unsigned shift = 64 - 8 * size;
+        return json_integer((json_int_t)((int64_t)(bits << shift) >> shift));
+    }
+    if (bits > INT64_MAX) {
+        char buf[24];
+        snprintf(buf, sizeof buf, "%" PRIu64, bits);
+        return json_string(buf);
+    }
+    return json_integer((json_int_t)bits);
+}
+
+static const Cfg *func_cfg(const Module *m, uint32_t f)
+{
+    return module_func(m, f)->cfg;
+}
+
+void report_stats_accumulate(LaunchStats *into, const LaunchStats *from, const Module *m)
+{
+    into->warp_insts += from->warp_insts;
+    into->thread_insts += from->thread_insts;
+    into->thread_insts_pred_on += from->thread_insts_pred_on;
+    into->branches += from->branches;
+    into->divergent_branches += from->divergent_branches;
+    into->ctas += from->ctas;
+    into->warps += from->warps;
+    into->threads += from->threads;
+    uint32_t nf = MIN(into->nfuncs, from->nfuncs);
+    for (uint32_t f = 0; f < nf; f++) {
+        const Cfg *cfg = func_cfg(m, f);
+        uint32_t nb = cfg ? cfg->nblocks : 0;
+        uint32_t ni = func_ninsns(module_func(m, f));
+        for (uint32_t b = 0; b < nb; b++) {
+            if (into->block_visits && into->block_visits[f] && from->block_visits[f])
+                into->block_visits[f][b] += from->block_visits[f][b];
+            if (into->block_divergent && into->block_divergent[f] && from->block_divergent[f])
+                into->block_divergent[f][b] += from->block_divergent[f][b];
+        }
+        if (into->insn_warp_count && into->insn_warp_count[f] && from->insn_warp_count[f])
+            for (uint32_t i = 0; i < ni; i++)
+                into->insn_warp_count[f][i] += from->insn_warp_count[f][i];
+    }
+}
+
+static double pct(uint64_t part, uint64_t whole, double if_none)
+{
+    return whole ? 100.0 * (double)part / (double)whole : if_none;
+}
+
+/* one entry per basic block of every function that ran */
+static json_t *divergence_map(const Module *m, const LaunchStats *s)
+{
+    json_t *map = json_array();
+    for (uint32_t f = 0; f < s->nfuncs && s->block_visits; f++) {
+        const Function *fn = module_func(m, f);
+        const Cfg *cfg = fn->cfg;
+        if (!cfg || !s->block_visits[f])
+            continue;
+        bool ran = false;
+        for (uint32_t b = 0; b < cfg->nblocks && !ran; b++)
+            ran = s->block_visits[f][b] != 0;
+        if (!ran)
+            continue;
+        for (uint32_t b = 0; b < cfg->nblocks; b++) {
+            const BasicBlock *bb = &cfg->blocks[b];
+            json_t *e = json_object();
+            json_object_set_new(e, "function", json_string(fn->name));
+            json_object_set_new(e, "block", json_integer(b));
+            json_object_set_new(e, "label", bb->label ? json_string(bb->label) : json_null());
+            json_object_set_new(e, "line", json_integer(bb->first < func_ninsns(fn) ? func_insn(fn, bb->first)->line : 0));
+            json_object_set_new(e, "tau", json_integer((json_int_t)s->block_visits[f][b]));
+            json_object_set_new(e, "delta", json_integer(s->block_divergent && s->block_divergent[f]
+                                                             ? (json_int_t)s->block_divergent[f][b] : 0));
+            json_array_append_new(map, e);
+        }
+    }
+    return map;
+}
+
+typedef struct {
+    uint32_t line;
+    uint64_t count;
+} LineCount;
+
+static gint by_line(gconstpointer a, gconstpointer b)
+{
+    uint32_t x = ((const LineCount *)a)->line, y = ((const LineCount *)b)->line;
+    return x < y ? -1 : x > y;
+}
+
+/* warp executions per PTX line, lines in ascending order, unexecuted ones left out */
+static json_t *line_counts(const Module *m, const LaunchStats *s)
+{
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(LineCount));
+    for (uint32_t f = 0; f < s->nfuncs && s->insn_warp_count; f++) {
+        const Function *fn = module_func(m, f);
+        if (!s->insn_warp_count[f])
+            continue;
+        for (uint32_t i = 0; i < func_ninsns(fn); i++)
+            if (s->insn_warp_count[f][i]) {
+                LineCount lc = {func_insn(fn, i)->line, s->insn_warp_count[f][i]};
+                g_array_append_val(all, lc);
+            }
+    }
+    g_array_sort(all, by_line);
+    json_t *out = json_array();
+    for (guint i = 0; i < all->len;) {
+        LineCount lc = g_array_index(all, LineCount, i);
+        for (i++; i < all->len && g_array_index(all, LineCount, i).line == lc.line; i++)
+            lc.count += g_array_index(all, LineCount, i).count;
+        json_array_append_new(out, json_pack("{sIsI}", "line", (json_int_t)lc.line, "warp_insts", (json_int_t)lc.count));
+    }
+    g_array_free(all, TRUE);
+    return out;
+}
+
+json_t *report_metrics_from_stats(const Module *m, uint32_t kernel, const LaunchStats *s,
+                                  Dim3 grid, Dim3 block, uint32_t regs, bool estimated)
+{
+    (void)kernel;
+    json_t *mx = json_object();
+#define SET_INT(key, v) json_object_set_new(mx, key, json_integer((json_int_t)(v)))
+#define SET_REAL(key, v) json_object_set_new(mx, key, json_real(v))
+    SET_INT("launch__grid_size", (uint64_t)grid.x * grid.y * grid.z);
+    SET_INT("launch__block_size", (uint64_t)block.x * block.y * block.z);
+    SET_INT("launch__registers_per_thread", regs);
+    if (estimated)
+        json_object_set_new(mx, "warpsim__registers_estimated", json_true());
+    SET_INT("smsp__inst_executed.sum", s->warp_insts);
+    SET_INT("smsp__thread_inst_executed.sum", s->thread_insts);
+    SET_INT("smsp__thread_inst_executed_pred_on.sum", s->thread_insts_pred_on);
+    SET_REAL("warp_execution_efficiency", pct(s->thread_insts, 32 * s->warp_insts, 0.0));
+    SET_REAL("warp_nonpred_execution_efficiency", pct(s->thread_insts_pred_on, 32 * s->warp_insts, 0.0));
+    SET_INT("warpsim__branches", s->branches);
+    SET_INT("divergent_branch", s->divergent_branches);
+    SET_REAL("branch_efficiency", pct(s->branches - s->divergent_branches, s->branches, 100.0));
+    SET_INT("warpsim__ctas", s->ctas);
+    SET_INT("warpsim__warps", s->warps);
+    SET_INT("warpsim__threads", s->threads);
+#undef SET_INT
+#undef SET_REAL
+    json_object_set_new(mx, "warpsim__divergence_map", divergence_map(m, s));
+    json_object_set_new(mx, "warpsim__line_counts", line_counts(m, s));
+    return mx;
+}
+
+/* ------------------------------------------------------------- summary */
+
+static json_int_t metric_int(json_t *mx, const char *key)
+{
+    return json_integer_value(json_object_get(mx, key));
+}
+
+static void print_dim3(FILE *out, json_t *a)
+{
+    fprintf(out, "(%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ")",
+            json_integer_value(json_array_get(a, 0)), json_integer_value(json_array_get(a, 1)),
+            json_integer_value(json_array_get(a, 2)));
+}
+
+void report_print_summary(FILE *out, json_t *report)
+{
+    json_t *launches = json_object_get(report, "launches");
+    size_t i;
+    json_t *l;
+    json_array_foreach(launches, i, l) {
+        json_t *mx = json_object_get(l, "metrics");
+        fprintf(out, "kernel %s  grid ", json_string_value(json_object_get(l, "kernel")));
+        print_dim3(out, json_object_get(l, "grid"));
+        fprintf(out, "  block ");
+        print_dim3(out, json_object_get(l, "block"));
+        if (json_integer_value(json_object_get(l, "repeat")) > 1)
+            fprintf(out, "  x%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(l, "repeat")));
+        fputc('\n', out);
+        fprintf(out, "  instructions  %" JSON_INTEGER_FORMAT " warp, %" JSON_INTEGER_FORMAT
+                     " thread (warp execution efficiency %.1f%%)\n",
+                metric_int(mx, "smsp__inst_executed.sum"), metric_int(mx, "smsp__thread_inst_executed.sum"),
+                json_number_value(json_object_get(mx, "warp_execution_efficiency")));
+        fprintf(out, "  branches      %" JSON_INTEGER_FORMAT ", %" JSON_INTEGER_FORMAT
+                     " divergent (branch efficiency %.1f%%)\n",
+                metric_int(mx, "warpsim__branches"), metric_int(mx, "divergent_branch"),
+                json_number_value(json_object_get(mx, "branch_efficiency")));
+        fprintf(out, "  registers     %" JSON_INTEGER_FORMAT " per thread%s\n",
+                metric_int(mx, "launch__registers_per_thread"),
+                json_is_true(json_object_get(mx, "warpsim__registers_estimated")) ? " (estimated from the PTX)" : "");
+        json_t *cycles = json_object_get(mx, "sm__cycles_elapsed.max");
+        if (cycles)
+            fprintf(out, "  cycles        %.0f\n", json_number_value(cycles));
+        json_t *err = json_object_get(l, "error");
+        if (err)
+            fprintf(out, "  fault         %s\n", json_string_value(err));
+        json_t *checks = json_object_get(l, "checks");
+        if (json_object_size(checks)) {
+            const char *name;
+            json_t *v;
+            fprintf(out, "  checks       ");
+            json_object_foreach(checks, name, v)
+                fprintf(out, " %s %s", name, strcmp(json_string_value(v), "pass") == 0 ? "pass" : "FAIL");
+            fputc('\n', out);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/* cfg.h — control-flow analyses on a decoded Function.
+ *
+ * Contract: cfg_build() partitions a Function's instructions into basic
+ * blocks, computes the post-dominator tree rooted at a virtual exit node, the
+ * reconvergence point of every control-transfer instruction (the first
+ * instruction of its block's immediate post-dominator) for the executor's
+ * SIMT stack, and register liveness (max simultaneously live 32-bit units).
+ * The result hangs off Function.cfg and is owned by it (module_free calls
+ * cfg_free).  After cfg_build the Cfg is read-only.
+ *
+ * Block rules: a block starts at instruction 0, at every branch target and
+ * after every bra/ret/exit/trap.  A guarded bra has two successors (target,
+ * fall-through), an unguarded one one; an unguarded ret/exit/trap goes to the
+ * virtual exit, a guarded one to the exit and the fall-through.  Falling off
+ * the end of the body (or branching to the position just after the last
+ * instruction) goes to the exit too.  `call` does not end a block.
+ *
+ * Blocks from which the exit cannot be reached (infinite loops) are given an
+ * artificial edge to the exit (flag BB_EXIT_LINK) for the post-dominator
+ * computation only; `succ` never shows it.  For each such region the
+ * highest-numbered block (the loop's bottom in program order) gets the link,
+ * so inner blocks reconverge there.
+ */
+#ifndef WARPSIM_CFG_H
+#define WARPSIM_CFG_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "module.h"
+
+#define CFG_EXIT UINT32_MAX /* the virtual exit node, as block index */
+
+/* BasicBlock.flags */
+enum {
+    BB_REACHABLE = 1u << 0, /* reachable from the function's entry */
+    BB_EXIT_LINK = 1u << 1, /* got an artificial edge to the exit (no path to exit) */
+};
+
+typedef struct {
+    uint32_t first, last; /* instruction indices, inclusive */
+    uint32_t succ[2];     /* block indices or CFG_EXIT; taken target first */
+    uint8_t nsucc;
+    uint8_t flags;        /* BB_* */
+    uint32_t ipdom;       /* immediate post-dominator: block index or CFG_EXIT */
+    char *label;          /* label at its start, or NULL (owned) */
+    uint32_t max_live;    /* max simultaneously live 32-bit units inside the block */
+} BasicBlock;
+
+typedef struct Cfg {
+    uint32_t nblocks;
+    BasicBlock *blocks;
+    uint32_t ninsns;
+    uint32_t *block_of;   /* per instruction: its block */
+    uint32_t *reconv_pc;  /* per instruction: for a control transfer (bra, ret,
+                             exit, trap) the first instruction of its block's
+                             IPDOM, or ninsns (CFG_EXIT_PC) when the IPDOM is the
+                             virtual exit; NO_INDEX for other instructions */
+    uint32_t max_live_regs;  /* 32-bit units: 64-bit registers count 2, predicates 0 */
+    uint32_t nregs;          /* registers of the function (bitset width) */
+    uint32_t words;          /* 64-bit words per bitset */
+    uint64_t *live_in;       /* nblocks * words: registers live at block entry */
+    uint64_t *live_out;      /* nblocks * words: registers live at block exit */
+} Cfg;
+
+/* reconv_pc value meaning "reconverge at the virtual exit" */
+#define CFG_EXIT_PC(f) (func_ninsns(f))
+
+/* Registers reserved beyond the PTX-level liveness estimate: ptxas keeps
+ * some registers for the stack pointer and address temporaries. */
+#define CFG_REG_OVERHEAD 2
+
+bool cfg_build(Module *m, uint32_t func_index, GError **error);   /* sets Function.cfg */
+bool cfg_build_all(Module *m, GError **error);                    /* every defined function */
+void cfg_free(struct Cfg *c);
+
+static inline bool cfg_live_in(const Cfg *c, uint32_t block, uint32_t reg)
+{
+    return (c->live_in[(size_t)block * c->words + reg / 64] >> (reg % 64)) & 1;
+}
+static inline bool cfg_live_out(const Cfg *c, uint32_t block, uint32_t reg)
+{
+    return (c->live_out[(size_t)block * c->words + reg / 64] >> (reg % 64)) & 1;
+}
+
+/* Registers per thread for `kernel`: the max over the kernel and every
+ * function it calls, transitively, of max_live_regs, plus CFG_REG_OVERHEAD,
+ * at least 1 + overhead, at most 255 and at most .maxnreg when given.  An
+ * indirect call counts every defined non-entry function as a callee.  Builds
+ * temporary CFGs for functions that have none. */
+uint32_t cfg_estimate_registers(const Module *m, uint32_t kernel);
+
+/* For `warpsim cfg`: blocks with label, instruction range, successors,
+ * IPDOM, and each control transfer's reconvergence point. */
+void cfg_print_text(FILE *out, const Module *m, uint32_t func);
+/* Graphviz dot; IPDOM edges dashed. */
+void cfg_print_dot(FILE *out, const Module *m, uint32_t func);
+
+#endif

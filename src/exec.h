@@ -1,0 +1,121 @@
+/* exec.h — functional SIMT execution of one warp instruction at a time.
+ *
+ * Contract: a Warp holds 32 lanes' registers (lane-contiguous: value of
+ * register r in lane l is regs[r * 32 + l]), an active mask and a
+ * reconvergence stack whose entries are (pc, reconvergence pc, mask); a
+ * divergent branch pushes both paths with the branch's immediate
+ * post-dominator as their join.  warp_step() executes exactly one warp
+ * instruction — the unit the timing model schedules — and reports what it
+ * did in a StepInfo.  Execution happens at issue: effects are visible to
+ * the next instruction of any warp.
+ *
+ * A Cta owns its shared memory, its warps and their barrier state.  The
+ * launch (launch.c) creates CTAs and drives warp_step; nothing here loops
+ * over more than one warp except barrier release.
+ */
+#ifndef WARPSIM_EXEC_H
+#define WARPSIM_EXEC_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "launch.h"
+#include "module.h"
+
+#define WARP_SIZE 32
+#define FULL_MASK 0xFFFFFFFFu
+#define MAX_BARRIERS 16
+#define RPC_NONE UINT32_MAX /* a stack entry that never reconverges (bottom, call) */
+
+typedef struct {
+    uint32_t pc;   /* next instruction of this path */
+    uint32_t rpc;  /* pop when pc reaches it */
+    uint32_t mask;
+} StackEntry;
+
+typedef struct {
+    uint32_t func;          /* function index */
+    uint64_t *regs;         /* nregs * 32 lane values */
+    uint8_t *params;        /* 32 * param_stride: per-lane .param frame */
+    uint32_t param_stride;
+    uint32_t local_base;    /* offset of this frame in each lane's local memory */
+    uint32_t stack_base;    /* reconvergence-stack depth when the frame was entered */
+    uint32_t call_site;     /* caller's call instruction (returns go to +1) */
+    uint32_t lanes;         /* lanes that entered the frame */
+} Frame;
+
+typedef enum { WARP_READY, WARP_AT_BARRIER, WARP_DONE } WarpState;
+
+typedef struct Cta Cta;
+
+typedef struct {
+    Cta *cta;
+    uint32_t index;         /* warp index within the CTA */
+    uint32_t live;          /* lanes holding a thread that has not exited */
+    WarpState state;
+    uint32_t barrier_id;    /* when WARP_AT_BARRIER */
+    StackEntry *stack;
+    uint32_t depth, stack_cap;
+    Frame *frames;
+    uint32_t nframes, frames_cap;
+    uint8_t *local;         /* 32 * local_stride bytes, lazily allocated */
+    uint32_t local_stride;
+    uint32_t local_top;     /* bytes of local memory used by the frames */
+    uint32_t carry;         /* .cc carry flag per lane */
+    uint32_t pending_red_dst; /* bar.red destination register, NO_INDEX if none */
+    uint8_t pending_red_type; /* PtxType of that destination */
+} Warp;
+
+typedef struct {
+    uint32_t arrived;       /* warps arrived at this barrier */
+    uint32_t expected;      /* warps the barrier waits for; 0 = all live warps */
+    uint32_t red_popc, red_and, red_or; /* bar.red accumulators */
+    uint8_t red_op;
+} Barrier;
+
+struct Cta {
+    const Module *module;
+    ModuleImage *image;
+    const LaunchSpec *spec;
+    LaunchStats *stats;
+    Dim3 ctaid;
+    uint32_t nthreads;
+    uint32_t smid;
+    uint8_t *shared;        /* shared_size bytes */
+    uint32_t shared_size;
+    const uint64_t *shared_offset; /* per variable: offset in shared memory (launch layout) */
+    uint32_t nwarps, done_warps;
+    Warp *warps;
+    Barrier barriers[MAX_BARRIERS];
+    uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
+};
+
+/* What one step did: for the timing model and the statistics. */
+typedef struct {
+    uint32_t pc;            /* instruction executed */
+    uint32_t func;
+    uint32_t active;        /* lanes active on the path */
+    uint32_t exec;          /* of those, lanes whose guard held */
+    bool diverged;          /* a branch split the warp */
+    bool blocked;           /* the warp now waits at a barrier */
+} StepInfo;
+
+/* Create a CTA's warps and shared memory; fails on out-of-memory only. */
+bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spec,
+              const uint64_t *shared_offset, uint32_t shared_size, Dim3 ctaid,
+              LaunchStats *stats, GError **error);
+void cta_release(Cta *cta);
+
+/* Execute the warp's next instruction.  Returns false with a WS_ERR_FAULT
+ * error on a kernel fault; the CTA is then unusable. */
+bool warp_step(Warp *w, StepInfo *info, GError **error);
+
+/* Release barriers whose arrivals are complete (after a warp arrived or a
+ * warp finished).  Returns true if some warp was released. */
+bool cta_try_release_barriers(Cta *cta);
+
+/* Thread index of a lane, for messages and %tid. */
+void warp_lane_tid(const Warp *w, uint32_t lane, Dim3 *tid);
+
+#endif

@@ -1,0 +1,114 @@
+/* exec_internal.h — what exec.c (control flow, memory) and exec_ops.c (the
+ * per-opcode handlers) share.  Not for use outside the executor.
+ */
+#ifndef WARPSIM_EXEC_INTERNAL_H
+#define WARPSIM_EXEC_INTERNAL_H
+
+#include <string.h>
+
+#include "errors.h"
+#include "exec.h"
+#include "memory.h"
+
+/* Everything a handler needs for one warp instruction. */
+typedef struct {
+    Warp *w;
+    Cta *cta;
+    Frame *fr;
+    const Module *m;
+    const Function *fn;
+    const Insn *in;
+    uint32_t pc;
+    uint32_t active;   /* lanes on the current path */
+    uint32_t exec;     /* active lanes whose guard holds */
+    uint32_t next_pc;  /* handlers that redirect control set this */
+    bool diverged;
+    bool blocked;
+    GError **error;
+} ExecCtx;
+
+typedef bool (*OpHandler)(ExecCtx *x);
+
+/* iterate over the set bits of a lane mask */
+#define FOR_LANES(mask, lane) \
+    for (uint32_t _m = (mask), lane; _m && ((lane = (uint32_t)__builtin_ctz(_m)), 1); _m &= _m - 1)
+
+static inline uint64_t *reg_slot(const ExecCtx *x, uint32_t reg, uint32_t lane)
+{
+    return &x->fr->regs[(size_t)reg * WARP_SIZE + lane];
+}
+
+/* bit helpers */
+static inline uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+static inline int64_t sign_extend(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    v &= width_mask(bits);
+    return (int64_t)((v ^ m) - m);
+}
+static inline float bits_f32(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline double bits_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+static inline uint64_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* Operand access (exec.c).  opd_value returns the raw bits of a source
+ * operand for one lane; callers interpret them at their type. */
+uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);
+/* Store bits into a destination register, keeping the low `bytes` bytes
+ * (sign-extended when sign_extend_from is nonzero: the loaded width in bits). */
+static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t bits, unsigned bytes)
+{
+    if (reg != NO_INDEX)
+        *reg_slot(x, reg, lane) = bits & width_mask(bytes * 8);
+}
+/* Address of a memory operand for one lane, in the instruction's space. */
+uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane);
+/* Host pointer for an access of `size` bytes at addr in `space` by lane, or
+ * NULL after setting a WS_ERR_FAULT error (out of bounds, misaligned, write
+ * to read-only).  For .param accesses through a frame variable, `o` gives
+ * the operand (may be NULL otherwise). */
+uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr, uint32_t size,
+                    uint32_t lane, bool write);
+/* Address of a symbol operand in its own state space (mov r, sym). */
+uint64_t symbol_address(ExecCtx *x, uint32_t sym, uint32_t lane);
+
+bool exec_fault(ExecCtx *x, uint32_t lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* control-flow handlers live in exec.c beside the stack they manipulate */
+bool exec_BRA(ExecCtx *x);
+bool exec_CALL(ExecCtx *x);
+bool exec_RET(ExecCtx *x);
+bool exec_EXIT(ExecCtx *x);
+bool exec_TRAP(ExecCtx *x);
+bool exec_BAR(ExecCtx *x);
+bool exec_BARRIER(ExecCtx *x);
+
+extern const OpHandler exec_handlers[OP_COUNT];
+
+#endif

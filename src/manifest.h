@@ -1,0 +1,73 @@
+/* manifest.h — launch manifests: loading, validating and running them.
+ *
+ * Contract: manifest_load() reads a launch manifest (docs/manifest.md;
+ * fixed by interfaces.md §1) and validates everything that can be checked
+ * without the PTX: JSON syntax, the type of every key, unknown and missing
+ * keys, init kinds and their values' ranges, that named files exist and have
+ * the right size, and that args and `expect` name buffers.  Every such error
+ * is WS_ERR_INPUT "MANIFEST: error: JSON.PATH: what is wrong" (or
+ * "MANIFEST:line:col: error: ..." for JSON syntax errors).
+ *
+ * manifest_run() then parses the PTX, checks the args against the kernels'
+ * parameters, runs every launch over one shared global memory, compares the
+ * `expect`s and builds the JSON report (docs/report.md).  A Manifest is not
+ * changed by running it and may be run again.
+ */
+#ifndef WARPSIM_MANIFEST_H
+#define WARPSIM_MANIFEST_H
+
+#include <glib.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa.h"
+
+typedef struct Manifest Manifest; /* opaque */
+
+Manifest *manifest_load(const char *path, GError **error);
+void manifest_free(Manifest *m);
+
+typedef struct {
+    const char *config_name;   /* NULL: "h200" */
+    const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
+    uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */
+} RunOptions;
+
+/* Runs every launch in order.  On return *report holds the report built so
+ * far whenever one could be built — also when FALSE is returned for a
+ * kernel fault (WS_ERR_FAULT) or failed checks (WS_ERR_CHECK, the message
+ * listing the first differing elements) — else NULL; the caller
+ * json_decref()s it.  *failed_checks receives the number of `expect`s that
+ * failed.  Buffers are dumped (when asked) even after a fault. */
+gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report,
+                      guint *failed_checks, GError **error);
+
+/* Short human summary of a report: per launch the kernel, grid/block,
+ * instruction counts, divergence and checks. */
+void manifest_print_summary(FILE *out, json_t *report);
+
+/* ---- pieces exposed for the unit tests ---- */
+
+/* One step of splitmix64 (Steele, Lea & Flood 2014): advances *state and
+ * returns the next output; the `random` init kind's generator. */
+uint64_t manifest_splitmix64(uint64_t *state);
+
+/* The initial bytes of buffer `name` as the manifest's init defines them
+ * (file inits are read).  Returns a new array of count × type-size bytes,
+ * or NULL with error. */
+GBytes *manifest_buffer_initial(const Manifest *m, const char *name, GError **error);
+
+/* Element-wise comparison of `count` little-endian elements of `type`:
+ * floats pass when |got - want| <= atol + rtol * |want| (NaN equals only
+ * NaN), integers when bit-equal.  Returns the number of differing elements;
+ * when details is non-NULL it receives up to `max_details` JSON objects
+ * {"index", "got", "expected"} for the first differences. */
+uint64_t manifest_compare_elements(PtxType type, const uint8_t *got, const uint8_t *want,
+                                   uint64_t count, double rtol, double atol,
+                                   json_t *details, guint max_details);
+
+/* Lower-case hex SHA-256 of the bytes (g_free it). */
+char *manifest_sha256_hex(const uint8_t *data, size_t size);
+
+#endif

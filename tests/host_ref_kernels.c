@@ -1,0 +1,619 @@
+/* host_ref_kernels.c — sequential C models of every kernel under traces/.
+ *
+ * Each model does, thread by thread and in the kernel's own floating-point
+ * operation order, what the CUDA source (or printed PTX) does, so that the
+ * expected files it yields are bit-exact wherever the GPU result is
+ * deterministic: fused multiply-adds are written with fmaf/fma where nvcc
+ * contracts a*b+c, tree and shuffle reductions replay the same pairings.
+ * Transcendentals are the exception: they are computed in double with the
+ * host libm and rounded to float, and the manifests give tolerances.
+ */
+#include "host_ref_kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+
+static const struct {
+    const char *name;
+    unsigned size;
+} type_table[HT_COUNT] = {
+    [HT_U8] = {"u8", 1},   [HT_S8] = {"s8", 1},   [HT_U16] = {"u16", 2},
+    [HT_S16] = {"s16", 2}, [HT_U32] = {"u32", 4}, [HT_S32] = {"s32", 4},
+    [HT_U64] = {"u64", 8}, [HT_S64] = {"s64", 8}, [HT_F32] = {"f32", 4},
+    [HT_F64] = {"f64", 8},
+};
+
+unsigned host_type_size(HostType t) { return type_table[t].size; }
+const char *host_type_name(HostType t) { return type_table[t].name; }
+
+/* ---- argument accessors: every mismatch is an error, never a crash ---- */
+
+static bool need_args(const HostLaunch *l, unsigned n, GError **error)
+{
+    if (l->nargs == n)
+        return true;
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                "%s: error: kernel takes %u arguments, the manifest gives %u",
+                l->kernel, n, l->nargs);
+    return false;
+}
+
+/* Pointer to argument i, a buffer of type t holding at least `need`
+ * elements past its offset. */
+static void *buf_arg(const HostLaunch *l, unsigned i, HostType t, size_t need,
+                     GError **error)
+{
+    const HostArg *a = &l->args[i];
+    if (!a->is_buffer || a->buf->type != t) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: argument %u must be a %s buffer", l->kernel, i,
+                    host_type_name(t));
+        return NULL;
+    }
+    size_t bytes = a->buf->count * host_type_size(t);
+    if (a->offset_bytes > bytes ||
+        (bytes - a->offset_bytes) / host_type_size(t) < need) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: buffer '%s' (argument %u) needs %zu elements",
+                    l->kernel, a->buf->name, i, need);
+        return NULL;
+    }
+    return a->buf->data + a->offset_bytes;
+}
+
+static bool int_arg(const HostLaunch *l, unsigned i, int64_t *out, GError **error)
+{
+    const HostArg *a = &l->args[i];
+    if (a->is_buffer || a->type == HT_F32 || a->type == HT_F64) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: argument %u must be an integer scalar", l->kernel, i);
+        return false;
+    }
+    *out = a->i;
+    return true;
+}
+
+static bool f32_arg(const HostLaunch *l, unsigned i, float *out, GError **error)
+{
+    const HostArg *a = &l->args[i];
+    if (a->is_buffer || a->type != HT_F32) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: argument %u must be an f32 scalar", l->kernel, i);
+        return false;
+    }
+    *out = (float)a->f;
+    return true;
+}
+
+static bool nonneg(const HostLaunch *l, int64_t v, GError **error)
+{
+    if (v >= 0 && v <= (1 << 28))
+        return true;
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                "%s: error: size argument %lld out of range", l->kernel, (long long)v);
+    return false;
+}
+
+static size_t threads_x(const HostLaunch *l) { return (size_t)l->grid[0] * l->block[0]; }
+static size_t threads_y(const HostLaunch *l) { return (size_t)l->grid[1] * l->block[1]; }
+
+/* ---- saxpy (both the nvcc 13 and the PTX 1.x listing) ---- */
+
+static bool model_saxpy(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float a;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !f32_arg(l, 1, &a, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *x = buf_arg(l, 2, HT_F32, m, error);
+    float *y = x ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        y[i] = fmaf(a, x[i], y[i]);
+    return true;
+}
+
+/* ---- dec2zero: the loop only ever ends at 0 for a positive element ---- */
+
+static bool model_dec2zero(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 2, error) || !int_arg(l, 1, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    int32_t *v = buf_arg(l, 0, HT_S32, m, error);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        if (v[i] > 0)
+            v[i] = 0;
+    return true;
+}
+
+/* ---- bitonic sorts: one block sorts blockDim.x ints ascending ---- */
+
+static int cmp_s32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static bool model_bitonic(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 1, error))
+        return false;
+    if (l->grid[0] != 1 || l->block[0] != 512) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the kernel sorts NUM = 512 values in one block of 512",
+                    l->kernel);
+        return false;
+    }
+    int32_t *v = buf_arg(l, 0, HT_S32, 512, error);
+    if (!v)
+        return false;
+    qsort(v, 512, sizeof *v, cmp_s32);
+    return true;
+}
+
+/* ---- matrix products A = B x C (W x W), k ascending, fused ---- */
+
+static bool matrix_args(const HostLaunch *l, unsigned wi, const float **b,
+                        const float **c, float **a, size_t *w, GError **error)
+{
+    int64_t width;
+    if (!need_args(l, 4, error) || !int_arg(l, wi, &width, error) ||
+        !nonneg(l, width, error))
+        return false;
+    *w = (size_t)width;
+    if (threads_x(l) < *w || threads_y(l) < *w) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the grid must cover the %zu x %zu matrix", l->kernel,
+                    *w, *w);
+        return false;
+    }
+    size_t need = *w * *w;
+    *b = buf_arg(l, 0, HT_F32, need, error);
+    *c = *b ? buf_arg(l, 1, HT_F32, need, error) : NULL;
+    *a = *c ? buf_arg(l, 2, HT_F32, need, error) : NULL;
+    return *a != NULL;
+}
+
+static void matrix_product(const float *b, const float *c, float *a, size_t w)
+{
+    for (size_t i = 0; i < w; i++)
+        for (size_t j = 0; j < w; j++) {
+            float acc = 0.0f;
+            for (size_t k = 0; k < w; k++)
+                acc = fmaf(b[i * w + k], c[k * w + j], acc);
+            a[i * w + j] = acc;
+        }
+}
+
+/* matMul*, MatrixMulti (P5): pointers B, C, A and the width by value */
+static bool model_matmul(const HostLaunch *l, GError **error)
+{
+    const float *b, *c;
+    float *a;
+    size_t w;
+    if (!matrix_args(l, 3, &b, &c, &a, &w, error))
+        return false;
+    matrix_product(b, c, a, w);
+    return true;
+}
+
+/* OpenCL matrixmulti (P4): the width behind a pointer in argument 3 */
+static bool model_matrixmulti_ocl(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 4, error))
+        return false;
+    const int32_t *np = buf_arg(l, 3, HT_S32, 1, error);
+    if (!np)
+        return false;
+    if (!nonneg(l, *np, error))
+        return false;
+    size_t w = (size_t)*np;
+    if (threads_x(l) < w || threads_y(l) < w) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the grid must cover the matrix", l->kernel);
+        return false;
+    }
+    const float *a = buf_arg(l, 0, HT_F32, w * w, error);
+    const float *b = a ? buf_arg(l, 1, HT_F32, w * w, error) : NULL;
+    float *c = b ? buf_arg(l, 2, HT_F32, w * w, error) : NULL;
+    if (!c)
+        return false;
+    matrix_product(a, b, c, w);
+    return true;
+}
+
+/* ---- matrix copies of seed 003: every thread (x, y) copies one float ---- */
+
+typedef enum { COPY_X_MAJOR, COPY_Y_MAJOR } CopyOrder;
+
+static bool copy_matrix(const HostLaunch *l, const float *src, float *dst, size_t w,
+                        CopyOrder order)
+{
+    (void)l;
+    for (size_t y = 0; y < w; y++)
+        for (size_t x = 0; x < w; x++) {
+            size_t idx = order == COPY_X_MAJOR ? x * w + y : y * w + x;
+            dst[idx] = src[idx];
+        }
+    return true;
+}
+
+static bool copy_cuda(const HostLaunch *l, CopyOrder order, GError **error)
+{
+    int64_t rows, cols;
+    if (!need_args(l, 4, error) || !int_arg(l, 2, &rows, error) ||
+        !int_arg(l, 3, &cols, error) || !nonneg(l, cols, error))
+        return false;
+    size_t w = (size_t)cols;
+    if (rows != cols || threads_x(l) != w || threads_y(l) != w) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: model expects a square matrix covered by the grid",
+                    l->kernel);
+        return false;
+    }
+    const float *a = buf_arg(l, 0, HT_F32, w * w, error);
+    float *b = a ? buf_arg(l, 1, HT_F32, w * w, error) : NULL;
+    return b && copy_matrix(l, a, b, w, order);
+}
+
+/* P1: index row * columnSize + column (the transposed form) */
+static bool model_copy_p1(const HostLaunch *l, GError **error)
+{
+    return copy_cuda(l, COPY_X_MAJOR, error);
+}
+
+/* P3: index column * columnSize + row (as the printed CUDA source) */
+static bool model_copy_p3(const HostLaunch *l, GError **error)
+{
+    return copy_cuda(l, COPY_Y_MAJOR, error);
+}
+
+/* P2: OpenCL, rowSize behind a pointer, index y * rowSize + x */
+static bool model_copy_ocl(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 4, error))
+        return false;
+    const int32_t *rs = buf_arg(l, 2, HT_S32, 1, error);
+    if (!rs || !nonneg(l, *rs, error))
+        return false;
+    size_t w = (size_t)*rs;
+    if (threads_x(l) != w || threads_y(l) != w) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: model expects the grid to cover the square matrix",
+                    l->kernel);
+        return false;
+    }
+    const float *a = buf_arg(l, 0, HT_F32, w * w, error);
+    float *b = a ? buf_arg(l, 1, HT_F32, w * w, error) : NULL;
+    return b && copy_matrix(l, a, b, w, COPY_Y_MAJOR);
+}
+
+/* ---- divergence / noDivergence (seed 004) ---- */
+
+static bool divergence_common(const HostLaunch *l, bool warp_aligned, GError **error)
+{
+    if (!need_args(l, 2, error))
+        return false;
+    size_t n = threads_x(l);
+    const float *a = buf_arg(l, 0, HT_F32, n, error);
+    float *b = a ? buf_arg(l, 1, HT_F32, n, error) : NULL;
+    if (!b)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned tid = (unsigned)(i % l->block[0]);
+        bool plus = warp_aligned ? tid >= 32 : tid % 32 == 0;
+        b[i] = plus ? a[i] + 1.0f : a[i] - 1.0f;
+    }
+    return true;
+}
+
+static bool model_divergence(const HostLaunch *l, GError **error)
+{
+    return divergence_common(l, false, error);
+}
+
+static bool model_no_divergence(const HostLaunch *l, GError **error)
+{
+    return divergence_common(l, true, error);
+}
+
+/* ---- transposes: odata (width x height) = idata (height x width)^T ---- */
+
+static bool model_transpose(const HostLaunch *l, GError **error)
+{
+    int64_t width, height;
+    if (!need_args(l, 4, error) || !int_arg(l, 2, &width, error) ||
+        !int_arg(l, 3, &height, error) || !nonneg(l, width, error) ||
+        !nonneg(l, height, error))
+        return false;
+    size_t w = (size_t)width, h = (size_t)height;
+    if (threads_x(l) != w || (size_t)l->grid[1] * 32 != h) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the grid must tile the matrix in 32 x 32 tiles",
+                    l->kernel);
+        return false;
+    }
+    float *out = buf_arg(l, 0, HT_F32, w * h, error);
+    const float *in = out ? buf_arg(l, 1, HT_F32, w * h, error) : NULL;
+    if (!in)
+        return false;
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++)
+            out[x * h + y] = in[y * w + x];
+    return true;
+}
+
+/* ---- reductions, replaying the kernels' pairings exactly ---- */
+
+static bool model_reduce_shared(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t bs = l->block[0], nb = l->grid[0];
+    if (bs != 256) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the kernel's shared array holds 256 floats", l->kernel);
+        return false;
+    }
+    const float *in = buf_arg(l, 0, HT_F32, MIN((size_t)n, nb * bs * 2), error);
+    float *out = in ? buf_arg(l, 1, HT_F32, nb, error) : NULL;
+    if (!out)
+        return false;
+    float s[256];
+    for (size_t b = 0; b < nb; b++) {
+        for (size_t t = 0; t < bs; t++) {
+            size_t i = b * bs * 2 + t;
+            float v = 0.0f;
+            if (i < (size_t)n)
+                v = in[i];
+            if (i + bs < (size_t)n)
+                v += in[i + bs];
+            s[t] = v;
+        }
+        for (size_t stride = bs / 2; stride > 0; stride >>= 1)
+            for (size_t t = 0; t < stride; t++)
+                s[t] += s[t + stride];
+        out[b] = s[0];
+    }
+    return true;
+}
+
+/* One warp's __shfl_down_sync tree: lanes whose source is past lane 31 get
+ * their own value back, as the hardware does. */
+static float warp_shfl_sum(float v[32])
+{
+    for (unsigned off = 16; off > 0; off >>= 1) {
+        float next[32];
+        for (unsigned lane = 0; lane < 32; lane++)
+            next[lane] = v[lane] + (lane + off < 32 ? v[lane + off] : v[lane]);
+        memcpy(v, next, sizeof next);
+    }
+    return v[0];
+}
+
+static bool model_reduce_shfl(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t bs = l->block[0], nb = l->grid[0];
+    if (bs % 32 != 0 || bs > 1024) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: block size must be a multiple of 32 up to 1024", l->kernel);
+        return false;
+    }
+    const float *in = buf_arg(l, 0, HT_F32, MIN((size_t)n, nb * bs), error);
+    float *out = in ? buf_arg(l, 1, HT_F32, nb, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t b = 0; b < nb; b++) {
+        float sums[32];
+        size_t nwarps = bs / 32;
+        for (size_t w = 0; w < nwarps; w++) {
+            float v[32];
+            for (size_t lane = 0; lane < 32; lane++) {
+                size_t i = b * bs + w * 32 + lane;
+                v[lane] = i < (size_t)n ? in[i] : 0.0f;
+            }
+            sums[w] = warp_shfl_sum(v);
+        }
+        float v[32];
+        for (size_t lane = 0; lane < 32; lane++)
+            v[lane] = lane < nwarps ? sums[lane] : 0.0f;
+        out[b] = warp_shfl_sum(v);
+    }
+    return true;
+}
+
+/* ---- exclusive scan of 512-element segments (unsigned, wrapping) ---- */
+
+static bool model_scan(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 2, error))
+        return false;
+    size_t n = (size_t)l->grid[0] * 512;
+    if (l->block[0] != 256) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: 256 threads scan 512 elements per block", l->kernel);
+        return false;
+    }
+    const uint32_t *in = buf_arg(l, 0, HT_U32, n, error);
+    uint32_t *out = in ? buf_arg(l, 1, HT_U32, n, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t base = 0; base < n; base += 512) {
+        uint32_t sum = 0;
+        for (size_t i = 0; i < 512; i++) {
+            uint32_t v = in[base + i];
+            out[base + i] = sum;
+            sum += v;
+        }
+    }
+    return true;
+}
+
+/* ---- histogram: counts of data[i] % 256 added into bins ---- */
+
+static bool model_histogram(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 1, &n, error) || !nonneg(l, n, error))
+        return false;
+    const uint32_t *data = buf_arg(l, 0, HT_U32, (size_t)n, error);
+    uint32_t *bins = data ? buf_arg(l, 2, HT_U32, 256, error) : NULL;
+    if (!bins)
+        return false;
+    for (size_t i = 0; i < (size_t)n; i++)
+        bins[data[i] % 256]++;
+    return true;
+}
+
+/* ---- per-thread sort of 8 ints in a local array ---- */
+
+static bool model_sort_local(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const int32_t *in = buf_arg(l, 0, HT_S32, m * 8, error);
+    int32_t *out = in ? buf_arg(l, 1, HT_S32, m * 8, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t t = 0; t < m; t++) {
+        memcpy(out + t * 8, in + t * 8, 8 * sizeof *out);
+        qsort(out + t * 8, 8, sizeof *out, cmp_s32);
+    }
+    return true;
+}
+
+/* ---- f64 polynomial with __constant__ coefficients ---- */
+
+static bool model_poly_f64(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    HostBuf *coeff = l->globals ? g_hash_table_lookup(l->globals, "coeff") : NULL;
+    if (!coeff || coeff->type != HT_F64 || coeff->count < 6) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs the global 'coeff' as 6 f64 values", l->kernel);
+        return false;
+    }
+    const double *c = (const double *)coeff->data;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const double *x = buf_arg(l, 0, HT_F64, m, error);
+    double *y = x ? buf_arg(l, 1, HT_F64, m, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        double v = x[i], p = c[5];
+        for (int k = 4; k >= 0; --k)
+            p = fma(p, v, c[k]);
+        y[i] = p / fma(v, v, 1.0) + sqrt(fabs(v));
+    }
+    return true;
+}
+
+/* ---- transcendentals: host libm in double, rounded to float ---- */
+
+typedef double (*UnaryFn)(double a, double b);
+
+static double f_sin(double a, double b) { (void)b; return sin(a); }
+static double f_exp(double a, double b) { (void)b; return exp(a); }
+static double f_log(double a, double b) { (void)a; return log(b); }
+static double f_sqrt(double a, double b) { (void)a; return sqrt(b); }
+static double f_tanh(double a, double b) { (void)b; return tanh(a); }
+static double f_pow(double a, double b) { return pow(b, a); }
+static double f_rsqrt(double a, double b) { (void)a; return 1.0 / sqrt(b); }
+static double f_div(double a, double b) { return a / b; }
+
+static bool math_common(const HostLaunch *l, const UnaryFn fns[6], GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 9, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *x = buf_arg(l, 0, HT_F32, m, error);
+    const float *p = x ? buf_arg(l, 1, HT_F32, m, error) : NULL;
+    if (!p)
+        return false;
+    for (unsigned f = 0; f < 6; f++) {
+        float *o = buf_arg(l, 3 + f, HT_F32, m, error);
+        if (!o)
+            return false;
+        for (size_t i = 0; i < m; i++)
+            o[i] = (float)fns[f](x[i], p[i]);
+    }
+    return true;
+}
+
+static bool model_math_accurate(const HostLaunch *l, GError **error)
+{
+    static const UnaryFn fns[6] = {f_sin, f_exp, f_log, f_sqrt, f_tanh, f_pow};
+    return math_common(l, fns, error);
+}
+
+static bool model_math_fast(const HostLaunch *l, GError **error)
+{
+    static const UnaryFn fns[6] = {f_sin, f_exp, f_log, f_rsqrt, f_div, f_pow};
+    return math_common(l, fns, error);
+}
+
+/* ---- registry: kernel entry name (and PTX file where names collide) ---- */
+
+static const struct {
+    const char *kernel;
+    const char *ptx; /* NULL: any file */
+    HostModel model;
+} models[] = {
+    {"_Z5saxpyifPKfPf", NULL, model_saxpy},
+    {"saxpy", "saxpy_ptx1.ptx", model_saxpy},
+    {"dec2zero", NULL, model_dec2zero},
+    {"bitonicSort", NULL, model_bitonic},
+    {"bitonicSortMerged", NULL, model_bitonic},
+    {"bitonicSortSelp", NULL, model_bitonic},
+    {"matMul", NULL, model_matmul},
+    {"matMulCoalesced", NULL, model_matmul},
+    {"matMulTiled", NULL, model_matmul},
+    {"matMulUnroll", NULL, model_matmul},
+    {"divergence", NULL, model_divergence},
+    {"noDivergence", NULL, model_no_divergence},
+    {"_Z10MatrixCopyPfS_ii", "p1.ptx", model_copy_p1},
+    {"_Z10MatrixCopyPfS_ii", "p3.ptx", model_copy_p3},
+    {"matrixcopy", "p2.ptx", model_copy_ocl},
+    {"matrixmulti", "p4.ptx", model_matrixmulti_ocl},
+    {"_Z10MatrixMultiPfS_S_i", "p5.ptx", model_matmul},
+    {"transposeNaive", NULL, model_transpose},
+    {"transposeTiled", NULL, model_transpose},
+    {"reduceShared", NULL, model_reduce_shared},
+    {"reduceShfl", NULL, model_reduce_shfl},
+    {"scanExclusive", NULL, model_scan},
+    {"histogram", NULL, model_histogram},
+    {"sortLocal", NULL, model_sort_local},
+    {"polyF64", NULL, model_poly_f64},
+    {"mathAccurate", NULL, model_math_accurate},
+    {"mathFast", NULL, model_math_fast},
+};
+
+HostModel host_ref_find_model(const char *kernel, const char *ptx)
+{
+    const char *base = ptx ? strrchr(ptx, '/') : NULL;
+    base = base ? base + 1 : ptx;
+    for (size_t i = 0; i < G_N_ELEMENTS(models); i++)
+        if (strcmp(models[i].kernel, kernel) == 0 &&
+            (!models[i].ptx || (base && strcmp(models[i].ptx, base) == 0)))
+            return models[i].model;
+    return NULL;
+}

@@ -1,0 +1,775 @@
+/* test_cfg.c — basic blocks, post-dominators, reconvergence points and
+ * liveness (cfg.c), on Functions built by hand and on parsed PTX. */
+#include <check.h>
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "errors.h"
+#include "module.h"
+
+/* ------------------------------------------------ hand-built modules */
+
+static Module *mod_new(void)
+{
+    Module *m = g_new0(Module, 1);
+    m->path = g_strdup("test.ptx");
+    m->funcs = g_array_new(FALSE, TRUE, sizeof(Function));
+    m->vars = g_array_new(FALSE, TRUE, sizeof(Variable));
+    return m;
+}
+
+static void mod_free(Module *m)
+{
+    for (guint i = 0; i < m->funcs->len; i++) {
+        Function *f = module_func(m, i);
+        if (f->cfg)
+            cfg_free(f->cfg);
+        for (guint r = 0; r < f->regs->len; r++)
+            g_free(g_array_index(f->regs, RegInfo, r).name);
+        for (guint k = 0; k < f->calls->len; k++) {
+            CallSite *cs = &g_array_index(f->calls, CallSite, k);
+            g_free(cs->args);
+            g_free(cs->rets);
+            g_free(cs->arg_opds);
+            g_free(cs->ret_opds);
+        }
+        g_array_free(f->regs, TRUE);
+        g_array_free(f->insns, TRUE);
+        g_array_free(f->calls, TRUE);
+        g_array_free(f->params, TRUE);
+        g_array_free(f->rets, TRUE);
+        g_array_free(f->frame_vars, TRUE);
+        g_free(f->name);
+    }
+    g_array_free(m->funcs, TRUE);
+    g_array_free(m->vars, TRUE);
+    g_free(m->path);
+    g_free(m);
+}
+
+static uint32_t fn_new(Module *m, const char *name, bool entry)
+{
+    Function f = {0};
+    f.name = g_strdup(name);
+    f.is_entry = entry;
+    f.is_defined = true;
+    f.regs = g_array_new(FALSE, TRUE, sizeof(RegInfo));
+    f.insns = g_array_new(FALSE, TRUE, sizeof(Insn));
+    f.calls = g_array_new(FALSE, TRUE, sizeof(CallSite));
+    f.params = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    f.rets = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    f.frame_vars = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    g_array_append_val(m->funcs, f);
+    return m->funcs->len - 1;
+}
+
+static uint32_t reg(Module *m, uint32_t fi, const char *name, PtxType t)
+{
+    Function *f = module_func(m, fi);
+    RegInfo r = {g_strdup(name), t, 1};
+    g_array_append_val(f->regs, r);
+    return f->regs->len - 1;
+}
+
+static Operand o_reg(uint32_t r)
+{
+    Operand o = {.kind = OPD_REG, .reg = r, .reg2 = NO_INDEX, .sym = NO_INDEX, .func = NO_INDEX};
+    return o;
+}
+static Operand o_imm(int64_t v)
+{
+    Operand o = {.kind = OPD_IMM, .reg = NO_INDEX, .reg2 = NO_INDEX, .sym = NO_INDEX,
+                 .func = NO_INDEX, .imm = v};
+    return o;
+}
+static Operand o_addr(uint32_t base)
+{
+    Operand o = o_reg(base);
+    o.kind = OPD_ADDR;
+    return o;
+}
+
+/* Append an instruction; returns its index.  Line = index + 10. */
+static uint32_t emit(Module *m, uint32_t fi, uint16_t op, PtxType type, uint32_t guard,
+                     int nopd, const Operand *opds)
+{
+    Function *f = module_func(m, fi);
+    Insn in = {0};
+    in.op = op;
+    in.type = type;
+    in.vec = 1;
+    in.guard = guard;
+    in.call = NO_INDEX;
+    in.nopd = (uint8_t)nopd;
+    for (int i = 0; i < nopd; i++)
+        in.opd[i] = opds[i];
+    in.line = f->insns->len + 10;
+    in.col = 5;
+    g_array_append_val(f->insns, in);
+    return f->insns->len - 1;
+}
+
+#define NG NO_INDEX
+static uint32_t I_mov(Module *m, uint32_t fi, PtxType t, uint32_t guard, uint32_t d, Operand a)
+{
+    Operand o[2] = {o_reg(d), a};
+    return emit(m, fi, OP_MOV, t, guard, 2, o);
+}
+static uint32_t I_add(Module *m, uint32_t fi, PtxType t, uint32_t d, Operand a, Operand b)
+{
+    Operand o[3] = {o_reg(d), a, b};
+    return emit(m, fi, OP_ADD, t, NG, 3, o);
+}
+static uint32_t I_setp(Module *m, uint32_t fi, uint32_t p, Operand a, Operand b)
+{
+    Operand o[3] = {o_reg(p), a, b};
+    return emit(m, fi, OP_SETP, PTX_TYPE_U32, NG, 3, o);
+}
+static uint32_t I_st(Module *m, uint32_t fi, PtxType t, uint32_t base, Operand v)
+{
+    Operand o[2] = {o_addr(base), v};
+    return emit(m, fi, OP_ST, t, NG, 2, o);
+}
+static uint32_t I_ld(Module *m, uint32_t fi, PtxType t, uint32_t d, uint32_t base)
+{
+    Operand o[2] = {o_reg(d), o_addr(base)};
+    return emit(m, fi, OP_LD, t, NG, 2, o);
+}
+static uint32_t I_bra(Module *m, uint32_t fi, uint32_t guard, uint32_t target)
+{
+    Operand o = {.kind = OPD_LABEL, .reg = NO_INDEX, .reg2 = NO_INDEX, .sym = NO_INDEX,
+                 .func = NO_INDEX, .imm = target};
+    return emit(m, fi, OP_BRA, PTX_TYPE_NONE, guard, 1, &o);
+}
+static uint32_t I_ctl(Module *m, uint32_t fi, uint16_t op, uint32_t guard)
+{
+    return emit(m, fi, op, PTX_TYPE_NONE, guard, 0, NULL);
+}
+/* call (ret) = callee(arg): register forms of one argument and one result */
+static uint32_t I_call(Module *m, uint32_t fi, uint32_t callee, uint32_t ret, uint32_t arg)
+{
+    Function *f = module_func(m, fi);
+    CallSite cs = {0};
+    cs.callee = callee;
+    cs.callee_reg = NO_INDEX;
+    cs.nargs = arg == NO_INDEX ? 0 : 1;
+    cs.nrets = ret == NO_INDEX ? 0 : 1;
+    if (cs.nargs) {
+        cs.args = g_new(uint32_t, 1);
+        cs.args[0] = NO_INDEX;
+        cs.arg_opds = g_new(Operand, 1);
+        cs.arg_opds[0] = o_reg(arg);
+    }
+    if (cs.nrets) {
+        cs.rets = g_new(uint32_t, 1);
+        cs.rets[0] = NO_INDEX;
+        cs.ret_opds = g_new(Operand, 1);
+        cs.ret_opds[0] = o_reg(ret);
+    }
+    g_array_append_val(f->calls, cs);
+    Operand o = {.kind = OPD_SYMBOL, .reg = NO_INDEX, .reg2 = NO_INDEX, .sym = NO_INDEX,
+                 .func = callee};
+    uint32_t i = emit(m, fi, OP_CALL, PTX_TYPE_NONE, NG, 1, &o);
+    func_insn(module_func(m, fi), i)->call = f->calls->len - 1;
+    return i;
+}
+
+static const Cfg *build(Module *m, uint32_t fi)
+{
+    GError *err = NULL;
+    bool ok = cfg_build(m, fi, &err);
+    ck_assert_msg(ok, "cfg_build failed: %s", err ? err->message : "?");
+    const Cfg *c = module_func(m, fi)->cfg;
+    ck_assert_ptr_nonnull(c);
+    return c;
+}
+
+static void assert_block(const Cfg *c, uint32_t b, uint32_t first, uint32_t last, int nsucc,
+                         uint32_t s0, uint32_t s1, uint32_t ipdom)
+{
+    ck_assert_uint_lt(b, c->nblocks);
+    const BasicBlock *bb = &c->blocks[b];
+    ck_assert_msg(bb->first == first && bb->last == last, "B%u is [%u,%u], want [%u,%u]", b,
+                  bb->first, bb->last, first, last);
+    ck_assert_msg(bb->nsucc == nsucc, "B%u has %u successors, want %d", b, bb->nsucc, nsucc);
+    if (nsucc >= 1)
+        ck_assert_msg(bb->succ[0] == s0, "B%u succ[0] = %u, want %u", b, bb->succ[0], s0);
+    if (nsucc >= 2)
+        ck_assert_msg(bb->succ[1] == s1, "B%u succ[1] = %u, want %u", b, bb->succ[1], s1);
+    ck_assert_msg(bb->ipdom == ipdom, "B%u ipdom = %u, want %u", b, bb->ipdom, ipdom);
+    for (uint32_t i = first; i <= last; i++)
+        ck_assert_uint_eq(c->block_of[i], b);
+}
+
+/* reconv_pc is NO_INDEX everywhere except at the listed instructions */
+static void assert_reconv(const Cfg *c, int n, const uint32_t *at, const uint32_t *pc)
+{
+    for (uint32_t i = 0; i < c->ninsns; i++) {
+        uint32_t want = NO_INDEX;
+        for (int k = 0; k < n; k++)
+            if (at[k] == i)
+                want = pc[k];
+        ck_assert_msg(c->reconv_pc[i] == want, "reconv_pc[%u] = %u, want %u", i, c->reconv_pc[i],
+                      want);
+    }
+}
+
+#define X CFG_EXIT
+
+/* ------------------------------------------------------------- shapes */
+
+START_TEST(test_if_else)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t r2 = reg(m, f, "%r2", PTX_TYPE_U32), r3 = reg(m, f, "%rd3", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_reg(r1));          /* 0 */
+    I_bra(m, f, p, 4);                               /* 1 */
+    I_add(m, f, PTX_TYPE_U32, r2, o_reg(r0), o_reg(r1)); /* 2 */
+    I_bra(m, f, NG, 5);                              /* 3 */
+    I_mov(m, f, PTX_TYPE_U32, NG, r2, o_reg(r0));    /* 4 else */
+    I_st(m, f, PTX_TYPE_U32, r3, o_reg(r2));         /* 5 join */
+    I_ctl(m, f, OP_RET, NG);                         /* 6 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 4);
+    assert_block(c, 0, 0, 1, 2, 2, 1, 3);
+    assert_block(c, 1, 2, 3, 1, 3, 0, 3);
+    assert_block(c, 2, 4, 4, 1, 3, 0, 3);
+    assert_block(c, 3, 5, 6, 1, X, 0, X);
+    assert_reconv(c, 3, (uint32_t[]){1, 3, 6}, (uint32_t[]){5, 5, 7});
+    /* liveness: r0,r1,rd3 at entry = 1+1+2 */
+    ck_assert(cfg_live_in(c, 0, r0) && cfg_live_in(c, 0, r1) && cfg_live_in(c, 0, r3));
+    ck_assert(!cfg_live_in(c, 0, r2) && !cfg_live_in(c, 0, p));
+    ck_assert(cfg_live_in(c, 3, r2) && cfg_live_in(c, 3, r3) && !cfg_live_in(c, 3, r0));
+    ck_assert(!cfg_live_in(c, 2, r1) && cfg_live_in(c, 2, r0));
+    ck_assert(cfg_live_out(c, 1, r2) && !cfg_live_out(c, 3, r2));
+    ck_assert_uint_eq(c->max_live_regs, 4);
+    ck_assert_uint_eq(cfg_estimate_registers(m, f), 4 + CFG_REG_OVERHEAD);
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_if_without_else)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t r2 = reg(m, f, "%rd2", PTX_TYPE_U64), p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_reg(r1));
+    I_bra(m, f, p, 3);
+    func_insn(module_func(m, f), 1)->guard_negate = true;
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_reg(r1));
+    I_st(m, f, PTX_TYPE_U32, r2, o_reg(r0));
+    I_ctl(m, f, OP_EXIT, NG);
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 3);
+    assert_block(c, 0, 0, 1, 2, 2, 1, 2);
+    assert_block(c, 1, 2, 2, 1, 2, 0, 2);
+    assert_block(c, 2, 3, 4, 1, X, 0, X);
+    assert_reconv(c, 2, (uint32_t[]){1, 4}, (uint32_t[]){3, 5});
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_nested_if)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t r2 = reg(m, f, "%r2", PTX_TYPE_U32), rd = reg(m, f, "%rd1", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED), q = reg(m, f, "%p2", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_reg(r1));                 /* 0 */
+    I_bra(m, f, p, 7);                                      /* 1 outer if */
+    I_setp(m, f, q, o_reg(r0), o_reg(r2));                  /* 2 */
+    I_bra(m, f, q, 5);                                      /* 3 inner if */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_reg(r1));    /* 4 */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_reg(r2));    /* 5 inner join */
+    I_mov(m, f, PTX_TYPE_U32, NG, r1, o_reg(r0));           /* 6 */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r1));                /* 7 outer join */
+    I_ctl(m, f, OP_RET, NG);                                /* 8 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 5);
+    assert_block(c, 0, 0, 1, 2, 4, 1, 4);
+    assert_block(c, 1, 2, 3, 2, 3, 2, 3);
+    assert_block(c, 2, 4, 4, 1, 3, 0, 3);
+    assert_block(c, 3, 5, 6, 1, 4, 0, 4);
+    assert_block(c, 4, 7, 8, 1, X, 0, X);
+    assert_reconv(c, 3, (uint32_t[]){1, 3, 8}, (uint32_t[]){7, 5, 9});
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_loop_with_break)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t r2 = reg(m, f, "%r2", PTX_TYPE_U32), rd = reg(m, f, "%rd1", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED), q = reg(m, f, "%p2", PTX_TYPE_PRED);
+    I_mov(m, f, PTX_TYPE_U32, NG, r0, o_imm(0));            /* 0 */
+    I_setp(m, f, p, o_reg(r0), o_reg(r1));                  /* 1 head */
+    I_bra(m, f, p, 7);                                      /* 2 exit test */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 3 */
+    I_setp(m, f, q, o_reg(r0), o_reg(r2));                  /* 4 */
+    I_bra(m, f, q, 7);                                      /* 5 break */
+    I_bra(m, f, NG, 1);                                     /* 6 back edge */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r0));                /* 7 after loop */
+    I_ctl(m, f, OP_RET, NG);                                /* 8 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 5);
+    assert_block(c, 0, 0, 0, 1, 1, 0, 1);
+    assert_block(c, 1, 1, 2, 2, 4, 2, 4);
+    assert_block(c, 2, 3, 5, 2, 4, 3, 4);
+    assert_block(c, 3, 6, 6, 1, 1, 0, 1);
+    assert_block(c, 4, 7, 8, 1, X, 0, X);
+    assert_reconv(c, 4, (uint32_t[]){2, 5, 6, 8}, (uint32_t[]){7, 7, 1, 9});
+    /* loop-carried: r0, r1, r2, rd live around the back edge */
+    ck_assert(cfg_live_in(c, 1, r0) && cfg_live_in(c, 1, r1) && cfg_live_in(c, 1, r2));
+    ck_assert(cfg_live_out(c, 3, r0) && cfg_live_out(c, 3, rd) && cfg_live_out(c, 3, r2));
+    ck_assert(!cfg_live_in(c, 0, r0));
+    /* peak: r0 r1 r2 rd = 1+1+1+2 */
+    ck_assert_uint_eq(c->max_live_regs, 5);
+    mod_free(m);
+}
+END_TEST
+
+/* while (x != 0) x--; in nvcc's rotated form: the loop's exit diverges */
+START_TEST(test_dec2zero)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "dec2zero", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), rd = reg(m, f, "%rd1", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED), q = reg(m, f, "%p2", PTX_TYPE_PRED);
+    I_ld(m, f, PTX_TYPE_U32, r0, rd);                       /* 0 */
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 1 */
+    I_bra(m, f, p, 6);                                      /* 2 skip loop */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(-1));    /* 3 loop */
+    I_setp(m, f, q, o_reg(r0), o_imm(0));                   /* 4 */
+    I_bra(m, f, q, 3);                                      /* 5 back edge, divergent */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r0));                /* 6 done */
+    I_ctl(m, f, OP_RET, NG);                                /* 7 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 3);
+    assert_block(c, 0, 0, 2, 2, 2, 1, 2);
+    assert_block(c, 1, 3, 5, 2, 1, 2, 2);
+    assert_block(c, 2, 6, 7, 1, X, 0, X);
+    assert_reconv(c, 3, (uint32_t[]){2, 5, 7}, (uint32_t[]){6, 6, 8});
+    ck_assert(cfg_live_in(c, 1, r0) && cfg_live_in(c, 1, rd) && !cfg_live_in(c, 1, q));
+    ck_assert(cfg_live_in(c, 0, rd) && !cfg_live_in(c, 0, r0));
+    ck_assert_uint_eq(c->max_live_regs, 3);
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_early_return)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t rd = reg(m, f, "%rd1", PTX_TYPE_U64), p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 0 */
+    I_bra(m, f, p, 4);                                      /* 1 */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 2 */
+    I_ctl(m, f, OP_RET, NG);                                /* 3 early return */
+    I_mov(m, f, PTX_TYPE_U32, NG, r1, o_reg(r0));           /* 4 */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r1));                /* 5 */
+    I_ctl(m, f, OP_RET, NG);                                /* 6 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 3);
+    assert_block(c, 0, 0, 1, 2, 2, 1, X);
+    assert_block(c, 1, 2, 3, 1, X, 0, X);
+    assert_block(c, 2, 4, 6, 1, X, 0, X);
+    assert_reconv(c, 3, (uint32_t[]){1, 3, 6}, (uint32_t[]){7, 7, 7});
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_partial_exit)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), rd = reg(m, f, "%rd1", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 0 */
+    I_ctl(m, f, OP_EXIT, p);                                /* 1 @p exit */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 2 */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r0));                /* 3 */
+    I_ctl(m, f, OP_EXIT, NG);                               /* 4 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 2);
+    assert_block(c, 0, 0, 1, 2, X, 1, X);
+    assert_block(c, 1, 2, 4, 1, X, 0, X);
+    assert_reconv(c, 2, (uint32_t[]){1, 4}, (uint32_t[]){5, 5});
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_unreachable)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), rd2 = reg(m, f, "%rd2", PTX_TYPE_U64);
+    uint32_t rd5 = reg(m, f, "%rd5", PTX_TYPE_U64), rd6 = reg(m, f, "%rd6", PTX_TYPE_U64);
+    uint32_t rd7 = reg(m, f, "%rd7", PTX_TYPE_U64);
+    I_mov(m, f, PTX_TYPE_U32, NG, r0, o_imm(1));            /* 0 */
+    I_bra(m, f, NG, 3);                                     /* 1 */
+    I_add(m, f, PTX_TYPE_U64, rd5, o_reg(rd6), o_reg(rd7)); /* 2 unreachable */
+    I_st(m, f, PTX_TYPE_U32, rd2, o_reg(r0));               /* 3 */
+    I_ctl(m, f, OP_RET, NG);                                /* 4 */
+    I_st(m, f, PTX_TYPE_U64, rd6, o_reg(rd7));              /* 5 unreachable */
+    I_ctl(m, f, OP_RET, NG);                                /* 6 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 4);
+    assert_block(c, 0, 0, 1, 1, 2, 0, 2);
+    assert_block(c, 1, 2, 2, 1, 2, 0, 2);
+    assert_block(c, 2, 3, 4, 1, X, 0, X);
+    assert_block(c, 3, 5, 6, 1, X, 0, X);
+    ck_assert(c->blocks[0].flags & BB_REACHABLE);
+    ck_assert(!(c->blocks[1].flags & BB_REACHABLE));
+    ck_assert(c->blocks[2].flags & BB_REACHABLE);
+    ck_assert(!(c->blocks[3].flags & BB_REACHABLE));
+    assert_reconv(c, 3, (uint32_t[]){1, 4, 6}, (uint32_t[]){3, 7, 7});
+    /* the dead block's registers do not leak into reachable code */
+    ck_assert(cfg_live_in(c, 1, rd6) && cfg_live_in(c, 1, rd7) && cfg_live_in(c, 1, r0));
+    ck_assert(!cfg_live_in(c, 0, rd6) && !cfg_live_in(c, 0, rd7));
+    ck_assert_uint_eq(c->blocks[1].max_live, 2 + 2 + 1 + 2); /* rd6 rd7 r0 rd2 */
+    ck_assert_uint_eq(c->max_live_regs, 3);                  /* r0 rd2 */
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_infinite_loop)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "spin", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_mov(m, f, PTX_TYPE_U32, NG, r0, o_imm(0));            /* 0 */
+    I_setp(m, f, p, o_reg(r0), o_reg(r1));                  /* 1 top */
+    I_bra(m, f, p, 4);                                      /* 2 */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 3 */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(2));     /* 4 join */
+    I_bra(m, f, NG, 1);                                     /* 5 forever */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 4);
+    assert_block(c, 0, 0, 0, 1, 1, 0, 1);
+    assert_block(c, 1, 1, 2, 2, 3, 2, 3);
+    assert_block(c, 2, 3, 3, 1, 3, 0, 3);
+    assert_block(c, 3, 4, 5, 1, 1, 0, X);
+    ck_assert(c->blocks[3].flags & BB_EXIT_LINK);
+    ck_assert(!(c->blocks[1].flags & BB_EXIT_LINK));
+    assert_reconv(c, 2, (uint32_t[]){2, 5}, (uint32_t[]){4, 6});
+    ck_assert(cfg_live_in(c, 1, r0) && cfg_live_in(c, 1, r1));
+    ck_assert_uint_eq(c->max_live_regs, 2);
+    mod_free(m);
+}
+END_TEST
+
+/* an infinite loop beside an exiting path: only the loop gets the link */
+START_TEST(test_infinite_loop_one_arm)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 0 */
+    I_bra(m, f, p, 5);                                      /* 1 */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 2 spin */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 3 */
+    I_bra(m, f, NG, 2);                                     /* 4 */
+    I_ctl(m, f, OP_RET, NG);                                /* 5 */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 3);
+    assert_block(c, 0, 0, 1, 2, 2, 1, X);
+    assert_block(c, 1, 2, 4, 1, 1, 0, X);
+    assert_block(c, 2, 5, 5, 1, X, 0, X);
+    ck_assert(c->blocks[1].flags & BB_EXIT_LINK);
+    ck_assert(!(c->blocks[0].flags & BB_EXIT_LINK) && !(c->blocks[2].flags & BB_EXIT_LINK));
+    assert_reconv(c, 3, (uint32_t[]){1, 4, 5}, (uint32_t[]){6, 6, 6});
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_call)
+{
+    Module *m = mod_new();
+    uint32_t g = fn_new(m, "callee", false);
+    uint32_t a = reg(m, g, "%rd1", PTX_TYPE_U64), b = reg(m, g, "%rd2", PTX_TYPE_U64);
+    uint32_t cc = reg(m, g, "%rd3", PTX_TYPE_U64);
+    I_mov(m, g, PTX_TYPE_U64, NG, a, o_imm(1));
+    I_mov(m, g, PTX_TYPE_U64, NG, b, o_imm(2));
+    I_mov(m, g, PTX_TYPE_U64, NG, cc, o_imm(3));
+    I_add(m, g, PTX_TYPE_U64, a, o_reg(a), o_reg(b));
+    I_add(m, g, PTX_TYPE_U64, a, o_reg(a), o_reg(cc));
+    I_ctl(m, g, OP_RET, NG);
+
+    uint32_t k = fn_new(m, "kern", true);
+    uint32_t k0 = reg(m, k, "%r0", PTX_TYPE_U32), k1 = reg(m, k, "%rd1", PTX_TYPE_U64);
+    uint32_t k2 = reg(m, k, "%r2", PTX_TYPE_U32), k3 = reg(m, k, "%rd3", PTX_TYPE_U64);
+    I_mov(m, k, PTX_TYPE_U32, NG, k0, o_imm(5));            /* 0 */
+    I_bra(m, k, NG, 2);                                     /* 1 */
+    I_call(m, k, g, k1, k0);                                /* 2 (rd1) = callee(r0) */
+    I_add(m, k, PTX_TYPE_U32, k2, o_reg(k1), o_reg(k1));    /* 3 */
+    I_st(m, k, PTX_TYPE_U32, k3, o_reg(k2));                /* 4 */
+    I_ctl(m, k, OP_RET, NG);                                /* 5 */
+
+    GError *err = NULL;
+    ck_assert(cfg_build_all(m, &err));
+    const Cfg *ck = module_func(m, k)->cfg, *cg = module_func(m, g)->cfg;
+    ck_assert_uint_eq(ck->nblocks, 2);
+    assert_block(ck, 0, 0, 1, 1, 1, 0, 1);
+    assert_block(ck, 1, 2, 5, 1, X, 0, X); /* call does not end the block */
+    assert_reconv(ck, 2, (uint32_t[]){1, 5}, (uint32_t[]){2, 6});
+    ck_assert(cfg_live_in(ck, 1, k0));  /* the argument is read */
+    ck_assert(!cfg_live_in(ck, 1, k1)); /* the result is written */
+    ck_assert(cfg_live_in(ck, 1, k3));
+    ck_assert_uint_eq(ck->max_live_regs, 4); /* rd1 + rd3 after the call */
+    ck_assert_uint_eq(cg->max_live_regs, 6); /* three 64-bit values */
+    ck_assert_uint_eq(cfg_estimate_registers(m, k), 6 + CFG_REG_OVERHEAD);
+    ck_assert_uint_eq(cfg_estimate_registers(m, g), 6 + CFG_REG_OVERHEAD);
+    module_func(m, k)->maxnreg = 5;
+    ck_assert_uint_eq(cfg_estimate_registers(m, k), 5);
+    mod_free(m);
+}
+END_TEST
+
+/* The estimate works without prebuilt CFGs and follows calls transitively. */
+START_TEST(test_estimate_transitive)
+{
+    Module *m = mod_new();
+    uint32_t leaf = fn_new(m, "leaf", false);
+    uint32_t l[5];
+    for (int i = 0; i < 5; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%%rd%d", i);
+        l[i] = reg(m, leaf, name, PTX_TYPE_F64);
+        I_mov(m, leaf, PTX_TYPE_F64, NG, l[i], o_imm(i));
+    }
+    for (int i = 1; i < 5; i++)
+        I_add(m, leaf, PTX_TYPE_F64, l[0], o_reg(l[0]), o_reg(l[i]));
+    I_ctl(m, leaf, OP_RET, NG);
+    uint32_t mid = fn_new(m, "mid", false);
+    I_call(m, mid, leaf, NO_INDEX, NO_INDEX);
+    I_ctl(m, mid, OP_RET, NG);
+    uint32_t k = fn_new(m, "kern", true);
+    uint32_t r = reg(m, k, "%r1", PTX_TYPE_U32);
+    I_mov(m, k, PTX_TYPE_U32, NG, r, o_imm(0));
+    I_call(m, k, mid, NO_INDEX, NO_INDEX);
+    I_ctl(m, k, OP_RET, NG);
+    uint32_t other = fn_new(m, "lonely", true); /* calls nothing */
+    I_ctl(m, other, OP_RET, NG);
+    ck_assert_uint_eq(cfg_estimate_registers(m, k), 10 + CFG_REG_OVERHEAD);
+    ck_assert_uint_eq(cfg_estimate_registers(m, other), 1 + CFG_REG_OVERHEAD);
+    ck_assert_ptr_null(module_func(m, k)->cfg); /* the estimate leaves the module as it was */
+    mod_free(m);
+}
+END_TEST
+
+/* ----------------------------------------------------- liveness details */
+
+START_TEST(test_guarded_def_does_not_kill)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t rd = reg(m, f, "%rd2", PTX_TYPE_U64), p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 0 */
+    I_mov(m, f, PTX_TYPE_U32, p, r1, o_imm(5));             /* 1 @p mov */
+    I_bra(m, f, NG, 3);                                     /* 2 */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r1));                /* 3 st: all uses */
+    I_ctl(m, f, OP_RET, NG);                                /* 4 */
+    const Cfg *c = build(m, f);
+    ck_assert(cfg_live_in(c, 0, r1)); /* the old value survives where p is false */
+    ck_assert(cfg_live_in(c, 0, r0) && cfg_live_in(c, 0, rd) && !cfg_live_in(c, 0, p));
+    ck_assert(cfg_live_in(c, 1, r1) && cfg_live_in(c, 1, rd) && !cfg_live_in(c, 1, r0));
+    ck_assert_uint_eq(c->max_live_regs, 4); /* r0 r1 rd at entry */
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_vector_pair_and_dead_defs)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), r1 = reg(m, f, "%r1", PTX_TYPE_U32);
+    uint32_t rd = reg(m, f, "%rd2", PTX_TYPE_U64), r3 = reg(m, f, "%r3", PTX_TYPE_U32);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED), q = reg(m, f, "%p2", PTX_TYPE_PRED);
+    uint32_t dead = reg(m, f, "%rd9", PTX_TYPE_U64);
+    /* 0: ld.v2.u32 {r0, r1}, [rd] */
+    Operand v = {.kind = OPD_VEC, .vec_count = 2, .reg = NO_INDEX, .reg2 = NO_INDEX,
+                 .sym = NO_INDEX, .func = NO_INDEX, .vec_regs = {r0, r1}};
+    Operand ld[2] = {v, o_addr(rd)};
+    emit(m, f, OP_LD, PTX_TYPE_U32, NG, 2, ld);
+    /* 1: setp p|q, r0, r1 */
+    Operand pair = {.kind = OPD_PAIR, .reg = p, .reg2 = q, .sym = NO_INDEX, .func = NO_INDEX};
+    Operand sp[3] = {pair, o_reg(r0), o_reg(r1)};
+    emit(m, f, OP_SETP, PTX_TYPE_U32, NG, 3, sp);
+    I_mov(m, f, PTX_TYPE_U64, NG, dead, o_imm(7));          /* 2: never read */
+    I_add(m, f, PTX_TYPE_U32, r3, o_reg(r0), o_reg(r1));    /* 3 */
+    I_bra(m, f, q, 6);                                      /* 4 */
+    I_mov(m, f, PTX_TYPE_U32, p, r3, o_imm(0));             /* 5 */
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r3));                /* 6 */
+    I_ctl(m, f, OP_RET, NG);                                /* 7 */
+    const Cfg *c = build(m, f);
+    ck_assert(cfg_live_in(c, 0, rd));
+    ck_assert(!cfg_live_in(c, 0, r0) && !cfg_live_in(c, 0, r1));
+    ck_assert(!cfg_live_in(c, 0, p) && !cfg_live_in(c, 0, q) && !cfg_live_in(c, 0, dead));
+    ck_assert(cfg_live_in(c, 1, p) && cfg_live_in(c, 1, r3) && cfg_live_in(c, 1, rd));
+    /* at insn 2: r0 r1 rd live + the dead 64-bit result = 1+1+2+2 */
+    ck_assert_uint_eq(c->max_live_regs, 6);
+    ck_assert_uint_eq(c->blocks[0].max_live, 6);
+    ck_assert_uint_eq(c->blocks[1].max_live, 3);
+    mod_free(m);
+}
+END_TEST
+
+/* --------------------------------------------------------- edge cases */
+
+START_TEST(test_edge_cases)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));                   /* 0 */
+    I_bra(m, f, p, 2);                                      /* 1 to the next insn */
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(1));     /* 2 */
+    I_bra(m, f, p, 4);                                      /* 3 to just past the end */
+    const Cfg *c = build(m, f);
+    ck_assert_uint_eq(c->nblocks, 2);
+    assert_block(c, 0, 0, 1, 1, 1, 0, 1);  /* both arms the same block */
+    assert_block(c, 1, 2, 3, 1, X, 0, X);  /* both arms off the end */
+    assert_reconv(c, 2, (uint32_t[]){1, 3}, (uint32_t[]){2, 4});
+
+    uint32_t e = fn_new(m, "empty", false);
+    c = build(m, e);
+    ck_assert_uint_eq(c->nblocks, 0);
+    ck_assert_uint_eq(c->max_live_regs, 0);
+
+    uint32_t d = fn_new(m, "decl", false);
+    module_func(m, d)->is_defined = false;
+    ck_assert(cfg_build(m, d, NULL));
+    ck_assert_ptr_null(module_func(m, d)->cfg);
+
+    /* falling off the end: the last block goes to the exit */
+    uint32_t g = fn_new(m, "fall", false);
+    uint32_t gr = reg(m, g, "%r0", PTX_TYPE_U32);
+    I_mov(m, g, PTX_TYPE_U32, NG, gr, o_imm(1));
+    c = build(m, g);
+    assert_block(c, 0, 0, 0, 1, X, 0, X);
+    ck_assert_uint_eq(c->max_live_regs, 1);
+    mod_free(m);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "k", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32);
+    I_mov(m, f, PTX_TYPE_U32, NG, r0, o_imm(1));
+    I_bra(m, f, NG, 9); /* out of range */
+    GError *err = NULL;
+    ck_assert(!cfg_build(m, f, &err));
+    ck_assert_ptr_nonnull(err);
+    ck_assert(g_error_matches(err, WARPSIM_ERROR, WS_ERR_INPUT));
+    ck_assert_msg(strstr(err->message, "test.ptx:11:5: error:"), "%s", err->message);
+    g_clear_error(&err);
+    ck_assert_ptr_null(module_func(m, f)->cfg);
+    func_insn(module_func(m, f), 1)->opd[0].imm = 2; /* repair: now only g is bad */
+
+    uint32_t g = fn_new(m, "g", false);
+    I_mov(m, g, PTX_TYPE_U32, NG, 3, o_imm(1)); /* register 3 does not exist */
+    ck_assert(!cfg_build_all(m, &err));
+    ck_assert(g_error_matches(err, WARPSIM_ERROR, WS_ERR_INPUT));
+    ck_assert_msg(strstr(err->message, "test.ptx:10:5: error:"), "%s", err->message);
+    g_clear_error(&err);
+    mod_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------ printing */
+
+static char *print_to_string(void (*fn)(FILE *, const Module *, uint32_t), const Module *m,
+                             uint32_t f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    fn(out, m, f);
+    fclose(out);
+    return buf;
+}
+
+START_TEST(test_print)
+{
+    Module *m = mod_new();
+    uint32_t f = fn_new(m, "dec2zero", true);
+    uint32_t r0 = reg(m, f, "%r0", PTX_TYPE_U32), rd = reg(m, f, "%rd1", PTX_TYPE_U64);
+    uint32_t p = reg(m, f, "%p1", PTX_TYPE_PRED);
+    I_ld(m, f, PTX_TYPE_U32, r0, rd);
+    I_setp(m, f, p, o_reg(r0), o_imm(0));
+    I_bra(m, f, p, 6);
+    I_add(m, f, PTX_TYPE_U32, r0, o_reg(r0), o_imm(-1));
+    I_setp(m, f, p, o_reg(r0), o_imm(0));
+    I_bra(m, f, p, 3);
+    func_insn(module_func(m, f), 5)->guard_negate = true;
+    I_st(m, f, PTX_TYPE_U32, rd, o_reg(r0));
+    I_ctl(m, f, OP_RET, NG);
+    build(m, f);
+    char *text = print_to_string(cfg_print_text, m, f);
+    ck_assert_msg(strstr(text, "B1: insns 3-5"), "%s", text);
+    ck_assert_msg(strstr(text, "succ B1 B2, ipdom B2"), "%s", text);
+    ck_assert_msg(strstr(text, "@!%p1 bra B1 -> reconverges at insn 6 (B2)"), "%s", text);
+    ck_assert_msg(strstr(text, "ret -> reconverges at EXIT"), "%s", text);
+    free(text);
+    char *dot = print_to_string(cfg_print_dot, m, f);
+    ck_assert_msg(strstr(dot, "digraph"), "%s", dot);
+    ck_assert_msg(strstr(dot, "B0 -> B2 [label=\"taken\"]"), "%s", dot);
+    ck_assert_msg(strstr(dot, "B1 -> B2 [style=dashed"), "%s", dot);
+    ck_assert_msg(strstr(dot, "B2 -> EXIT;"), "%s", dot);
+    free(dot);
+    mod_free(m);
+}
+END_TEST
+
+static Suite *cfg_suite(void)
+{
+    Suite *s = suite_create("cfg");
+    TCase *t = tcase_create("shapes");
+    tcase_add_test(t, test_if_else);
+    tcase_add_test(t, test_if_without_else);
+    tcase_add_test(t, test_nested_if);
+    tcase_add_test(t, test_loop_with_break);
+    tcase_add_test(t, test_dec2zero);
+    tcase_add_test(t, test_early_return);
+    tcase_add_test(t, test_partial_exit);
+    tcase_add_test(t, test_unreachable);
+    tcase_add_test(t, test_infinite_loop);
+    tcase_add_test(t, test_infinite_loop_one_arm);
+    tcase_add_test(t, test_call);
+    tcase_add_test(t, test_estimate_transitive);
+    suite_add_tcase(s, t);
+    TCase *l = tcase_create("liveness");
+    tcase_add_test(l, test_guarded_def_does_not_kill);
+    tcase_add_test(l, test_vector_pair_and_dead_defs);
+    suite_add_tcase(s, l);
+    TCase *e = tcase_create("edges");
+    tcase_add_test(e, test_edge_cases);
+    tcase_add_test(e, test_bad_input);
+    tcase_add_test(e, test_print);
+    suite_add_tcase(s, e);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(cfg_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
