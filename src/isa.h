@@ -50,7 +50,7 @@ enum {
     MG_TO = 1u << 16, MG_VEC = 1u << 17, MG_NC = 1u << 18, MG_CACHE = 1u << 19,
     MG_SEM = 1u << 20, MG_SCOPE = 1u << 21, MG_FENCE = 1u << 22, MG_ATOM = 1u << 23,
     MG_BAR = 1u << 24, MG_REDOP = 1u << 25, MG_SYNC = 1u << 26, MG_VOTE = 1u << 27,
-    MG_SHFL = 1u << 28, MG_MATCH = 1u << 29,
+    MG_SHFL = 1u << 28, MG_MATCH = 1u << 29, MG_IROUND = 1u << 30,
 };
 
 /* which Insn field a modifier sets */

@@ -184,8 +184,12 @@ static int cmd_isa(int argc, char **argv, GError **error)
             if (!seen)
                 g_string_append_printf(mods, "%s.%s", mods->len ? " " : "", mi->spelling);
         }
+        char **pieces = g_strsplit(o->summary, "|", -1); /* a bare | would end the table cell */
+        char *summary = g_strjoinv("\\|", pieces);
         printf("| `%s` | `%s` | %s | %s | %s | %s | %s |\n", o->name, o->shape, types->len ? types->str : "—",
-               mods->len ? mods->str : "—", unit_names[o->unit], latency_names[o->latency], o->summary);
+               mods->len ? mods->str : "—", unit_names[o->unit], latency_names[o->latency], summary);
+        g_free(summary);
+        g_strfreev(pieces);
         g_string_free(types, TRUE);
         g_string_free(mods, TRUE);
     }
