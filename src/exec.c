@@ -670,7 +670,7 @@ static void count_step(ExecCtx *x)
     s->warp_insts++;
     s->thread_insts += (uint32_t)__builtin_popcount(x->active);
     s->thread_insts_pred_on += (uint32_t)__builtin_popcount(x->exec);
-    uint32_t fi = x->fr->func;
+    uint32_t fi = x->func;
     if (s->insn_warp_count && s->insn_warp_count[fi])
         s->insn_warp_count[fi][x->pc]++;
     const struct Cfg *cfg = x->fn->cfg;
@@ -678,7 +678,7 @@ static void count_step(ExecCtx *x)
         uint32_t b = cfg->block_of[x->pc];
         if (cfg->blocks[b].first == x->pc) {
             s->block_visits[fi][b]++;
-            if (x->active != x->w->live)
+            if (x->active != x->live)
                 s->block_divergent[fi][b]++;
         }
     }
@@ -712,7 +712,9 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
         return true;
     }
     x.fr = top_frame(w);
-    x.fn = module_func(x.m, x.fr->func);
+    x.func = x.fr->func;
+    x.fn = module_func(x.m, x.func);
+    x.live = w->live;
     StackEntry *top = &w->stack[w->depth - 1];
     x.pc = top->pc;
     if (x.pc >= func_ninsns(x.fn)) {
@@ -744,7 +746,7 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     }
     if (info) {
         info->pc = x.pc;
-        info->func = x.fr->func;
+        info->func = x.func;
         info->active = x.active;
         info->exec = x.exec;
         info->diverged = x.diverged;

@@ -18,7 +18,9 @@ typedef struct {
     const Module *m;
     const Function *fn;
     const Insn *in;
+    uint32_t func;     /* function index of the instruction (x->fr may move on a call) */
     uint32_t pc;
+    uint32_t live;     /* the warp's live lanes before the instruction */
     uint32_t active;   /* lanes on the current path */
     uint32_t exec;     /* active lanes whose guard holds */
     uint32_t next_pc;  /* handlers that redirect control set this */

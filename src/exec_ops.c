@@ -113,6 +113,12 @@ static float h_tanh(float a, float b, float c) { (void)b; (void)c; return tanhf(
 
 typedef enum { FOP_ADD, FOP_SUB, FOP_MUL, FOP_DIV, FOP_FMA, FOP_MIN, FOP_MAX, FOP_COPYSIGN } FloatOp;
 
+/* Arithmetic that produces a NaN produces the canonical one on the GPU
+ * (sign clear, all payload bits set); min/max and copysign do not compute,
+ * so they keep the operand's bits. */
+static inline double canon64(double r) { return isnan(r) ? fp_canon_nan64() : r; }
+static inline float canon32(float r) { return isnan(r) ? fp_canon_nan32() : r; }
+
 static bool float_op(ExecCtx *x, FloatOp op)
 {
     int nsrc = op == FOP_FMA ? 3 : 2;
@@ -131,6 +137,8 @@ static bool float_op(ExecCtx *x, FloatOp op)
             case FOP_MAX: r = fp_max64(a, b, IN->flags & FL_NAN); break;
             default: r = copysign(b, a); break;
             }
+            if (op < FOP_MIN)
+                r = canon64(r);
             reg_write(x, DST(0), l, f64_out(x, r), 8);
         }
     } else {
@@ -142,15 +150,14 @@ static bool float_op(ExecCtx *x, FloatOp op)
             case FOP_ADD: r = a + b; break;
             case FOP_SUB: r = a - b; break;
             case FOP_MUL: r = a * b; break;
-            case FOP_DIV:
-                /* .approx computes a * (1/b); .full and .rn are IEEE-accurate here */
-                r = (IN->flags & FL_APPROX) ? a * (1.0f / b) : a / b;
-                break;
+            case FOP_DIV: r = a / b; break; /* .approx/.full within their 2 ulp */
             case FOP_FMA: r = fmaf(a, b, c); break;
             case FOP_MIN: r = fp_min32(a, b, IN->flags & FL_NAN); break;
             case FOP_MAX: r = fp_max32(a, b, IN->flags & FL_NAN); break;
             default: r = copysignf(b, a); break;
             }
+            if (op < FOP_MIN)
+                r = canon32(r);
             reg_write(x, DST(0), l, f32_out(x, r), 4);
         }
     }
@@ -354,9 +361,8 @@ static bool exec_DIV(ExecCtx *x)
         uint64_t r;
         if (tsigned(IN->type)) {
             int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
-            /* hardware divides magnitudes (x/0 = all ones) and then fixes the sign */
             if (b == 0)
-                r = a >= 0 ? (uint64_t)-1 : 1;
+                r = ~0ull; /* all ones for every dividend, as measured on sm_90 */
             else if (b == -1)
                 r = (uint64_t)0 - (uint64_t)a;
             else
@@ -377,10 +383,10 @@ static bool exec_REM(ExecCtx *x)
         uint64_t r;
         if (tsigned(IN->type)) {
             int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
-            r = b == 0 ? (uint64_t)a : b == -1 ? 0 : (uint64_t)(a % b);
+            r = b == 0 ? ~0ull : b == -1 ? 0 : (uint64_t)(a % b);
         } else {
             uint64_t m = width_mask(bits), a = SRC(1, l) & m, b = SRC(2, l) & m;
-            r = b == 0 ? a : a % b;
+            r = b == 0 ? ~0ull : a % b; /* x % 0 is all ones on sm_90 */
         }
         reg_write(x, DST(0), l, r, bits / 8);
     }
@@ -457,8 +463,9 @@ static bool exec_TESTP(ExecCtx *x)
         case TESTP_INFINITE: r = isinf(v); break;
         case TESTP_NUMBER: r = !isnan(v); break;
         case TESTP_NOTANUMBER: r = isnan(v); break;
-        case TESTP_NORMAL:
-            r = IN->type == PTX_TYPE_F64 ? isnormal(v) : isnormal(bits_f32(SRC(1, l)));
+        case TESTP_NORMAL: /* sm_90 counts zero as normal: finite and not subnormal */
+            r = isfinite(v) && (IN->type == PTX_TYPE_F64 ? fpclassify(v) != FP_SUBNORMAL
+                                                          : fpclassify(bits_f32(SRC(1, l))) != FP_SUBNORMAL);
             break;
         default:
             r = IN->type == PTX_TYPE_F64 ? fpclassify(v) == FP_SUBNORMAL
@@ -491,7 +498,7 @@ static bool special(ExecCtx *x, SpecialFn fn)
             case SF_EX2: r = exp2(a); break;
             default: r = tanh(a); break;
             }
-            reg_write(x, DST(0), l, f64_out(x, r), 8);
+            reg_write(x, DST(0), l, f64_out(x, canon64(r)), 8);
         }
     } else {
         FOR_LANES(x->exec, l) {
@@ -506,7 +513,7 @@ static bool special(ExecCtx *x, SpecialFn fn)
             case SF_EX2: r = exp2f(a); break;
             default: r = tanhf(a); break;
             }
-            reg_write(x, DST(0), l, f32_out(x, r), 4);
+            reg_write(x, DST(0), l, f32_out(x, canon32(r)), 4);
         }
     }
     round_leave(IN->round, old);
@@ -928,22 +935,34 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         s = half_to_f32(st, (uint16_t)v);
     if (!dfloat) { /* float to integer: saturating, NaN to 0 */
         int irnd = rnd == RND_NONE ? RND_RZI : rnd;
-        if (dc == TC_SINT)
-            return (uint64_t)fp_to_sint(s, irnd, dbits);
-        return fp_to_uint(s, irnd, dbits);
+        if (st == PTX_TYPE_F64)
+            return dc == TC_SINT ? (uint64_t)fp_f64_to_sint(s, irnd, dbits) : fp_f64_to_uint(s, irnd, dbits);
+        return dc == TC_SINT ? (uint64_t)fp_f32_to_sint((float)s, irnd, dbits)
+                             : fp_f32_to_uint((float)s, irnd, dbits);
     }
     bool integral = rnd == RND_RNI || rnd == RND_RZI || rnd == RND_RMI || rnd == RND_RPI;
-    if (integral)
+    bool from_f64 = st == PTX_TYPE_F64;
+    float sf = (float)s; /* exact unless the source is f64 */
+    if (integral && !from_f64)
+        sf = fp_round_integral_f32(sf, rnd);
+    if (integral && from_f64)
         s = fp_round_integral(s, rnd);
+    int frnd = integral ? RND_RN : rnd;
     switch (dt) {
     case PTX_TYPE_F64:
-        return f64_out(x, s);
+        return f64_out(x, from_f64 ? s : (double)sf);
     case PTX_TYPE_F32:
-        return f32_out(x, st == PTX_TYPE_F64 && !integral ? fp_f64_to_f32(s, rnd) : (float)s);
+        if (from_f64 && isnan(s)) /* the payload's top bits survive, quieted */
+            return (v >> 32 & 0x80000000u) | 0x7FC00000u | ((v >> 29) & 0x7FFFFFu);
+        return f32_out(x, from_f64 && !integral ? fp_f64_to_f32(s, rnd) : from_f64 ? (float)s : sf);
     case PTX_TYPE_BF16:
-        return fp_f64_to_bf16((IN->flags & FL_SAT) ? fp_sat64(s) : s, integral ? RND_RN : rnd);
+        if (from_f64)
+            return fp_f64_to_bf16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd);
+        return fp_f32_to_bf16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd);
     default:
-        return fp_f64_to_f16((IN->flags & FL_SAT) ? fp_sat64(s) : s, integral ? RND_RN : rnd);
+        if (from_f64)
+            return fp_f64_to_f16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd);
+        return fp_f32_to_f16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd);
     }
 }
 

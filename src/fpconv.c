@@ -149,12 +149,23 @@ static void split_double(double x, uint64_t *m, int *e)
     }
 }
 
-/* x (with an optional tail sign, see round_magnitude) narrowed to `fmt`. */
-static uint64_t narrow_double(const FpFormat *fmt, double x, int tail, int rnd, unsigned opts)
+/* A NaN of the f64 unit narrowed to `fmt`: sign and top payload kept, quiet. */
+static uint64_t narrow_nan(const FpFormat *fmt, double x)
+{
+    uint64_t u = fp_f64_bits(x);
+    uint64_t payload = (u & ((UINT64_C(1) << 52) - 1)) >> (52 - fmt->fbits);
+    uint64_t quiet = UINT64_C(1) << (fmt->fbits - 1);
+    return (u >> 63 ? fmt_sign(fmt) : 0) | fmt_inf(fmt) | quiet | payload;
+}
+
+/* x (with an optional tail sign, see round_magnitude) narrowed to `fmt`;
+ * a NaN gives the canonical NaN, or keeps its payload when keep_nan. */
+static uint64_t narrow_double(const FpFormat *fmt, double x, int tail, int rnd,
+                              unsigned opts, bool keep_nan)
 {
     rnd = float_rounding(rnd);
     if (isnan(x))
-        return fmt->nan;
+        return keep_nan ? narrow_nan(fmt, x) : fmt->nan;
 
     bool neg = signbit(x);
     uint64_t bits;
@@ -176,19 +187,30 @@ static uint64_t narrow_double(const FpFormat *fmt, double x, int tail, int rnd, 
     return bits;
 }
 
+/* An f32 is exact in f64, so narrowing it through f64 is still one rounding. */
+uint16_t fp_f32_to_f16_opt(float x, int rnd, unsigned opts)
+{
+    return (uint16_t)narrow_double(&FMT_F16, x, 0, rnd, opts, false);
+}
+
+uint16_t fp_f32_to_bf16_opt(float x, int rnd, unsigned opts)
+{
+    return (uint16_t)narrow_double(&FMT_BF16, x, 0, rnd, opts, false);
+}
+
 uint16_t fp_f64_to_f16_opt(double x, int rnd, unsigned opts)
 {
-    return (uint16_t)narrow_double(&FMT_F16, x, 0, rnd, opts);
+    return (uint16_t)narrow_double(&FMT_F16, x, 0, rnd, opts, true);
 }
 
 uint16_t fp_f64_to_bf16_opt(double x, int rnd, unsigned opts)
 {
-    return (uint16_t)narrow_double(&FMT_BF16, x, 0, rnd, opts);
+    return (uint16_t)narrow_double(&FMT_BF16, x, 0, rnd, opts, true);
 }
 
 float fp_f64_to_f32(double x, int rnd)
 {
-    return fp_f32_from_bits((uint32_t)narrow_double(&FMT_F32, x, 0, rnd, 0));
+    return fp_f32_from_bits((uint32_t)narrow_double(&FMT_F32, x, 0, rnd, 0, true));
 }
 
 /* ---- widening ------------------------------------------------------------ */
@@ -208,16 +230,36 @@ float fp_f16_to_f32(uint16_t h)
     return fp_f32_from_bits(sign | ((biased - 15 + 127) << 23) | (frac << 13));
 }
 
+/* bf16 is the top half of an f32; the GPU just shifts, NaN payload and all. */
 float fp_bf16_to_f32(uint16_t h)
 {
-    if ((h & 0x7F80u) == 0x7F80u && (h & 0x7Fu))
-        return fp_canon_nan32();
     return fp_f32_from_bits((uint32_t)h << 16);
+}
+
+static double quiet64(double x)
+{
+    return fp_f64_from_bits(fp_f64_bits(x) | (UINT64_C(1) << 51));
+}
+
+double fp_f16_to_f64(uint16_t h)
+{
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu)) {
+        uint64_t sign = (uint64_t)(h >> 15) << 63;
+        uint64_t payload = (uint64_t)(h & 0x3FFu) << 42;
+        return quiet64(fp_f64_from_bits(sign | (UINT64_C(0x7FF) << 52) | payload));
+    }
+    return fp_f16_to_f32(h);          /* exact */
 }
 
 double fp_f32_to_f64(float x)
 {
-    return isnan(x) ? fp_canon_nan64() : (double)x;
+    if (isnan(x)) {
+        uint32_t u = fp_f32_bits(x);
+        uint64_t sign = (uint64_t)(u >> 31) << 63;
+        uint64_t payload = (uint64_t)(u & 0x7FFFFFu) << 29;
+        return quiet64(fp_f64_from_bits(sign | (UINT64_C(0x7FF) << 52) | payload));
+    }
+    return (double)x;
 }
 
 /* ---- integer -> float ------------------------------------------------------ */
@@ -295,12 +337,22 @@ static double round_to_integral(double x, int irnd)
     return t;
 }
 
-int64_t fp_to_sint(double x, int irnd, unsigned bits)
+/* What the H200 gives for a NaN source: see fpconv.h. */
+static uint64_t nan_to_int(bool from_f64, unsigned bits)
 {
+    return from_f64 || bits == 64 ? UINT64_C(1) << (bits - 1) : 0;
+}
+
+static unsigned int_width(unsigned bits)
+{
+    return bits == 0 || bits > 64 ? 64 : bits;
+}
+
+static int64_t to_sint(double x, int irnd, unsigned bits, bool from_f64)
+{
+    bits = int_width(bits);
     if (isnan(x))
-        return 0;
-    if (bits == 0 || bits > 64)
-        bits = 64;
+        return fp_sext(nan_to_int(from_f64, bits), bits);
     double r = round_to_integral(x, irnd);
     double limit = ldexp(1.0, (int)bits - 1);     /* 2^(bits-1), exact */
     if (r >= limit)
@@ -310,12 +362,11 @@ int64_t fp_to_sint(double x, int irnd, unsigned bits)
     return (int64_t)r;
 }
 
-uint64_t fp_to_uint(double x, int irnd, unsigned bits)
+static uint64_t to_uint(double x, int irnd, unsigned bits, bool from_f64)
 {
+    bits = int_width(bits);
     if (isnan(x))
-        return 0;
-    if (bits == 0 || bits > 64)
-        bits = 64;
+        return nan_to_int(from_f64, bits);
     double r = round_to_integral(x, irnd);
     if (r <= 0)
         return 0;
@@ -324,10 +375,15 @@ uint64_t fp_to_uint(double x, int irnd, unsigned bits)
     return (uint64_t)r;
 }
 
+int64_t fp_f32_to_sint(float x, int irnd, unsigned bits) { return to_sint(x, irnd, bits, false); }
+uint64_t fp_f32_to_uint(float x, int irnd, unsigned bits) { return to_uint(x, irnd, bits, false); }
+int64_t fp_f64_to_sint(double x, int irnd, unsigned bits) { return to_sint(x, irnd, bits, true); }
+uint64_t fp_f64_to_uint(double x, int irnd, unsigned bits) { return to_uint(x, irnd, bits, true); }
+
 double fp_round_integral(double x, int irnd)
 {
     if (isnan(x))
-        return fp_canon_nan64();
+        return quiet64(x);
     return round_to_integral(x, irnd);
 }
 
@@ -425,16 +481,22 @@ float fp_max32(float a, float b, bool nan_mode)
     return p < 0 ? fp_canon_nan32() : p ? b : a;
 }
 
+/* The f64 unit answers a NaN case with the quieted NaN operand, b first. */
+static double nan_operand64(double a, double b)
+{
+    return quiet64(isnan(b) ? b : a);
+}
+
 double fp_min64(double a, double b, bool nan_mode)
 {
     int p = pick_min_max(a, b, false, nan_mode);
-    return p < 0 ? fp_canon_nan64() : p ? b : a;
+    return p < 0 ? nan_operand64(a, b) : p ? b : a;
 }
 
 double fp_max64(double a, double b, bool nan_mode)
 {
     int p = pick_min_max(a, b, true, nan_mode);
-    return p < 0 ? fp_canon_nan64() : p ? b : a;
+    return p < 0 ? nan_operand64(a, b) : p ? b : a;
 }
 
 static double half_value(uint16_t h, bool bf16)
@@ -465,7 +527,7 @@ static bool testp_fields(uint64_t biased, uint64_t max_biased, uint64_t frac, in
     case TESTP_INFINITE: return special && frac == 0;
     case TESTP_NUMBER: return !nan;
     case TESTP_NOTANUMBER: return nan;
-    case TESTP_NORMAL: return biased != 0 && !special;
+    case TESTP_NORMAL: return !special && !(biased == 0 && frac != 0);
     case TESTP_SUBNORMAL: return biased == 0 && frac != 0;
     default: return false;
     }
@@ -498,7 +560,7 @@ static float zero_sum(bool neg_a, bool neg_b, int rnd)
 static float narrow_with_error(double s, double err, int rnd)
 {
     int tail = err == 0 ? 0 : (signbit(err) == signbit(s) ? 1 : -1);
-    return fp_f32_from_bits((uint32_t)narrow_double(&FMT_F32, s, tail, rnd, 0));
+    return fp_f32_from_bits((uint32_t)narrow_double(&FMT_F32, s, tail, rnd, 0, false));
 }
 
 /* Knuth's TwoSum: s + err == a + b exactly (no overflow in the f64 range). */

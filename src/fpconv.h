@@ -15,8 +15,14 @@
  * direction (RN for RNI and so on), so a decoder slip cannot turn into an
  * unrelated mode; anything unknown is treated as the family default.
  *
- * NaN results are the GPU's canonical NaNs (sign clear, all payload bits set):
- *   f16 0x7FFF, bf16 0x7FFF, f32 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF.
+ * NaN results follow the H200, which differs by pipeline:
+ *  - f32 and 16-bit operations give the canonical NaN (sign clear, every
+ *    payload bit set): f16 0x7FFF, bf16 0x7FFF, f32 0x7FFFFFFF;
+ *  - operations of the f64 unit (any conversion from or to f64, f64
+ *    min/max and rounding) keep the NaN IEEE-style: sign kept, quiet bit
+ *    set, payload truncated or zero-extended at the low end;
+ *  - bf16 -> f32 is a plain 16-bit shift that keeps even a signalling NaN.
+ * FP_CANON_NAN_F64 is what f64 helpers give when there is no operand NaN.
  *
  * 16-bit floats travel as their uint16_t bit patterns.
  *
@@ -60,26 +66,28 @@ enum { FP_SATFINITE = 1u << 0, FP_RELU = 1u << 1 };
 /* Round x once, exactly, to f16 / bf16 / f32 (frnd rounding, see above).
  * Overflow gives Inf, or the largest finite value where the rounding
  * direction points toward zero (IEEE 754).  Subnormal results are kept.
- * NaN gives the canonical NaN of the destination. */
+ * From f32 a NaN gives the canonical NaN; from f64 it keeps sign and the
+ * top payload bits (see above).  PTX allows .satfinite/.relu only on f32
+ * sources; the f64 variants accept them all the same. */
+uint16_t fp_f32_to_f16_opt(float x, int rnd, unsigned opts);
+uint16_t fp_f32_to_bf16_opt(float x, int rnd, unsigned opts);
 uint16_t fp_f64_to_f16_opt(double x, int rnd, unsigned opts);
 uint16_t fp_f64_to_bf16_opt(double x, int rnd, unsigned opts);
 float fp_f64_to_f32(double x, int rnd);
 
+static inline uint16_t fp_f32_to_f16(float x, int rnd) { return fp_f32_to_f16_opt(x, rnd, 0); }
+static inline uint16_t fp_f32_to_bf16(float x, int rnd) { return fp_f32_to_bf16_opt(x, rnd, 0); }
 static inline uint16_t fp_f64_to_f16(double x, int rnd) { return fp_f64_to_f16_opt(x, rnd, 0); }
 static inline uint16_t fp_f64_to_bf16(double x, int rnd) { return fp_f64_to_bf16_opt(x, rnd, 0); }
-/* f32 -> f16/bf16: an f32 is exact in f64, so this is still one rounding. */
-static inline uint16_t fp_f32_to_f16(float x, int rnd) { return fp_f64_to_f16_opt(x, rnd, 0); }
-static inline uint16_t fp_f32_to_bf16(float x, int rnd) { return fp_f64_to_bf16_opt(x, rnd, 0); }
-static inline uint16_t fp_f32_to_f16_opt(float x, int rnd, unsigned opts) { return fp_f64_to_f16_opt(x, rnd, opts); }
-static inline uint16_t fp_f32_to_bf16_opt(float x, int rnd, unsigned opts) { return fp_f64_to_bf16_opt(x, rnd, opts); }
 
 /* ---- widening float conversions (exact) --------------------------------- */
 
-/* NaN inputs give the canonical NaN of the destination. */
+/* f16 -> f32 gives the canonical NaN for a NaN; bf16 -> f32 is a shift;
+ * the conversions to f64 keep the payload (quiet bit set). */
 float fp_f16_to_f32(uint16_t h);
 float fp_bf16_to_f32(uint16_t h);
+double fp_f16_to_f64(uint16_t h);
 double fp_f32_to_f64(float x);
-static inline double fp_f16_to_f64(uint16_t h) { return fp_f32_to_f64(fp_f16_to_f32(h)); }
 static inline double fp_bf16_to_f64(uint16_t h) { return fp_f32_to_f64(fp_bf16_to_f32(h)); }
 
 /* ---- integer -> float ----------------------------------------------------- */
@@ -98,15 +106,23 @@ uint16_t fp_i64_to_bf16(int64_t v, int rnd);
 
 /* x rounded to an integer (irnd) and clamped to the range of a signed or
  * unsigned integer of `bits` bits (8, 16, 32 or 64), as every PTX
- * float-to-integer cvt does; NaN gives 0.  The signed result is returned
- * sign-extended, the unsigned one zero-extended.  f32 and f16 sources are
- * exact in f64, so pass them widened. */
-int64_t fp_to_sint(double x, int irnd, unsigned bits);
-uint64_t fp_to_uint(double x, int irnd, unsigned bits);
+ * float-to-integer cvt does.  The signed result is returned sign-extended,
+ * the unsigned one zero-extended.  Use the f32 variant for f16 and bf16
+ * sources too (widened exactly), and flush .ftz inputs first.
+ *
+ * NaN: the PTX ISA (8.7) says NaN converts to 0.  The H200 does so for f32
+ * and f16 sources into 8- to 32-bit destinations, but gives the
+ * destination's sign-bit pattern (1 << (bits-1), e.g. 0x80000000,
+ * 0x8000000000000000, u8 0x80, s8 -128) for every f64 source and for every
+ * 64-bit destination.  These functions reproduce the hardware. */
+int64_t fp_f32_to_sint(float x, int irnd, unsigned bits);
+uint64_t fp_f32_to_uint(float x, int irnd, unsigned bits);
+int64_t fp_f64_to_sint(double x, int irnd, unsigned bits);
+uint64_t fp_f64_to_uint(double x, int irnd, unsigned bits);
 
 /* x rounded to an integral value in its own format (cvt.rni.f32.f32 ...).
  * The sign of zero results follows the input (-0.3 -> -0); Inf stays;
- * NaN gives the canonical NaN. */
+ * NaN gives the canonical NaN for f32, the quieted input for f64. */
 double fp_round_integral(double x, int irnd);
 float fp_round_integral_f32(float x, int irnd);
 
@@ -154,7 +170,9 @@ uint64_t fp_int_convert(uint64_t v, unsigned src_bits, bool src_signed,
 
 /* PTX min/max: a NaN operand yields the other operand, two NaNs the canonical
  * NaN; with nan_mode (the .NaN modifier) any NaN operand gives the canonical
- * NaN.  -0.0 counts as smaller than +0.0. */
+ * NaN.  -0.0 counts as smaller than +0.0.  f64 (no .NaN in PTX) follows the
+ * f64 unit instead: two NaNs give b quieted; nan_mode gives the quieted NaN
+ * operand (b if both). */
 float fp_min32(float a, float b, bool nan_mode);
 float fp_max32(float a, float b, bool nan_mode);
 double fp_min64(double a, double b, bool nan_mode);
@@ -166,8 +184,9 @@ uint16_t fp_max_bf16(uint16_t a, uint16_t b, bool nan_mode);
 
 /* ---- classification (testp) --------------------------------------------------- */
 
-/* `test` is a TESTP_* value of isa.h.  normal and subnormal are false for
- * zero, Inf and NaN; the f32 variant classifies in f32 (a subnormal f32 is
+/* `test` is a TESTP_* value of isa.h.  As on the H200, testp.normal is true
+ * for every finite non-subnormal value, zeros included; testp.subnormal is
+ * false for zeros.  The f32 variant classifies in f32 (a subnormal f32 is
  * normal once widened, so do not widen first). */
 bool fp_testp32(float x, int test);
 bool fp_testp64(double x, int test);

@@ -789,8 +789,8 @@ static bool parse_launch(Ctx *c, Manifest *m, json_t *obj, const char *ljpath, j
     out->repeat = 1;
     out->args = g_array_new(FALSE, TRUE, sizeof(ArgSpec));
     out->globals = g_array_new(FALSE, TRUE, sizeof(DataSpec));
-    if (!check_keys(c, obj, ljpath, defaults ? launch_keys : top_keys))
-        return false;
+    if (defaults && !check_keys(c, obj, ljpath, launch_keys))
+        return false; /* the top level's keys were checked by parse_manifest */
 
     static const char *const required[] = {"ptx", "kernel", "grid", "block"};
     for (size_t i = 0; i < G_N_ELEMENTS(required); i++)
@@ -949,6 +949,8 @@ static bool parse_manifest(Ctx *c, Manifest *m, json_t *root)
 {
     if (!json_is_object(root))
         return fail(c, "", "must be a JSON object");
+    if (!check_keys(c, root, "", top_keys))
+        return false;
     json_t *v;
     if ((v = json_object_get(root, "name"))) {
         if (!json_is_string(v))
@@ -962,8 +964,6 @@ static bool parse_manifest(Ctx *c, Manifest *m, json_t *root)
 
     json_t *launches = json_object_get(root, "launches");
     if (launches) {
-        if (!check_keys(c, root, "", top_keys))
-            return false;
         if (!json_is_array(launches) || json_array_size(launches) == 0)
             return fail(c, "launches", "must be a non-empty array of launch objects");
         size_t i;
@@ -1073,6 +1073,8 @@ uint64_t manifest_compare_elements(PtxType type, const uint8_t *got, const uint8
             double a = bits_float(type, g), b = bits_float(type, w);
             if (isnan(a) || isnan(b))
                 same = isnan(a) && isnan(b);
+            else if (isinf(a) || isinf(b)) /* an infinite rtol·|b| would pass anything */
+                same = a == b;
             else
                 same = a == b || fabs(a - b) <= atol + rtol * fabs(b);
         } else {
@@ -1194,11 +1196,10 @@ static bool apply_global(const Run *r, LoadedModule *lm, uint32_t var, const Dat
     return init_fill(&d->init, d->type, d->count, bytes, r->m->path, d->jpath, error);
 }
 
-static char *param_text(const Module *mod, const Variable *v)
+static char *param_text(const Variable *v)
 {
     return g_strdup_printf("\"%s\" (.%s, %" G_GUINT64_FORMAT " bytes)", v->name,
                            v->type != PTX_TYPE_NONE ? isa_types[v->type].spelling : "b8", v->size);
-    (void)mod;
 }
 
 /* args against the kernel's parameters: count and sizes */
@@ -1216,10 +1217,10 @@ static bool check_args(const Run *r, const LaunchDesc *d, const LaunchPlan *p, G
         unsigned want = a->is_buffer ? addr_bytes : isa_type_size(a->type);
         if (pv->size == want)
             continue;
-        char *ptext = param_text(mod, pv);
+        char *ptext = param_text(pv);
         if (a->is_buffer)
             run_fail(r, error, WS_ERR_INPUT, a->jpath,
-                     "a buffer argument is a %u-byte address (.address_size %u), but parameter %u %s is not",
+                     "a buffer argument is an address of %u bytes (.address_size %u); parameter %u %s is not",
                      addr_bytes, mod->address_size, i, ptext);
         else
             run_fail(r, error, WS_ERR_INPUT, a->jpath, "a %s argument (%u bytes) does not match parameter %u %s",

@@ -466,10 +466,10 @@ static bool parse_dims(Parser *p, uint64_t *count, bool *unsized)
     *unsized = false;
     bool first = true;
     while (is_punct(peek(p), '[')) {
-        next(p);
+        const Token *open = next(p);
         if (is_punct(peek(p), ']')) {
             if (!first)
-                return fail(p, peek(p), WS_ERR_INPUT, "only the first array dimension may be omitted");
+                return fail(p, open, WS_ERR_INPUT, "only the first array dimension may be omitted");
             *unsized = true;
             next(p);
         } else {

@@ -312,6 +312,25 @@ static bool run_launch(const json_t *launch, GHashTable *buffers, GHashTable *gl
     return ok;
 }
 
+/* A launch of "launches" with the keys it leaves out taken from the top
+ * level, as the manifest format specifies. */
+static json_t *launch_with_defaults(const json_t *launch, const json_t *root)
+{
+    static const char *const inherited[] = {
+        "ptx", "kernel", "grid", "block", "dynamic_shared_bytes", "regs_per_thread",
+        "repeat", "args",
+    };
+    json_t *merged = json_object();
+    for (size_t i = 0; i < G_N_ELEMENTS(inherited); i++) {
+        json_t *v = json_object_get(launch, inherited[i]);
+        if (!v)
+            v = json_object_get(root, inherited[i]);
+        if (v)
+            json_object_set(merged, inherited[i], v);
+    }
+    return merged;
+}
+
 static bool is_manifest(const json_t *root)
 {
     return json_is_object(root) && json_is_object(json_object_get(root, "expect")) &&
@@ -370,8 +389,11 @@ static bool replay_manifest(const char *path, const char *outdir, bool *skipped,
               (!globs || build_buffers(globs, globals, dir, path, error));
     const json_t *launches = json_object_get(root, "launches");
     if (ok && json_is_array(launches)) {
-        for (size_t i = 0; ok && i < json_array_size(launches); i++)
-            ok = run_launch(json_array_get(launches, i), buffers, globals, path, error);
+        for (size_t i = 0; ok && i < json_array_size(launches); i++) {
+            json_t *launch = launch_with_defaults(json_array_get(launches, i), root);
+            ok = run_launch(launch, buffers, globals, path, error);
+            json_decref(launch);
+        }
     } else if (ok) {
         ok = run_launch(root, buffers, globals, path, error);
     }
