@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "builtins.h"
 #include "cfg.h"
 
 #define MAX_CALL_DEPTH 1024
@@ -451,6 +452,12 @@ bool exec_CALL(ExecCtx *x)
         return false;
     const Function *callee = module_func(x->m, callee_index);
     uint32_t first = (uint32_t)__builtin_ctz(x->exec);
+    if (!callee->is_defined && !callee->is_entry) {
+        bool handled;
+        bool ok = builtin_call(x, callee, cs, &handled);
+        if (handled)
+            return ok;
+    }
     if (!callee->is_defined || callee->is_entry)
         return exec_fault(x, first, "call to '%s', which has no body in this module", callee->name);
     if (w->nframes >= MAX_CALL_DEPTH)
@@ -634,7 +641,9 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
         f->func = spec->kernel;
         f->regs = g_new0(uint64_t, (size_t)MAX(k->regs->len, 1u) * WARP_SIZE);
         f->param_stride = (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
-        f->params = NULL; /* kernel parameters live in the launch's buffer */
+        /* kernel parameters live in the launch's buffer; this per-lane area
+         * holds the call-site .param variables declared in the body */
+        f->params = f->param_stride ? g_malloc0((size_t)f->param_stride * WARP_SIZE) : NULL;
         f->local_base = 0;
         f->call_site = NO_INDEX;
         f->lanes = w->live;

@@ -215,11 +215,10 @@ static bool parse_numlit(Parser *p, NumLit *out, const Token **where)
     if (t->kind != TK_NUMBER)
         return fail(p, t, WS_ERR_INPUT, "expected a number but found " TOK_FMT, TOK_ARGS(p, t));
     next(p);
-    if (!decode_number(tstr(p, t), t->len, out))
-        return fail(p, t, WS_ERR_INPUT, "bad number '%.*s'", (int)t->len, tstr(p, t));
+    if (!decode_number(tstr(p, t), t->len, out) ||
+        (neg && out->kind == NUM_INT && out->bits > (uint64_t)INT64_MAX + 1))
+        return fail(p, *where, WS_ERR_INPUT, "bad number '%s%.*s'", neg ? "-" : "", (int)t->len, tstr(p, t));
     out->negative = neg;
-    if (neg && out->kind == NUM_INT && out->bits > (uint64_t)INT64_MAX + 1)
-        return fail(p, t, WS_ERR_INPUT, "bad number '-%.*s'", (int)t->len, tstr(p, t));
     return true;
 }
 
@@ -454,6 +453,8 @@ static bool parse_decl_attrs(Parser *p, DeclAttrs *a)
     }
     if (a->type == PTX_TYPE_NONE) {
         const Token *t = peek(p);
+        if (is_dir(p, t, ".texref") || is_dir(p, t, ".samplerref") || is_dir(p, t, ".surfref"))
+            return fail(p, t, WS_ERR_UNSUPPORTED, "'%.*s' variables are not supported", (int)t->len, tstr(p, t));
         return fail(p, t, WS_ERR_INPUT, "expected a type in declaration but found " TOK_FMT, TOK_ARGS(p, t));
     }
     return true;
@@ -843,8 +844,7 @@ static PtxType read_type(const Insn *in, unsigned i)
     case OP_SHFL:
         return i >= 2 ? PTX_TYPE_B32 : in->type;
     case OP_VOTE:
-        return i == 1 && in->mode != VOTE_BALLOT && in->type != PTX_TYPE_PRED ? PTX_TYPE_PRED
-                                                                               : i == 2 ? PTX_TYPE_B32 : in->type;
+        return i == 1 ? PTX_TYPE_PRED : i == 2 ? PTX_TYPE_B32 : in->type;
     case OP_MATCH:
         return i == 2 ? PTX_TYPE_B32 : in->type;
     case OP_BAR:
@@ -1420,6 +1420,11 @@ static bool parse_instruction(Parser *p)
         ok = true;
         if (!is_punct(peek(p), ';')) {
             for (;;) {
+                if (n >= nshape && n == 0) {
+                    const Token *t = peek(p);
+                    ok = fail(p, t, WS_ERR_INPUT, "expected ';' but found " TOK_FMT, TOK_ARGS(p, t));
+                    break;
+                }
                 if (n >= nshape) {
                     ok = fail(p, peek(p), WS_ERR_INPUT, "too many operands for '%s' (expects %s%u)", opname,
                               nreq == nshape ? "" : "at most ", nshape);
@@ -1817,9 +1822,11 @@ static bool parse_function(Parser *p, bool is_extern)
         fail(p, nt, WS_ERR_INPUT, "duplicate definition of function '%s'", module_func(p->m, fi)->name);
         goto out;
     }
-    /* params before rets so the frame reads: params, rets, body .param */
-    if (!bind_params(p, fi, params, false, reuse && defining, is_entry) ||
-        !bind_params(p, fi, rets, true, reuse && defining, is_entry))
+    /* params before rets so the frame reads: params, rets, body .param.  A
+     * repeated declaration binds nothing; a definition after a prototype
+     * renames the prototype's variables. */
+    if ((!reuse || defining) && (!bind_params(p, fi, params, false, reuse, is_entry) ||
+                                 !bind_params(p, fi, rets, true, reuse, is_entry)))
         goto out;
     if (!defining) {
         (void)is_extern;

@@ -838,7 +838,7 @@ START_TEST(test_inline_errors)
     parse_fails(KHEAD ".func f(.param .b32 a)\n{\nret;\n}\n.entry k()\n{\n.reg .b32 %r<2>;\ncall f, (%r1, 2);\nret;\n}\n",
                 WS_ERR_INPUT, "t.ptx:11:1: error: call to 'f' passes 2 arguments but it takes 1");
     parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r0, -99999999999999999999;\n}\n", WS_ERR_INPUT,
-                "t.ptx:7:21: error: bad number '-99999999999999999999'");
+                "t.ptx:7:19: error: bad number '-99999999999999999999'");
 }
 END_TEST
 
