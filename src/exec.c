@@ -418,6 +418,10 @@ bool exec_TRAP(ExecCtx *x)
     return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "trap instruction executed");
 }
 
+/* The callee of the lanes in x->exec.  An indirect call whose lanes hold
+ * different targets calls one target at a time: the lanes of the first
+ * target go now, the others wait on the stack to run the call again, and
+ * everyone reconverges after it. */
 static bool resolve_callee(ExecCtx *x, const CallSite *cs, uint32_t *callee)
 {
     if (cs->callee != NO_INDEX) {
@@ -426,17 +430,24 @@ static bool resolve_callee(ExecCtx *x, const CallSite *cs, uint32_t *callee)
     }
     uint32_t first = (uint32_t)__builtin_ctz(x->exec);
     uint64_t target = *reg_slot(x, cs->callee_reg, first);
-    FOR_LANES(x->exec, l) {
-        if (*reg_slot(x, cs->callee_reg, l) != target)
-            return exec_fault(x, l, "indirect call with lanes calling different functions "
-                                    "(0x%" G_GINT64_MODIFIER "x and 0x%" G_GINT64_MODIFIER "x) is not supported",
-                              target, *reg_slot(x, cs->callee_reg, l));
-    }
     uint64_t idx = (target - FUNC_ADDR_BASE) / FUNC_ADDR_STRIDE;
     if (target < FUNC_ADDR_BASE || (target - FUNC_ADDR_BASE) % FUNC_ADDR_STRIDE ||
         idx >= x->m->funcs->len)
         return exec_fault(x, first, "indirect call to 0x%" G_GINT64_MODIFIER "x, which is not a function",
                           target);
+    uint32_t same = 0;
+    FOR_LANES(x->exec, l) {
+        if (*reg_slot(x, cs->callee_reg, l) == target)
+            same |= 1u << l;
+    }
+    if (same != x->exec) {
+        Warp *w = x->w;
+        w->stack[w->depth - 1].pc = x->pc + 1;
+        stack_push(w, x->pc, x->pc + 1, x->exec & ~same);
+        stack_push(w, x->pc + 1, x->pc + 1, same);
+        x->exec = same;
+        x->diverged = true;
+    }
     *callee = (uint32_t)idx;
     return true;
 }
