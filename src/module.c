@@ -44,6 +44,11 @@ static void free_function(Function *f)
     }
     if (f->frame_vars)
         g_array_unref(f->frame_vars);
+    if (f->labels) {
+        for (guint i = 0; i < f->labels->len; i++)
+            g_free(g_array_index(f->labels, Label, i).name);
+        g_array_unref(f->labels);
+    }
     if (f->cfg)
         cfg_free(f->cfg);
 }
@@ -182,26 +187,56 @@ static bool field_matches(const Insn *in, const ModInfo *mi)
     return false;
 }
 
+/* PTX's customary suffix order (ld.relaxed.gpu.global.nc.v4, cvta.to.global,
+ * bar.warp.sync, shfl.sync.down, setp.lt.and.ftz); within a group rows print
+ * in table order, except that barrier flags (.warp) precede the mode.  Groups
+ * not listed here print last, so a new table group is never dropped. */
+static const uint32_t print_order[] = {
+    MG_TO, MG_SEM, MG_SCOPE, MG_FENCE, MG_SPACE, MG_NC, MG_CACHE, MG_VEC, MG_BAR, MG_REDOP, MG_SYNC,
+    MG_VOTE, MG_SHFL, MG_MATCH, MG_ATOM, MG_MULMODE, MG_CMP, MG_BOOL, MG_ROUND, MG_IROUND, MG_TESTP,
+    MG_SHF, MG_BFIND, MG_PRMT, MG_APPROX, MG_FTZ, MG_SAT, MG_NANMODE, MG_NOFTZ, MG_CC, MG_UNI,
+};
+
+typedef struct {
+    uint32_t fields_done; /* bit per ModField (flags: per flag bit below) */
+    uint32_t flags_done;
+} ModPrint;
+
+static void append_group(GString *s, const Insn *in, uint32_t group_mask, ModPrint *st)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < isa_mod_count; i++) {
+            const ModInfo *mi = &isa_mods[i];
+            if (!(mi->group & group_mask) || mi->value == 0 || !field_matches(in, mi))
+                continue;
+            bool flag_first = mi->group == MG_BAR;
+            if (flag_first ? (pass == 0) != (mi->field == F_FLAG) : pass == 1)
+                continue;
+            if (mi->field == F_FLAG) {
+                if (st->flags_done & mi->value)
+                    continue;
+                st->flags_done |= mi->value;
+            } else {
+                if (st->fields_done & (1u << mi->field))
+                    continue;
+                st->fields_done |= 1u << mi->field;
+            }
+            g_string_append_printf(s, ".%s", mi->spelling);
+        }
+    }
+}
+
 static void append_modifiers(GString *s, const Insn *in)
 {
-    uint32_t groups = isa_ops[in->op].modifier_groups;
-    uint32_t fields_done = 0; /* bit per ModField (except flags, per bit) */
-    uint32_t flags_done = 0;
-    for (unsigned i = 0; i < isa_mod_count; i++) {
-        const ModInfo *mi = &isa_mods[i];
-        if (!(mi->group & groups) || mi->value == 0 || !field_matches(in, mi))
-            continue;
-        if (mi->field == F_FLAG) {
-            if (flags_done & mi->value)
-                continue;
-            flags_done |= mi->value;
-        } else {
-            if (fields_done & (1u << mi->field))
-                continue;
-            fields_done |= 1u << mi->field;
-        }
-        g_string_append_printf(s, ".%s", mi->spelling);
+    uint32_t groups = isa_ops[in->op].modifier_groups, listed = 0;
+    ModPrint st = {0, 0};
+    for (size_t g = 0; g < G_N_ELEMENTS(print_order); g++) {
+        listed |= print_order[g];
+        if (groups & print_order[g])
+            append_group(s, in, print_order[g], &st);
     }
+    if (groups & ~listed)
+        append_group(s, in, groups & ~listed, &st);
 }
 
 static void append_imm(GString *s, int64_t v, PtxType t)
@@ -222,8 +257,9 @@ static void append_offset(GString *s, int64_t v)
         g_string_append_printf(s, "-%" PRIu64, (uint64_t)0 - (uint64_t)v);
 }
 
+/* `slot` is the operand's index in in->opd, INSN_MAX_OPERANDS for call lists */
 static void append_operand(GString *s, const Module *m, const Function *f, const Insn *in,
-                           const Operand *o)
+                           const Operand *o, unsigned slot)
 {
     switch ((OperandKind)o->kind) {
     case OPD_NONE:
@@ -239,9 +275,18 @@ static void append_operand(GString *s, const Module *m, const Function *f, const
     case OPD_SINK:
         g_string_append(s, "_");
         break;
-    case OPD_IMM:
-        append_imm(s, o->imm, in->op == OP_CVT ? (PtxType)in->type2 : (PtxType)in->type);
+    case OPD_IMM: {
+        /* the slot's read type decides float rendering: cvt and set read
+         * their sources at the second type, slct its selector */
+        PtxType t = (PtxType)in->type;
+        if ((in->op == OP_CVT && slot >= 1) || (in->op == OP_SET && (slot == 1 || slot == 2)) ||
+            (in->op == OP_SLCT && slot == 3))
+            t = (PtxType)in->type2;
+        if (slot >= INSN_MAX_OPERANDS || ((in->op == OP_SETP || in->op == OP_SET || in->op == OP_SELP) && slot == 3))
+            t = PTX_TYPE_NONE; /* call arguments, predicate slots */
+        append_imm(s, o->imm, t);
         break;
+    }
     case OPD_SREG:
         if (o->reg < SREG_COUNT) {
             if (o->reg == SREG_ENVREG)
@@ -272,9 +317,14 @@ static void append_operand(GString *s, const Module *m, const Function *f, const
             g_string_append_printf(s, "%s%s", i ? ", " : "", reg_name(f, o->vec_regs[i]));
         g_string_append_c(s, '}');
         break;
-    case OPD_LABEL:
-        g_string_append_printf(s, "$L_%" PRId64, o->imm);
+    case OPD_LABEL: {
+        const char *name = f ? func_label_at(f, (uint32_t)o->imm) : NULL;
+        if (name)
+            g_string_append(s, name);
+        else
+            g_string_append_printf(s, "$L_%" PRId64, o->imm);
         break;
+    }
     case OPD_SYMBOL:
         if (o->sym != NO_INDEX && m && o->sym < m->vars->len)
             g_string_append(s, module_var(m, o->sym)->name);
@@ -301,7 +351,7 @@ static void append_call(GString *s, const Module *m, const Function *f, const In
             if (c->rets[i] != NO_INDEX && m)
                 g_string_append(s, module_var(m, c->rets[i])->name);
             else
-                append_operand(s, m, f, in, &c->ret_opds[i]);
+                append_operand(s, m, f, in, &c->ret_opds[i], INSN_MAX_OPERANDS);
         }
         g_string_append(s, "), ");
     }
@@ -316,7 +366,7 @@ static void append_call(GString *s, const Module *m, const Function *f, const In
         if (c->args[i] != NO_INDEX && m)
             g_string_append(s, module_var(m, c->args[i])->name);
         else
-            append_operand(s, m, f, in, &c->arg_opds[i]);
+            append_operand(s, m, f, in, &c->arg_opds[i], INSN_MAX_OPERANDS);
     }
     g_string_append_c(s, ')');
 }
@@ -337,8 +387,20 @@ char *insn_to_string(const Module *m, const Function *f, const Insn *in)
     } else {
         for (unsigned i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++) {
             g_string_append(s, i ? ", " : " ");
-            append_operand(s, m, f, in, &in->opd[i]);
+            append_operand(s, m, f, in, &in->opd[i], i);
         }
     }
     return g_string_free(s, FALSE);
+}
+
+const char *func_label_at(const Function *f, uint32_t insn)
+{
+    if (!f->labels)
+        return NULL;
+    for (guint i = 0; i < f->labels->len; i++) {
+        const Label *l = &g_array_index(f->labels, Label, i);
+        if (l->insn == insn)
+            return l->name;
+    }
+    return NULL;
 }

@@ -113,6 +113,11 @@ typedef struct {
     Operand *ret_opds;    /* nrets operands (register forms) */
 } CallSite;
 
+typedef struct {
+    char *name;
+    uint32_t insn;        /* instruction the label marks */
+} Label;
+
 struct Cfg; /* cfg.h */
 
 typedef struct {
@@ -126,6 +131,7 @@ typedef struct {
     GArray *insns;        /* Insn */
     GArray *calls;        /* CallSite */
     GArray *frame_vars;   /* uint32_t variable indices declared in the body */
+    GArray *labels;       /* Label, in order of appearance */
     uint64_t frame_param_bytes; /* per-thread .param frame: params, rets, body .param */
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
@@ -166,6 +172,9 @@ uint32_t module_find_func(const Module *m, const char *name);
 uint32_t module_find_kernel(const Module *m, const char *name, GError **error);
 /* module-scope variable by name */
 uint32_t module_find_global(const Module *m, const char *name);
+
+/* Name of a label marking instruction insn, or NULL. */
+const char *func_label_at(const Function *f, uint32_t insn);
 
 /* Render one instruction back to PTX-like text (for traces, listings, errors). */
 char *insn_to_string(const Module *m, const Function *f, const Insn *in);

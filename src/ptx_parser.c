@@ -900,6 +900,22 @@ static bool parse_sreg(Parser *p, const Token *t, Operand *o)
     return true;
 }
 
+/* Special registers PTX defines that the subset does not model: naming one
+ * is "unsupported", not "undefined". */
+static bool is_unmodelled_sreg(const Parser *p, const Token *t)
+{
+    static const char *const prefixes[] = {
+        "%reserved_smem_offset", "%pm", "%cluster", "%nclusterid", "%clusterid", "%is_explicit_cluster",
+        "%aggr_smem_size", "%current_graph_exec",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+        size_t n = strlen(prefixes[i]);
+        if (t->len >= n && memcmp(tstr(p, t), prefixes[i], n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void init_operand(Operand *o)
 {
     memset(o, 0, sizeof *o);
@@ -930,12 +946,31 @@ static bool parse_vector(Parser *p, Operand *o, bool allow_sink)
     o->kind = OPD_VEC;
     for (;;) {
         const Token *t = peek(p);
-        if (t->kind != TK_IDENT)
-            return fail(p, t, WS_ERR_INPUT, "expected a register in vector but found " TOK_FMT, TOK_ARGS(p, t));
         if (o->vec_count >= VEC_MAX)
             return fail(p, t, WS_ERR_INPUT, "vector has more than %d elements", VEC_MAX);
-        next(p);
         uint32_t r = NO_INDEX;
+        if (!allow_sink && (t->kind == TK_NUMBER || is_punct(t, '-'))) {
+            /* `mov.b32 %f1, {0, %rs1}`: a source element reading zero is
+             * NO_INDEX (the executor reads it as 0); others have no slot */
+            NumLit n;
+            const Token *where;
+            int64_t v;
+            if (!parse_numlit(p, &n, &where) || !literal_bits(p, where, &n, PTX_TYPE_B64, &v))
+                return false;
+            if (v != 0)
+                return fail(p, where, WS_ERR_UNSUPPORTED, "non-zero immediate inside a vector operand");
+            o->vec_regs[o->vec_count++] = NO_INDEX;
+            if (is_punct(peek(p), ',')) {
+                next(p);
+                continue;
+            }
+            if (!expect_punct(p, '}'))
+                return false;
+            break;
+        }
+        if (t->kind != TK_IDENT)
+            return fail(p, t, WS_ERR_INPUT, "expected a register in vector but found " TOK_FMT, TOK_ARGS(p, t));
+        next(p);
         if (tok_eq(p, t, "_")) {
             if (!allow_sink)
                 return fail(p, t, WS_ERR_INPUT, "'_' is only allowed in destinations");
@@ -1093,6 +1128,9 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
     if (rk == RES_NONE || (rk != RES_REG && t->len > 0 && tstr(p, t)[0] == '%')) {
         if (parse_sreg(p, t, o))
             return true;
+        if (rk == RES_NONE && is_unmodelled_sreg(p, t))
+            return fail(p, t, WS_ERR_UNSUPPORTED, "special register '%.*s' is not supported", (int)t->len,
+                        tstr(p, t));
         if (rk == RES_NONE)
             return fail(p, t, WS_ERR_INPUT, "undefined %s '%.*s'", tstr(p, t)[0] == '%' ? "register" : "symbol",
                         (int)t->len, tstr(p, t));
@@ -1137,14 +1175,6 @@ static bool apply_modifier(Insn *in, const ModInfo *mi)
     return true;
 }
 
-/* Type classes PTX allows beyond what isa/ptx_ops.def lists.  The table has
- * shr as .bN only, but shr.u32/shr.s32 (logical/arithmetic shift) are in
- * every nvcc listing.  Remove an entry once the table carries it. */
-static uint32_t extra_type_classes(PtxOpcode op)
-{
-    return op == OP_SHR ? (TC_UINT | TC_SINT) : 0;
-}
-
 /* Split `ld.global.nc.v4.f32` into opcode, modifiers and types. */
 static bool decode_opcode(Parser *p, const Token *t, Insn *in)
 {
@@ -1173,7 +1203,7 @@ static bool decode_opcode(Parser *p, const Token *t, Insn *in)
             if (ntypes >= 2 || ntypes >= info->max_types)
                 return fail(p, t, WS_ERR_INPUT, "too many type suffixes in '%.*s' ('%s' takes %u)",
                             (int)n, s, info->name, info->max_types);
-            if (!(isa_type_class(ty) & (info->type_classes | extra_type_classes(op))))
+            if (!(isa_type_class(ty) & info->type_classes))
                 return fail(p, t, WS_ERR_INPUT, "type '.%.*s' is not allowed for '%s' in '%.*s'",
                             (int)clen, c, info->name, (int)n, s);
             if (ntypes++ == 0)
@@ -1532,7 +1562,10 @@ static bool parse_label(Parser *p)
         g_free(name);
         return fail(p, t, WS_ERR_INPUT, "duplicate label '%.*s'", (int)t->len, tstr(p, t));
     }
-    g_hash_table_insert(p->labels, name, GUINT_TO_POINTER(func_ninsns(cur_func(p)) + 1));
+    uint32_t at = func_ninsns(cur_func(p));
+    g_hash_table_insert(p->labels, name, GUINT_TO_POINTER(at + 1));
+    Label label = {.name = tdup(p, t), .insn = at};
+    g_array_append_val(cur_func(p)->labels, label);
     return true;
 }
 
@@ -1810,6 +1843,7 @@ static bool parse_function(Parser *p, bool is_extern)
         f.insns = g_array_new(FALSE, FALSE, sizeof(Insn));
         f.calls = g_array_new(FALSE, FALSE, sizeof(CallSite));
         f.frame_vars = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        f.labels = g_array_new(FALSE, FALSE, sizeof(Label));
         g_array_append_val(p->m->funcs, f);
         fi = p->m->funcs->len - 1;
         g_hash_table_insert(p->funcs, module_func(p->m, fi)->name, GUINT_TO_POINTER(fi + 1));

@@ -9,6 +9,8 @@
 #include "cfg.h"
 #include "errors.h"
 #include "module.h"
+#include "ptx_parser.h"
+#include "testutil.h"
 
 /* ------------------------------------------------ hand-built modules */
 
@@ -736,6 +738,213 @@ START_TEST(test_print)
 }
 END_TEST
 
+/* --------------------------------------------------------- parsed PTX */
+
+static const char *call_loop_ptx =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".func (.param .b32 r) twice(.param .b32 x)\n"
+    "{\n"
+    "    .reg .b32 %r<3>;\n"
+    "    ld.param.b32 %r1, [x];\n"
+    "    add.s32 %r2, %r1, %r1;\n"
+    "    st.param.b32 [r], %r2;\n"
+    "    ret;\n"
+    "}\n"
+    ".visible .entry k(.param .u64 out, .param .u32 n)\n"
+    "{\n"
+    "    .reg .pred %p<3>;\n"
+    "    .reg .b32 %r<6>;\n"
+    "    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd1, [out];\n"          /* 0 */
+    "    ld.param.u32 %r1, [n];\n"             /* 1 */
+    "    mov.u32 %r2, %tid.x;\n"               /* 2 */
+    "    setp.lt.u32 %p1, %r2, %r1;\n"         /* 3 */
+    "    @%p1 bra THEN;\n"                     /* 4 */
+    "    mov.u32 %r3, 7;\n"                    /* 5 */
+    "    bra.uni JOIN;\n"                      /* 6 */
+    "THEN:\n"
+    "    mov.u32 %r3, 9;\n"                    /* 7 */
+    "JOIN:\n"
+    "LOOP:\n"
+    "    setp.eq.u32 %p2, %r3, 0;\n"           /* 8 */
+    "    @%p2 bra DONE;\n"                     /* 9 */
+    "    sub.u32 %r3, %r3, 1;\n"               /* 10 */
+    "    bra.uni LOOP;\n"                      /* 11 */
+    "DONE:\n"
+    "    { // callseq 0, 0\n"
+    "    .param .b32 param0;\n"
+    "    st.param.b32 [param0], %r3;\n"        /* 12 */
+    "    .param .b32 retval0;\n"
+    "    call.uni (retval0), twice, (param0);\n" /* 13 */
+    "    ld.param.b32 %r4, [retval0];\n"       /* 14 */
+    "    } // callseq 0\n"
+    "    st.global.u32 [%rd1], %r4;\n"         /* 15 */
+    "    ret;\n"                               /* 16 */
+    "}\n";
+
+static Module *parse_or_fail(const char *text)
+{
+    GError *err = NULL;
+    Module *m = ptx_parse_string(text, "inline.ptx", &err);
+    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
+    ck_assert_msg(cfg_build_all(m, &err), "cfg failed: %s", err ? err->message : "?");
+    return m;
+}
+
+static uint32_t reg_named(const Function *f, const char *name)
+{
+    for (guint r = 0; r < f->regs->len; r++)
+        if (g_strcmp0(g_array_index(f->regs, RegInfo, r).name, name) == 0)
+            return r;
+    ck_abort_msg("no register %s", name);
+    return NO_INDEX;
+}
+
+START_TEST(test_parsed_call_loop)
+{
+    Module *m = parse_or_fail(call_loop_ptx);
+    uint32_t k = module_find_func(m, "k"), t = module_find_func(m, "twice");
+    ck_assert_uint_ne(k, NO_INDEX);
+    ck_assert_uint_ne(t, NO_INDEX);
+    const Function *f = module_func(m, k);
+    const Cfg *c = f->cfg;
+    ck_assert_uint_eq(c->ninsns, 17);
+    ck_assert_uint_eq(c->nblocks, 6);
+    assert_block(c, 0, 0, 4, 2, 2, 1, 3);
+    assert_block(c, 1, 5, 6, 1, 3, 0, 3);
+    assert_block(c, 2, 7, 7, 1, 3, 0, 3);
+    assert_block(c, 3, 8, 9, 2, 5, 4, 5);
+    assert_block(c, 4, 10, 11, 1, 3, 0, 3);
+    assert_block(c, 5, 12, 16, 1, X, 0, X); /* the call stays inside its block */
+    assert_reconv(c, 5, (uint32_t[]){4, 6, 9, 11, 16}, (uint32_t[]){8, 8, 12, 8, 17});
+    uint32_t rd1 = reg_named(f, "%rd1"), r3 = reg_named(f, "%r3"), r1 = reg_named(f, "%r1");
+    uint32_t p2 = reg_named(f, "%p2"), r4 = reg_named(f, "%r4");
+    ck_assert(cfg_live_in(c, 3, rd1) && cfg_live_in(c, 3, r3) && !cfg_live_in(c, 3, p2));
+    ck_assert(cfg_live_in(c, 5, rd1) && cfg_live_in(c, 5, r3) && !cfg_live_in(c, 5, r4));
+    ck_assert(!cfg_live_in(c, 0, rd1) && !cfg_live_in(c, 0, r1));
+    ck_assert(cfg_live_out(c, 0, rd1) && !cfg_live_out(c, 0, r1));
+    /* peak at the setp: %rd1 %r1 %r2 = 2+1+1 */
+    ck_assert_uint_eq(c->max_live_regs, 4);
+    ck_assert_uint_eq(module_func(m, t)->cfg->max_live_regs, 1);
+    ck_assert_uint_eq(cfg_estimate_registers(m, k), 4 + CFG_REG_OVERHEAD);
+    module_free(m);
+}
+END_TEST
+
+/* a .func with a guarded early ret and a guarded trap */
+START_TEST(test_parsed_guarded_ret)
+{
+    Module *m = parse_or_fail(
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".func clamp(.param .u64 p)\n"
+        "{\n"
+        "    .reg .pred %p<3>;\n"
+        "    .reg .b32 %r<4>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.param.u64 %rd1, [p];\n"      /* 0 */
+        "    ld.u32 %r1, [%rd1];\n"          /* 1 */
+        "    setp.gt.u32 %p1, %r1, 100;\n"   /* 2 */
+        "    @%p1 ret;\n"                    /* 3 */
+        "    setp.eq.u32 %p2, %r1, 0;\n"     /* 4 */
+        "    @%p2 trap;\n"                   /* 5 */
+        "    add.u32 %r2, %r1, 1;\n"         /* 6 */
+        "    st.u32 [%rd1], %r2;\n"          /* 7 */
+        "    ret;\n"                         /* 8 */
+        "}\n");
+    uint32_t fi = module_find_func(m, "clamp");
+    const Cfg *c = module_func(m, fi)->cfg;
+    ck_assert_uint_eq(c->nblocks, 3);
+    assert_block(c, 0, 0, 3, 2, X, 1, X);
+    assert_block(c, 1, 4, 5, 2, X, 2, X);
+    assert_block(c, 2, 6, 8, 1, X, 0, X);
+    assert_reconv(c, 3, (uint32_t[]){3, 5, 8}, (uint32_t[]){9, 9, 9});
+    ck_assert_uint_eq(c->max_live_regs, 3); /* %rd1 and %r1 */
+    module_free(m);
+}
+END_TEST
+
+/* Structural invariants on every function of every PTX file under traces/. */
+static void check_invariants(const Module *m, uint32_t fi)
+{
+    const Function *f = module_func(m, fi);
+    const Cfg *c = f->cfg;
+    if (!f->is_defined)
+        return;
+    ck_assert_ptr_nonnull(c);
+    uint32_t n = func_ninsns(f);
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        const BasicBlock *bb = &c->blocks[b];
+        ck_assert_uint_eq(bb->first, b == 0 ? 0 : c->blocks[b - 1].last + 1);
+        const Insn *last = func_insn(f, bb->last);
+        /* a single successor is the immediate post-dominator */
+        if (bb->nsucc == 1 && !(bb->flags & BB_EXIT_LINK))
+            ck_assert_msg(bb->ipdom == bb->succ[0], "%s B%u", f->name, b);
+        /* the IPDOM post-dominates every successor: it lies on its pdom chain */
+        for (uint8_t s = 0; s < bb->nsucc && bb->ipdom != CFG_EXIT; s++) {
+            uint32_t v = bb->succ[s], steps = 0;
+            while (v != bb->ipdom && v != CFG_EXIT && steps++ <= c->nblocks)
+                v = c->blocks[v].ipdom;
+            ck_assert_msg(v == bb->ipdom, "%s B%u: ipdom B%u is not above succ", f->name, b,
+                          bb->ipdom);
+        }
+        if (last->op == OP_BRA) {
+            uint32_t want = bb->ipdom == CFG_EXIT ? n : c->blocks[bb->ipdom].first;
+            ck_assert_uint_eq(c->reconv_pc[bb->last], want);
+            uint32_t t = (uint32_t)last->opd[0].imm;
+            if (t < n)
+                ck_assert_uint_eq(c->blocks[c->block_of[t]].first, t);
+        }
+        /* live-out is the union of the successors' live-in */
+        for (uint32_t r = 0; r < c->nregs; r++) {
+            bool any = false;
+            for (uint8_t s = 0; s < bb->nsucc; s++)
+                if (bb->succ[s] != CFG_EXIT && cfg_live_in(c, bb->succ[s], r))
+                    any = true;
+            ck_assert_msg(any == cfg_live_out(c, b, r), "%s B%u reg %u", f->name, b, r);
+        }
+    }
+    ck_assert_uint_le(c->max_live_regs, 2 * c->nregs);
+}
+
+START_TEST(test_traces_invariants)
+{
+    char *root = tu_source_path("traces");
+    GDir *dir = g_dir_open(root, 0, NULL);
+    ck_assert_ptr_nonnull(dir);
+    const char *name;
+    int files = 0;
+    while ((name = g_dir_read_name(dir))) {
+        char *sub = g_build_filename(root, name, NULL);
+        GDir *d2 = g_dir_open(sub, 0, NULL);
+        const char *fname;
+        while (d2 && (fname = g_dir_read_name(d2))) {
+            if (!g_str_has_suffix(fname, ".ptx"))
+                continue;
+            char *path = g_build_filename(sub, fname, NULL);
+            GError *err = NULL;
+            Module *m = ptx_parse_file(path, &err);
+            if (m) { /* parsing is another suite's business */
+                ck_assert_msg(cfg_build_all(m, &err), "%s: %s", path, err ? err->message : "?");
+                for (uint32_t fi = 0; fi < m->funcs->len; fi++)
+                    check_invariants(m, fi);
+                files++;
+                module_free(m);
+            }
+            g_clear_error(&err);
+            g_free(path);
+        }
+        if (d2)
+            g_dir_close(d2);
+        g_free(sub);
+    }
+    g_dir_close(dir);
+    g_free(root);
+    ck_assert_int_gt(files, 0);
+}
+END_TEST
+
 static Suite *cfg_suite(void)
 {
     Suite *s = suite_create("cfg");
@@ -762,6 +971,12 @@ static Suite *cfg_suite(void)
     tcase_add_test(e, test_bad_input);
     tcase_add_test(e, test_print);
     suite_add_tcase(s, e);
+    TCase *p = tcase_create("parsed");
+    tcase_add_test(p, test_parsed_call_loop);
+    tcase_add_test(p, test_parsed_guarded_ret);
+    tcase_add_test(p, test_traces_invariants);
+    tcase_set_timeout(p, 60);
+    suite_add_tcase(s, p);
     return s;
 }
 

@@ -209,6 +209,8 @@ START_TEST(test_old_saxpy)
     ck_assert_uint_eq(in->opd[1].reg, reg(f, "%f4"));
 
     assert_text(m, f, 0, "mov.u16 %rh1, %ctaid.x");
+    assert_text(m, f, 7, "@%p1 bra $Lt_0_770");
+    assert_text(m, f, 12, "ld.global.f32 %f1, [%rd4]");
     assert_text(m, f, 5, "ld.param.s32 %r4, [n]");
     assert_text(m, f, 17, "mad.f32 %f4, %f2, %f3, %f1");
     module_free(m);
@@ -495,6 +497,66 @@ START_TEST(test_nvcc_inlined_loc)
 }
 END_TEST
 
+START_TEST(test_nvcc_kernels)
+{
+    Module *m = parse_file_ok("tests/ptx/valid/nvcc13_kernels.ptx");
+    /* printf: an .extern .func that is declared, never defined, and called */
+    uint32_t vp = module_find_func(m, "vprintf");
+    ck_assert_uint_ne(vp, NO_INDEX);
+    ck_assert(!module_func(m, vp)->is_defined);
+    ck_assert_uint_eq(module_func(m, vp)->params->len, 2);
+    uint32_t hi = module_find_func(m, "_Z5helloi");
+    const Function *hello = module_func(m, hi);
+    ck_assert_uint_eq(hello->calls->len, 1);
+    ck_assert_uint_eq(g_array_index(hello->calls, CallSite, 0).callee, vp);
+    ck_assert_uint_eq(g_array_index(hello->calls, CallSite, 0).nargs, 2);
+    const Variable *str = module_var(m, module_find_global(m, "$str"));
+    ck_assert_uint_eq(str->size, 13);
+    ck_assert_str_eq((const char *)str->init, "hello %d %f\n");
+    const Insn *in = insn(hello, at_line(hello, 536)); /* mov.u64 %rd3, 4609434218613702656 */
+    ck_assert_uint_eq((uint64_t)in->opd[1].imm, f64b(1.5));
+    /* struct by value: .param .align 8 .b8 x[48] */
+    const Function *mk = func(m, "_Z5mkbig3Bigi");
+    const Variable *ret = module_var(m, g_array_index(mk->rets, uint32_t, 0));
+    ck_assert_uint_eq(ret->size, 48);
+    ck_assert_uint_eq(ret->align, 8);
+    ck_assert_uint_eq(module_var(m, g_array_index(mk->params, uint32_t, 1))->offset, 48);
+    ck_assert_uint_eq(ret->offset, 56);
+    ck_assert_uint_eq(mk->frame_param_bytes, 104);
+    uint32_t bi = module_find_func(m, "_Z4bigkP3Big");
+    const Function *bk = module_func(m, bi);
+    in = insn(bk, at_line(bk, 592)); /* st.param.v4.b8 [param0+44], {...} */
+    ck_assert_int_eq(in->vec, 4);
+    ck_assert_int_eq(in->type, PTX_TYPE_B8);
+    ck_assert_int_eq(in->opd[0].imm, 44);
+    ck_assert_uint_eq(in->opd[0].sym, var(m, "param0", bi));
+    ck_assert_uint_eq(module_var(m, var(m, "param0", bi))->size, 48);
+    /* demoted __shared__ tiles live in the kernel body */
+    uint32_t mm = module_find_func(m, "_Z11matMulTiledPKfS0_Pfi");
+    ck_assert_uint_eq(module_var(m, var(m, "_ZZ11matMulTiledPKfS0_PfiE2Bs", mm))->size, 1024);
+    const Function *mf = module_func(m, mm);
+    in = insn(mf, at_line(mf, 150)); /* ld.shared.f32 %f11, [%r8+64] */
+    ck_assert_int_eq(in->space, SPACE_SHARED);
+    ck_assert_int_eq(in->opd[1].imm, 64);
+    module_free(m);
+}
+END_TEST
+
+/* sm_80 nvcc widens bf16 with `mov.b32 %f, {0, %rs}`: the zero element has
+ * no register and reads as zero (NO_INDEX). */
+START_TEST(test_vector_zero_element)
+{
+    Module *m = parse_ok(KHEAD ".entry k()\n{\n.reg .f32 %f1; .reg .b16 %rs1;\n{ mov.b32 %f1, {0,%rs1};}\nret;\n}\n");
+    const Function *f = func(m, "k");
+    const Insn *in = insn(f, 0);
+    ck_assert_int_eq(in->opd[1].kind, OPD_VEC);
+    ck_assert_uint_eq(in->opd[1].vec_count, 2);
+    ck_assert_uint_eq(in->opd[1].vec_regs[0], NO_INDEX);
+    ck_assert_uint_eq(in->opd[1].vec_regs[1], reg(f, "%rs1"));
+    module_free(m);
+}
+END_TEST
+
 /* ---- old-style .func with .reg parameters, initialisers, scopes ------------ */
 
 START_TEST(test_old_reg_func)
@@ -636,6 +698,10 @@ START_TEST(test_immediates)
     ck_assert_uint_eq((uint64_t)insn(f, 20)->opd[1].imm, 0x40490FDBu); /* read as f32 */
     for (uint32_t i = 0; i < func_ninsns(f); i++)
         ck_assert_uint_eq(insn(f, i)->guard, NO_INDEX);
+    assert_text(m, f, 2, "cvt.rn.f32.f64 %f1, 0d3FF8000000000000");
+    assert_text(m, f, 7, "set.lt.u32.f32 %r1, %f1, 0f3FC00000");
+    assert_text(m, f, 9, "add.s32 %r1, %r2, -16");
+    assert_text(m, f, 5, "selp.f32 %f1, 0f3F800000, 0f00000000, %p1");
     module_free(m);
 }
 END_TEST
@@ -691,6 +757,22 @@ START_TEST(test_call_forms)
     ck_assert_uint_eq(in->opd[1].func, module_find_func(m, "baz"));
     ck_assert_uint_eq(in->opd[1].sym, NO_INDEX);
     assert_text(m, k, 3, "call.uni (retval0), ext_f, (param0)");
+    module_free(m);
+}
+END_TEST
+
+START_TEST(test_repeated_prototypes)
+{
+    Module *m = parse_ok(KHEAD ".func (.param .b32 r) f(.param .b32 a);\n.extern .func (.param .b32 r) f(.param .b32 a);\n"
+                               ".func (.param .b32 ret0) f(.param .b32 b)\n{\nst.param.b32 [ret0], 1;\nret;\n}\n");
+    ck_assert_uint_eq(m->funcs->len, 1);
+    const Function *f = func(m, "f");
+    ck_assert_uint_eq(f->params->len, 1);
+    ck_assert_uint_eq(f->rets->len, 1);
+    ck_assert_uint_eq(m->vars->len, 2);
+    ck_assert_str_eq(module_var(m, g_array_index(f->params, uint32_t, 0))->name, "b");
+    ck_assert_uint_eq(insn(f, 0)->opd[0].sym, g_array_index(f->rets, uint32_t, 0));
+    ck_assert_uint_eq(f->frame_param_bytes, 8);
     module_free(m);
 }
 END_TEST
@@ -782,7 +864,12 @@ START_TEST(test_modifiers)
     ck_assert_int_eq(insn(f, 17)->opd[1].kind, OPD_VEC);
     ck_assert_uint_eq(insn(f, 18)->opd[0].vec_regs[1], NO_INDEX);
     assert_text(m, f, 4, "setp.ne.and.s32 %p1|%p2, %r1, %r2, !%p2");
-    assert_text(m, f, 0, "ld.global.v4.nc.f32 {%f1, %f2, %f3, %f4}, [%rd1+16]");
+    assert_text(m, f, 0, "ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16]");
+    assert_text(m, f, 3, "atom.acq_rel.gpu.global.cas.b32 %r1, [%rd1], %r2, %r3");
+    assert_text(m, f, 11, "bar.warp.sync -1");
+    assert_text(m, f, 12, "shf.l.wrap.b32 %r1, %r2, %r3, 5");
+    assert_text(m, f, 7, "ex2.approx.ftz.f32 %f1, %f2");
+    assert_text(m, f, 14, "cvt.rni.sat.f32.f32 %f1, %f2");
     assert_text(m, f, 17, "st.global.v2.f32 [%rd1], {%f1, %f2}");
     module_free(m);
 }
@@ -942,9 +1029,12 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_nvcc_structs_half);
     tcase_add_test(tc, test_nvcc_debug_build);
     tcase_add_test(tc, test_nvcc_inlined_loc);
+    tcase_add_test(tc, test_nvcc_kernels);
+    tcase_add_test(tc, test_vector_zero_element);
     tcase_add_test(tc, test_old_reg_func);
     tcase_add_test(tc, test_immediates);
     tcase_add_test(tc, test_call_forms);
+    tcase_add_test(tc, test_repeated_prototypes);
     tcase_add_test(tc, test_labels_forward_and_end);
     tcase_add_test(tc, test_modifiers);
     tcase_add_test(tc, test_find_kernel);
