@@ -709,6 +709,22 @@ static void count_step(ExecCtx *x)
     }
 }
 
+/* Settle the stack; a warp with no path left is done, which may complete a
+ * barrier the others wait at.  Returns whether the warp has work left. */
+static bool warp_settle(ExecCtx *x)
+{
+    Warp *w = x->w;
+    stack_settle(x);
+    if (w->depth > 0 && w->live != 0)
+        return true;
+    if (w->state != WARP_DONE) {
+        w->state = WARP_DONE;
+        w->cta->done_warps++;
+        cta_try_release_barriers(w->cta);
+    }
+    return false;
+}
+
 bool warp_step(Warp *w, StepInfo *info, GError **error)
 {
     ExecCtx x = {0};
@@ -717,16 +733,7 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     x.m = w->cta->module;
     x.error = error;
     x.fr = top_frame(w);
-    {
-        ExecCtx settle = x;
-        stack_settle(&settle);
-    }
-    if (w->depth == 0 || w->live == 0) {
-        if (w->state != WARP_DONE) {
-            w->state = WARP_DONE;
-            w->cta->done_warps++;
-            cta_try_release_barriers(w->cta);
-        }
+    if (!warp_settle(&x)) {
         if (info)
             *info = (StepInfo){0};
         return true;
@@ -772,13 +779,6 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
         info->diverged = x.diverged;
         info->blocked = x.blocked;
     }
-    stack_settle(&x);
-    if (w->depth == 0 || w->live == 0) {
-        if (w->state != WARP_DONE) {
-            w->state = WARP_DONE;
-            w->cta->done_warps++;
-            cta_try_release_barriers(w->cta);
-        }
-    }
+    warp_settle(&x);
     return true;
 }
