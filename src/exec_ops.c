@@ -63,19 +63,22 @@ static void round_leave(int rnd, int old)
         fesetround(old);
 }
 
-/* 16-bit float lanes: operate in f32, round back with .rn */
+/* 16-bit float lanes: operate in f64, round back once with .rn.  f64 holds
+ * the exact sum or product of two halves, and a half fma is close enough to
+ * exact that rounding it to f64 first cannot move it across a half tie; an
+ * f32 intermediate could (fma.rn.f16 of 0x1001, 0x3BFE, 0x3C01). */
 static inline float half_to_f32(PtxType t, uint16_t h)
 {
     return (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2) ? fp_bf16_to_f32(h) : fp_f16_to_f32(h);
 }
-static inline uint16_t f32_to_half(PtxType t, float f)
+static inline uint16_t f64_to_half(PtxType t, double d)
 {
-    return (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2) ? fp_f32_to_bf16(f, RND_RN)
-                                                        : fp_f32_to_f16(f, RND_RN);
+    return (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2) ? fp_f64_to_bf16(d, RND_RN)
+                                                        : fp_f64_to_f16(d, RND_RN);
 }
 static inline bool is_pair(PtxType t) { return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2; }
 
-typedef float (*HalfOp)(float a, float b, float c);
+typedef double (*HalfOp)(double a, double b, double c);
 
 static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
 {
@@ -84,29 +87,30 @@ static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
     FOR_LANES(x->exec, l) {
         uint64_t a = SRC(1, l), b = nsrc > 1 ? SRC(2, l) : 0, c = nsrc > 2 ? SRC(3, l) : 0, r = 0;
         for (unsigned k = 0; k < n; k++) {
-            float fa = half_to_f32(t, (uint16_t)(a >> (16 * k)));
-            float fb = half_to_f32(t, (uint16_t)(b >> (16 * k)));
-            float fc = half_to_f32(t, (uint16_t)(c >> (16 * k)));
-            float v = f(fa, fb, fc);
+            double fa = half_to_f32(t, (uint16_t)(a >> (16 * k)));
+            double fb = half_to_f32(t, (uint16_t)(b >> (16 * k)));
+            double fc = half_to_f32(t, (uint16_t)(c >> (16 * k)));
+            double v = f(fa, fb, fc);
             if (IN->flags & FL_SAT)
-                v = fp_sat32(v);
-            r |= (uint64_t)f32_to_half(t, v) << (16 * k);
+                v = fp_sat64(v);
+            r |= (uint64_t)f64_to_half(t, v) << (16 * k);
         }
         reg_write(x, DST(0), l, r, n * 2);
     }
     return true;
 }
 
-static float h_add(float a, float b, float c) { (void)c; return a + b; }
-static float h_sub(float a, float b, float c) { (void)c; return a - b; }
-static float h_mul(float a, float b, float c) { (void)c; return a * b; }
-static float h_fma(float a, float b, float c) { return fmaf(a, b, c); }
-static float h_abs(float a, float b, float c) { (void)b; (void)c; return fabsf(a); }
-static float h_neg(float a, float b, float c) { (void)b; (void)c; return -a; }
-static float h_min(float a, float b, float c) { (void)c; return fp_min32(a, b, false); }
-static float h_max(float a, float b, float c) { (void)c; return fp_max32(a, b, false); }
-static float h_ex2(float a, float b, float c) { (void)b; (void)c; return exp2f(a); }
-static float h_tanh(float a, float b, float c) { (void)b; (void)c; return tanhf(a); }
+static double h_add(double a, double b, double c) { (void)c; return a + b; }
+static double h_sub(double a, double b, double c) { (void)c; return a - b; }
+static double h_mul(double a, double b, double c) { (void)c; return a * b; }
+static double h_fma(double a, double b, double c) { return fma(a, b, c); }
+static double h_abs(double a, double b, double c) { (void)b; (void)c; return fabs(a); }
+static double h_neg(double a, double b, double c) { (void)b; (void)c; return -a; }
+/* halves are exact in f32: keep the f32 NaN rules of min/max */
+static double h_min(double a, double b, double c) { (void)c; return fp_min32((float)a, (float)b, false); }
+static double h_max(double a, double b, double c) { (void)c; return fp_max32((float)a, (float)b, false); }
+static double h_ex2(double a, double b, double c) { (void)b; (void)c; return exp2(a); }
+static double h_tanh(double a, double b, double c) { (void)b; (void)c; return tanh(a); }
 
 /* ------------------------------------------------------------------ */
 /* float binary/unary operations shared by add, sub, mul, div ...       */

@@ -32,7 +32,8 @@ char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBu
         addr[i] = gmem_alloc(g, bufs[i].size, "buf", &error);
         if (!addr[i])
             goto out;
-        memcpy(gmem_ptr(g, addr[i], bufs[i].size ? bufs[i].size : 1), bufs[i].data, bufs[i].size);
+        if (bufs[i].size)
+            memcpy(gmem_ptr(g, addr[i], bufs[i].size), bufs[i].data, bufs[i].size);
         if (!launch_pack_param(m, k, (uint32_t)i, addr[i], params, &error))
             goto out;
     }
@@ -46,7 +47,8 @@ char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBu
     bool ok = launch_run(img, &spec, &stats, &error);
     launch_stats_clear(&stats);
     for (int i = 0; i < nbufs; i++)
-        memcpy(bufs[i].data, gmem_ptr(g, addr[i], bufs[i].size ? bufs[i].size : 1), bufs[i].size);
+        if (bufs[i].size)
+            memcpy(bufs[i].data, gmem_ptr(g, addr[i], bufs[i].size), bufs[i].size);
     (void)ok;
 out:
     if (error) {
