@@ -62,6 +62,13 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
         goto out;
     }
+    /* The functional core needs only the SM count, which is the H200's; GPU
+     * models arrive as configs/ files with the timing model. */
+    if (config && strcmp(config, "h200") != 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
+                    "run: unknown configuration '%s' (this version models only 'h200')", config);
+        goto out;
+    }
     mf = manifest_load(argv[1], error);
     if (!mf)
         goto out;
