@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "fpconv.h"
 #include "exec.h"
 #include "memory.h"
 
@@ -53,32 +54,6 @@ static inline int64_t sign_extend(uint64_t v, unsigned bits)
     v &= width_mask(bits);
     return (int64_t)((v ^ m) - m);
 }
-static inline float bits_f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline double bits_f64(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-static inline uint64_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static inline uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);

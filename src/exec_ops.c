@@ -26,7 +26,7 @@ static inline bool tsigned(PtxType t) { return isa_type_class(t) == TC_SINT; }
 
 static inline float f32_in(const ExecCtx *x, uint64_t v)
 {
-    float f = bits_f32(v);
+    float f = fp_f32_from_bits((uint32_t)v);
     return (IN->flags & FL_FTZ) ? fp_ftz32(f) : f;
 }
 static inline uint64_t f32_out(const ExecCtx *x, float f)
@@ -35,13 +35,13 @@ static inline uint64_t f32_out(const ExecCtx *x, float f)
         f = fp_ftz32(f);
     if (IN->flags & FL_SAT)
         f = fp_sat32(f);
-    return f32_bits(f);
+    return fp_f32_bits(f);
 }
 static inline uint64_t f64_out(const ExecCtx *x, double d)
 {
     if (IN->flags & FL_SAT)
         d = fp_sat64(d);
-    return f64_bits(d);
+    return fp_f64_bits(d);
 }
 
 /* Directed rounding for one float operation; the default (.rn) leaves the
@@ -129,7 +129,7 @@ static bool float_op(ExecCtx *x, FloatOp op)
     int old = round_enter(IN->round);
     if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
-            double a = bits_f64(SRC(1, l)), b = bits_f64(SRC(2, l)), c = nsrc > 2 ? bits_f64(SRC(3, l)) : 0;
+            double a = fp_f64_from_bits(SRC(1, l)), b = fp_f64_from_bits(SRC(2, l)), c = nsrc > 2 ? fp_f64_from_bits(SRC(3, l)) : 0;
             double r;
             switch (op) {
             case FOP_ADD: r = a + b; break;
@@ -405,7 +405,7 @@ static bool exec_ABS(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t v = SRC(1, l);
         if (t == PTX_TYPE_F32)
-            reg_write(x, DST(0), l, f32_bits(fabsf(f32_in(x, v))), 4);
+            reg_write(x, DST(0), l, fp_f32_bits(fabsf(f32_in(x, v))), 4);
         else if (t == PTX_TYPE_F64)
             reg_write(x, DST(0), l, v & ~(1ull << 63), 8);
         else {
@@ -424,7 +424,7 @@ static bool exec_NEG(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t v = SRC(1, l);
         if (t == PTX_TYPE_F32)
-            reg_write(x, DST(0), l, f32_bits(-f32_in(x, v)), 4);
+            reg_write(x, DST(0), l, fp_f32_bits(-f32_in(x, v)), 4);
         else if (t == PTX_TYPE_F64)
             reg_write(x, DST(0), l, v ^ (1ull << 63), 8);
         else
@@ -460,7 +460,7 @@ static bool exec_COPYSIGN(ExecCtx *x) { return float_op(x, FOP_COPYSIGN); }
 static bool exec_TESTP(ExecCtx *x)
 {
     FOR_LANES(x->exec, l) {
-        double v = IN->type == PTX_TYPE_F64 ? bits_f64(SRC(1, l)) : (double)bits_f32(SRC(1, l));
+        double v = IN->type == PTX_TYPE_F64 ? fp_f64_from_bits(SRC(1, l)) : (double)fp_f32_from_bits((uint32_t)SRC(1, l));
         bool r;
         switch (IN->mode) {
         case TESTP_FINITE: r = isfinite(v); break;
@@ -469,11 +469,11 @@ static bool exec_TESTP(ExecCtx *x)
         case TESTP_NOTANUMBER: r = isnan(v); break;
         case TESTP_NORMAL: /* sm_90 counts zero as normal: finite and not subnormal */
             r = isfinite(v) && (IN->type == PTX_TYPE_F64 ? fpclassify(v) != FP_SUBNORMAL
-                                                          : fpclassify(bits_f32(SRC(1, l))) != FP_SUBNORMAL);
+                                                          : fpclassify(fp_f32_from_bits((uint32_t)SRC(1, l))) != FP_SUBNORMAL);
             break;
         default:
             r = IN->type == PTX_TYPE_F64 ? fpclassify(v) == FP_SUBNORMAL
-                                          : fpclassify(bits_f32(SRC(1, l))) == FP_SUBNORMAL;
+                                          : fpclassify(fp_f32_from_bits((uint32_t)SRC(1, l))) == FP_SUBNORMAL;
             break;
         }
         reg_write(x, DST(0), l, r, 1);
@@ -491,7 +491,7 @@ static bool special(ExecCtx *x, SpecialFn fn)
     int old = round_enter(IN->round);
     if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
-            double a = bits_f64(SRC(1, l)), r;
+            double a = fp_f64_from_bits(SRC(1, l)), r;
             switch (fn) {
             case SF_RCP: r = 1.0 / a; break;
             case SF_SQRT: r = sqrt(a); break;
@@ -548,8 +548,8 @@ static bool compare(const ExecCtx *x, PtxType t, uint64_t a, uint64_t b)
     if (cls == TC_FLOAT || cls == TC_HALF) {
         double fa, fb;
         if (t == PTX_TYPE_F64) {
-            fa = bits_f64(a);
-            fb = bits_f64(b);
+            fa = fp_f64_from_bits(a);
+            fb = fp_f64_from_bits(b);
         } else if (cls == TC_HALF) {
             fa = half_to_f32(t, (uint16_t)a);
             fb = half_to_f32(t, (uint16_t)b);
@@ -634,7 +634,7 @@ static bool exec_SET(ExecCtx *x)
         bool r = compare(x, IN->type2, SRC(1, l), SRC(2, l));
         if (has_c)
             r = combine(IN->boolop, r, SRC(3, l) & 1);
-        uint64_t v = dt == PTX_TYPE_F32 ? (r ? f32_bits(1.0f) : 0) : (r ? ~0ull : 0);
+        uint64_t v = dt == PTX_TYPE_F32 ? (r ? fp_f32_bits(1.0f) : 0) : (r ? ~0ull : 0);
         reg_write(x, DST(0), l, v, isa_type_size(dt));
     }
     return true;
@@ -652,9 +652,9 @@ static bool exec_SLCT(ExecCtx *x)
     unsigned bytes = isa_type_size(IN->type);
     FOR_LANES(x->exec, l) {
         uint64_t c = SRC(3, l);
-        bool ge = IN->type2 == PTX_TYPE_F32 ? !(f32_in(x, c) < 0.0f) && !isnan(bits_f32(c))
+        bool ge = IN->type2 == PTX_TYPE_F32 ? !(f32_in(x, c) < 0.0f) && !isnan(fp_f32_from_bits((uint32_t)c))
                                              : sign_extend(c, 32) >= 0;
-        if (IN->type2 == PTX_TYPE_F32 && isnan(bits_f32(c)))
+        if (IN->type2 == PTX_TYPE_F32 && isnan(fp_f32_from_bits((uint32_t)c)))
             ge = false;
         reg_write(x, DST(0), l, ge ? SRC(1, l) : SRC(2, l), bytes);
     }
@@ -921,7 +921,7 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         int64_t sv = sign_extend(v, sbits);
         uint64_t uv = v & width_mask(sbits);
         if (dt == PTX_TYPE_F64)
-            return f64_bits(sgn ? fp_i64_to_f64(sv, rnd) : fp_u64_to_f64(uv, rnd));
+            return fp_f64_bits(sgn ? fp_i64_to_f64(sv, rnd) : fp_u64_to_f64(uv, rnd));
         float f = sgn ? fp_i64_to_f32(sv, rnd) : fp_u64_to_f32(uv, rnd);
         if (dt == PTX_TYPE_F32)
             return f32_out(x, f);
@@ -932,7 +932,7 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
     /* float source, as a double (exact for every source type) */
     double s;
     if (st == PTX_TYPE_F64)
-        s = bits_f64(v);
+        s = fp_f64_from_bits(v);
     else if (st == PTX_TYPE_F32)
         s = f32_in(x, v);
     else
@@ -976,7 +976,7 @@ static bool exec_CVT(ExecCtx *x)
     unsigned dbytes = dt == PTX_TYPE_PRED ? 1 : isa_type_size(dt);
     if (IN->nopd == 3 && is_pair(dt)) { /* cvt.rn.f16x2.f32 d, hi, lo */
         FOR_LANES(x->exec, l) {
-            float hi = bits_f32(SRC(1, l)), lo = bits_f32(SRC(2, l));
+            float hi = fp_f32_from_bits((uint32_t)SRC(1, l)), lo = fp_f32_from_bits((uint32_t)SRC(2, l));
             int rnd = IN->round == RND_NONE ? RND_RN : IN->round;
             uint64_t h = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(hi, rnd) : fp_f32_to_f16(hi, rnd);
             uint64_t lw = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(lo, rnd) : fp_f32_to_f16(lo, rnd);
@@ -1106,9 +1106,9 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     switch (IN->atom) {
     case ATOM_ADD:
         if (t == PTX_TYPE_F32)
-            r = f32_bits(fp_ftz32(fp_ftz32(bits_f32(old)) + fp_ftz32(bits_f32(b))));
+            r = fp_f32_bits(fp_ftz32(fp_ftz32(fp_f32_from_bits((uint32_t)old)) + fp_ftz32(fp_f32_from_bits((uint32_t)b))));
         else if (t == PTX_TYPE_F64)
-            r = f64_bits(bits_f64(old) + bits_f64(b));
+            r = fp_f64_bits(fp_f64_from_bits(old) + fp_f64_from_bits(b));
         else
             r = old + b;
         break;
@@ -1116,11 +1116,11 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     case ATOM_MAX: {
         bool is_max = IN->atom == ATOM_MAX;
         if (t == PTX_TYPE_F32) {
-            float a = bits_f32(old), v = bits_f32(b);
-            r = f32_bits(is_max ? fp_max32(a, v, false) : fp_min32(a, v, false));
+            float a = fp_f32_from_bits((uint32_t)old), v = fp_f32_from_bits((uint32_t)b);
+            r = fp_f32_bits(is_max ? fp_max32(a, v, false) : fp_min32(a, v, false));
         } else if (t == PTX_TYPE_F64) {
-            double a = bits_f64(old), v = bits_f64(b);
-            r = f64_bits(is_max ? fp_max64(a, v, false) : fp_min64(a, v, false));
+            double a = fp_f64_from_bits(old), v = fp_f64_from_bits(b);
+            r = fp_f64_bits(is_max ? fp_max64(a, v, false) : fp_min64(a, v, false));
         } else if (tsigned(t)) {
             int64_t a = sign_extend(old, bits), v = sign_extend(b, bits);
             r = (uint64_t)(is_max ? (a > v ? a : v) : (a < v ? a : v));
