@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "fpconv.h"
 #include "ptx_lexer.h"
 
 /* A name in a scope: a register or a variable, tagged in the low bit. */
@@ -222,31 +223,6 @@ static bool parse_numlit(Parser *p, NumLit *out, const Token **where)
     return true;
 }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-static float bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static double bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
 /* The bit pattern of literal `n` read as type `t` (see module.h OPD_IMM). */
 static bool literal_bits(Parser *p, const Token *where, const NumLit *n, PtxType t, int64_t *out)
 {
@@ -263,7 +239,7 @@ static bool literal_bits(Parser *p, const Token *where, const NumLit *n, PtxType
                 *out = (int64_t)(uint32_t)(n->bits ^ (n->negative ? 0x80000000u : 0));
                 return true;
             }
-            v = bits_f32((uint32_t)n->bits);
+            v = fp_f32_from_bits((uint32_t)n->bits);
             v = n->negative ? -v : v;
             break;
         case NUM_F64BITS:
@@ -271,14 +247,14 @@ static bool literal_bits(Parser *p, const Token *where, const NumLit *n, PtxType
                 *out = (int64_t)(n->bits ^ (n->negative ? 0x8000000000000000ull : 0));
                 return true;
             }
-            v = bits_f64(n->bits);
+            v = fp_f64_from_bits(n->bits);
             v = n->negative ? -v : v;
             break;
         default:
             v = n->negative ? -n->value : n->value;
             break;
         }
-        *out = f32 ? (int64_t)f32_bits((float)v) : (int64_t)f64_bits(v);
+        *out = f32 ? (int64_t)fp_f32_bits((float)v) : (int64_t)fp_f64_bits(v);
         return true;
     }
     if (cls == TC_HALF && n->kind != NUM_INT)
