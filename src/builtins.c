@@ -110,10 +110,8 @@ static bool format_lane(ExecCtx *x, uint32_t lane, const char *fmt, uint64_t arg
             break;
         case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
             ok = next_arg(x, lane, args, &cursor, 8, &v);
-            double d;
-            memcpy(&d, &v, 8);
             g_string_append_c(spec, conv);
-            g_string_append_printf(out, spec->str, d);
+            g_string_append_printf(out, spec->str, fp_f64_from_bits(v));
             break;
         }
         case 's': {

@@ -298,7 +298,7 @@ static void frame_release(Warp *w, Frame *f)
 }
 
 /* Copy a callee's return values into the caller's destinations. */
-static void copy_returns(ExecCtx *x, const Module *m, Frame *callee, Frame *caller, uint32_t lanes)
+static void copy_returns(const Module *m, Frame *callee, Frame *caller, uint32_t lanes)
 {
     const Function *cf = module_func(m, caller->func);
     const Function *ef = module_func(m, callee->func);
@@ -332,7 +332,6 @@ static void copy_returns(ExecCtx *x, const Module *m, Frame *callee, Frame *call
             }
         }
     }
-    (void)x;
 }
 
 /* Pop finished paths: empty masks, reached joins, and frames whose lanes
@@ -344,7 +343,7 @@ static void stack_settle(ExecCtx *x)
         if (w->nframes > 1 && w->depth == top_frame(w)->stack_base) {
             Frame *callee = top_frame(w);
             Frame *caller = &w->frames[w->nframes - 2];
-            copy_returns(x, x->m, callee, caller, callee->lanes & w->live);
+            copy_returns(x->m, callee, caller, callee->lanes & w->live);
             frame_release(w, callee);
             w->nframes--;
             continue;

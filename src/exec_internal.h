@@ -46,19 +46,10 @@ static inline uint64_t width_mask(unsigned bits)
 {
     return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
 }
-static inline int64_t sign_extend(uint64_t v, unsigned bits)
-{
-    if (bits >= 64)
-        return (int64_t)v;
-    uint64_t m = 1ull << (bits - 1);
-    v &= width_mask(bits);
-    return (int64_t)((v ^ m) - m);
-}
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);
-/* Store bits into a destination register, keeping the low `bytes` bytes
- * (sign-extended when sign_extend_from is nonzero: the loaded width in bits). */
+/* Store bits into a destination register, keeping the low `bytes` bytes. */
 static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t bits, unsigned bytes)
 {
     if (reg != NO_INDEX)

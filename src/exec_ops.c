@@ -183,7 +183,7 @@ static inline __int128 int_in(const ExecCtx *x, uint64_t v)
 {
     unsigned bits = tbits(IN->type);
     if (tsigned(IN->type))
-        return sign_extend(v, bits);
+        return fp_sext(v, bits);
     return (__int128)(v & width_mask(bits));
 }
 
@@ -197,7 +197,7 @@ static bool int_addsub(ExecCtx *x, bool sub, bool carry_in)
         uint64_t ci = carry_in ? (carry >> l) & 1 : 0;
         uint64_t r;
         if (IN->flags & FL_SAT) {
-            __int128 sa = sign_extend(a, bits), sb = sign_extend(b, bits);
+            __int128 sa = fp_sext(a, bits), sb = fp_sext(b, bits);
             r = (uint64_t)sat_signed(sub ? sa - sb : sa + sb, bits);
         } else if (!sub) {
             r = a + b + ci;
@@ -278,7 +278,6 @@ static bool exec_MUL(ExecCtx *x)
 
 static bool int_mad(ExecCtx *x, bool carry_in)
 {
-    unsigned bits = tbits(IN->type);
     uint32_t carry = x->w->carry, carry_out = carry;
     FOR_LANES(x->exec, l) {
         unsigned bytes;
@@ -287,7 +286,7 @@ static bool int_mad(ExecCtx *x, bool carry_in)
         uint64_t ci = carry_in ? (carry >> l) & 1 : 0;
         uint64_t r;
         if ((IN->flags & FL_SAT) && IN->mul == MUL_HI && IN->type == PTX_TYPE_S32) {
-            r = (uint64_t)sat_signed((__int128)sign_extend(p, 32) + sign_extend(c, 32), 32);
+            r = (uint64_t)sat_signed((__int128)fp_sext(p, 32) + fp_sext(c, 32), 32);
         } else {
             unsigned rb = bytes * 8;
             uint64_t m = width_mask(rb);
@@ -300,7 +299,6 @@ static bool int_mad(ExecCtx *x, bool carry_in)
     }
     if (IN->flags & FL_CC)
         x->w->carry = carry_out;
-    (void)bits;
     return true;
 }
 
@@ -316,7 +314,7 @@ static uint64_t mul24(const ExecCtx *x, uint64_t a, uint64_t b)
 {
     int64_t p;
     if (tsigned(IN->type))
-        p = sign_extend(a, 24) * sign_extend(b, 24);
+        p = fp_sext(a, 24) * fp_sext(b, 24);
     else
         p = (int64_t)((a & 0xFFFFFF) * (b & 0xFFFFFF));
     return IN->mul == MUL_HI ? (uint64_t)p >> 16 : (uint64_t)p;
@@ -331,8 +329,8 @@ static bool exec_MAD24(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t r = mul24(x, SRC(1, l), SRC(2, l)) + SRC(3, l);
         if ((IN->flags & FL_SAT) && tsigned(IN->type))
-            r = (uint64_t)sat_signed((__int128)sign_extend(mul24(x, SRC(1, l), SRC(2, l)), 32) +
-                                         sign_extend(SRC(3, l), 32), 32);
+            r = (uint64_t)sat_signed((__int128)fp_sext(mul24(x, SRC(1, l), SRC(2, l)), 32) +
+                                         fp_sext(SRC(3, l), 32), 32);
         reg_write(x, DST(0), l, r, 4);
     }
     return true;
@@ -364,7 +362,7 @@ static bool exec_DIV(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t r;
         if (tsigned(IN->type)) {
-            int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
+            int64_t a = fp_sext(SRC(1, l), bits), b = fp_sext(SRC(2, l), bits);
             if (b == 0)
                 r = ~0ull; /* all ones for every dividend, as measured on sm_90 */
             else if (b == -1)
@@ -386,7 +384,7 @@ static bool exec_REM(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t r;
         if (tsigned(IN->type)) {
-            int64_t a = sign_extend(SRC(1, l), bits), b = sign_extend(SRC(2, l), bits);
+            int64_t a = fp_sext(SRC(1, l), bits), b = fp_sext(SRC(2, l), bits);
             r = b == 0 ? ~0ull : b == -1 ? 0 : (uint64_t)(a % b);
         } else {
             uint64_t m = width_mask(bits), a = SRC(1, l) & m, b = SRC(2, l) & m;
@@ -409,7 +407,7 @@ static bool exec_ABS(ExecCtx *x)
         else if (t == PTX_TYPE_F64)
             reg_write(x, DST(0), l, v & ~(1ull << 63), 8);
         else {
-            int64_t s = sign_extend(v, tbits(t));
+            int64_t s = fp_sext(v, tbits(t));
             reg_write(x, DST(0), l, (uint64_t)(s < 0 ? -(uint64_t)s : (uint64_t)s), tbits(t) / 8);
         }
     }
@@ -583,7 +581,7 @@ static bool compare(const ExecCtx *x, PtxType t, uint64_t a, uint64_t b)
         bits = 1;
     }
     bool sgn = cls == TC_SINT;
-    int64_t sa = sign_extend(a, bits), sb = sign_extend(b, bits);
+    int64_t sa = fp_sext(a, bits), sb = fp_sext(b, bits);
     uint64_t ua = a & width_mask(bits), ub = b & width_mask(bits);
     switch (cmp) {
     case CMP_EQ: return ua == ub;
@@ -652,10 +650,8 @@ static bool exec_SLCT(ExecCtx *x)
     unsigned bytes = isa_type_size(IN->type);
     FOR_LANES(x->exec, l) {
         uint64_t c = SRC(3, l);
-        bool ge = IN->type2 == PTX_TYPE_F32 ? !(f32_in(x, c) < 0.0f) && !isnan(fp_f32_from_bits((uint32_t)c))
-                                             : sign_extend(c, 32) >= 0;
-        if (IN->type2 == PTX_TYPE_F32 && isnan(fp_f32_from_bits((uint32_t)c)))
-            ge = false;
+        /* -0.0 counts as >= 0; NaN does not */
+        bool ge = IN->type2 == PTX_TYPE_F32 ? f32_in(x, c) >= 0.0f : fp_sext(c, 32) >= 0;
         reg_write(x, DST(0), l, ge ? SRC(1, l) : SRC(2, l), bytes);
     }
     return true;
@@ -725,7 +721,7 @@ static bool exec_SHR(ExecCtx *x)
         uint32_t n = (uint32_t)SRC(2, l);
         uint64_t r;
         if (tsigned(IN->type)) {
-            int64_t s = sign_extend(SRC(1, l), bits);
+            int64_t s = fp_sext(SRC(1, l), bits);
             r = (uint64_t)(s >> (n >= bits ? bits - 1 : n));
         } else {
             r = n >= bits ? 0 : (SRC(1, l) & width_mask(bits)) >> n;
@@ -902,7 +898,7 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
     if (!sfloat && !dfloat) {
         if (dt == PTX_TYPE_PRED || st == PTX_TYPE_PRED)
             return v & 1;
-        __int128 val = sc == TC_SINT ? (__int128)sign_extend(v, sbits) : (__int128)(v & width_mask(sbits));
+        __int128 val = sc == TC_SINT ? (__int128)fp_sext(v, sbits) : (__int128)(v & width_mask(sbits));
         if (IN->flags & FL_SAT) {
             __int128 hi, lo;
             if (dc == TC_SINT) {
@@ -918,7 +914,7 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
     }
     if (!sfloat) { /* integer to float */
         bool sgn = sc == TC_SINT;
-        int64_t sv = sign_extend(v, sbits);
+        int64_t sv = fp_sext(v, sbits);
         uint64_t uv = v & width_mask(sbits);
         if (dt == PTX_TYPE_F64)
             return fp_f64_bits(sgn ? fp_i64_to_f64(sv, rnd) : fp_u64_to_f64(uv, rnd));
@@ -989,7 +985,7 @@ static bool exec_CVT(ExecCtx *x)
         /* integer results narrower than the destination register are
          * sign-extended for signed types, as the register holds them */
         if (isa_type_class(dt) == TC_SINT && dbytes < 8)
-            r = (uint64_t)sign_extend(r, dbytes * 8);
+            r = (uint64_t)fp_sext(r, dbytes * 8);
         *reg_slot(x, DST(0), l) = isa_type_class(dt) == TC_SINT ? r : r & width_mask(dbytes * 8);
     }
     return true;
@@ -1041,7 +1037,7 @@ static inline uint64_t load_bits(const uint8_t *p, unsigned size, bool sgn)
 {
     uint64_t v = 0;
     memcpy(&v, p, size);
-    return sgn ? (uint64_t)sign_extend(v, size * 8) : v;
+    return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
 }
 
 static bool do_load(ExecCtx *x)
@@ -1122,7 +1118,7 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
             double a = fp_f64_from_bits(old), v = fp_f64_from_bits(b);
             r = fp_f64_bits(is_max ? fp_max64(a, v, false) : fp_min64(a, v, false));
         } else if (tsigned(t)) {
-            int64_t a = sign_extend(old, bits), v = sign_extend(b, bits);
+            int64_t a = fp_sext(old, bits), v = fp_sext(b, bits);
             r = (uint64_t)(is_max ? (a > v ? a : v) : (a < v ? a : v));
         } else {
             uint64_t a = old & width_mask(bits), v = b & width_mask(bits);
@@ -1161,7 +1157,7 @@ static bool exec_ATOM(ExecCtx *x)
         if (!p)
             return false;
         uint64_t old = atomic_apply(x, p, SRC(2, l), IN->nopd > 3 ? SRC(3, l) : 0);
-        reg_write(x, DST(0), l, tsigned(IN->type) ? (uint64_t)sign_extend(old, size * 8) : old, size);
+        reg_write(x, DST(0), l, tsigned(IN->type) ? (uint64_t)fp_sext(old, size * 8) : old, size);
     }
     return true;
 }

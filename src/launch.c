@@ -323,11 +323,10 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
         g_free(shared_offset);
         return false;
     }
-    const Function *k = module_func(m, spec->kernel);
     uint8_t empty_params[8] = {0};
     LaunchSpec s = *spec;
-    if (!s.params || k->frame_param_bytes == 0)
-        s.params = s.params ? s.params : empty_params;
+    if (!s.params)
+        s.params = empty_params;
     uint64_t budget_used = 0;
     bool ok = true;
     for (uint32_t z = 0; ok && z < s.grid.z; z++)

@@ -12,6 +12,7 @@
 #include "isa.h"
 #include "manifest.h"
 #include "ptx_parser.h"
+#include "report.h"
 
 typedef int (*CommandFn)(int argc, char **argv, GError **error);
 
@@ -76,7 +77,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
     if (report && !quiet)
-        manifest_print_summary(stdout, report);
+        report_print_summary(stdout, report);
     if (report && json_path) {
         if (json_dump_file(report, json_path, JSON_INDENT(1) | JSON_SORT_KEYS) != 0 && ran) {
             g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: cannot write the report", json_path);

@@ -16,6 +16,7 @@
 
 #include "cfg.h"
 #include "errors.h"
+#include "fpconv.h"
 #include "launch.h"
 #include "memory.h"
 #include "module.h"
@@ -128,34 +129,12 @@ static uint64_t get_le(const uint8_t *src, unsigned size)
 /* a double rounded (to nearest even) to the float type's bits */
 static uint64_t float_bits(PtxType t, double d)
 {
-    if (t == PTX_TYPE_F32) {
-        float f = (float)d;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
+    return t == PTX_TYPE_F32 ? fp_f32_bits((float)d) : fp_f64_bits(d);
 }
 
 static double bits_float(PtxType t, uint64_t bits)
 {
-    if (t == PTX_TYPE_F32) {
-        uint32_t u = (uint32_t)bits;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, &bits, 8);
-    return d;
-}
-
-static uint64_t sign_extend(uint64_t v, unsigned bytes)
-{
-    unsigned shift = 64 - 8 * bytes;
-    return shift ? (uint64_t)((int64_t)(v << shift) >> shift) : v;
+    return t == PTX_TYPE_F32 ? fp_f32_from_bits((uint32_t)bits) : fp_f64_from_bits(bits);
 }
 
 /* element value in words, for error messages */
@@ -165,7 +144,7 @@ static char *element_text(PtxType t, uint64_t bits)
     if (isa_type_is_float(t))
         return g_strdup_printf(t == PTX_TYPE_F32 ? "%.9g" : "%.17g", bits_float(t, bits));
     if (isa_type_is_signed(t))
-        return g_strdup_printf("%" G_GINT64_FORMAT, (gint64)sign_extend(bits, size));
+        return g_strdup_printf("%" G_GINT64_FORMAT, (gint64)fp_sext(bits, size * 8));
     return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)(size < 8 ? bits & ((1ull << (8 * size)) - 1) : bits));
 }
 
@@ -297,7 +276,7 @@ static bool int_value(Ctx *c, const char *jpath, json_t *v, PtxType t, uint64_t 
     if (hex) {
         if (neg || (mag & ~width_mask))
             return fail(c, jpath, "0x bit pattern does not fit %s", tn);
-        *out = is_signed ? sign_extend(mag, bits / 8) : mag;
+        *out = is_signed ? (uint64_t)fp_sext(mag, bits) : mag;
         return true;
     }
     if (is_signed) {
@@ -1549,9 +1528,4 @@ gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint
     gmem_free(r.gmem);
     *report = rep;
     return ok;
-}
-
-void manifest_print_summary(FILE *out, json_t *report)
-{
-    report_print_summary(out, report);
 }

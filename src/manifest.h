@@ -43,10 +43,6 @@ typedef struct {
 gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report,
                       guint *failed_checks, GError **error);
 
-/* Short human summary of a report: per launch the kernel, grid/block,
- * instruction counts, divergence and checks. */
-void manifest_print_summary(FILE *out, json_t *report);
-
 /* ---- pieces exposed for the unit tests ---- */
 
 /* One step of splitmix64 (Steele, Lea & Flood 2014): advances *state and

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "fpconv.h"
 
 json_t *report_new(const char *config_name, const char *manifest_name)
 {
@@ -40,15 +41,7 @@ json_t *report_scalar(PtxType type, uint64_t bits)
 {
     unsigned size = isa_type_size(type);
     if (isa_type_is_float(type)) {
-        double d;
-        if (type == PTX_TYPE_F32) {
-            uint32_t u = (uint32_t)bits;
-            float f;
-            memcpy(&f, &u, 4);
-            d = f;
-        } else {
-            memcpy(&d, &bits, 8);
-        }
+        double d = type == PTX_TYPE_F32 ? fp_f32_from_bits((uint32_t)bits) : fp_f64_from_bits(bits);
         if (isnan(d))
             return json_string("nan");
         if (isinf(d))

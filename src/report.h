@@ -41,7 +41,8 @@ void report_stats_accumulate(LaunchStats *into, const LaunchStats *from, const M
  * string), floats as numbers, or "nan", "inf", "-inf" where JSON has none. */
 json_t *report_scalar(PtxType type, uint64_t bits);
 
-/* Short human summary of a report (see manifest_print_summary). */
+/* Short human summary of a report: per launch the kernel, grid/block,
+ * instruction counts, divergence and checks. */
 void report_print_summary(FILE *out, json_t *report);
 
 #endif

@@ -712,7 +712,7 @@ START_TEST(summary_mentions_the_numbers)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    manifest_print_summary(f, report);
+    report_print_summary(f, report);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(text, "kernel scale  grid (2,1,1)  block (32,1,1)"));
     ck_assert_ptr_nonnull(strstr(text, "42 warp"));
