@@ -65,6 +65,8 @@ typedef struct {
     uint32_t carry;         /* .cc carry flag per lane */
     uint32_t pending_red_dst; /* bar.red destination register, NO_INDEX if none */
     uint8_t pending_red_type; /* PtxType of that destination */
+    WarpAccess *mem_log;    /* when set (timing model), each step records its
+                               memory accesses here; the caller clears mask */
 } Warp;
 
 typedef struct {
@@ -114,6 +116,17 @@ bool warp_step(Warp *w, StepInfo *info, GError **error);
 /* Release barriers whose arrivals are complete (after a warp arrived or a
  * warp finished).  Returns true if some warp was released. */
 bool cta_try_release_barriers(Cta *cta);
+
+/* The instruction the warp will execute next (function and pc); false when
+ * the warp has finished. */
+static inline bool warp_peek(const Warp *w, uint32_t *func, uint32_t *pc)
+{
+    if (w->state == WARP_DONE || w->depth == 0 || w->nframes == 0)
+        return false;
+    *func = w->frames[w->nframes - 1].func;
+    *pc = w->stack[w->depth - 1].pc;
+    return true;
+}
 
 /* Thread index of a lane, for messages and %tid. */
 void warp_lane_tid(const Warp *w, uint32_t lane, Dim3 *tid);

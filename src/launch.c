@@ -256,7 +256,7 @@ static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_
     return true;
 }
 
-static void describe_warps(GString *s, const Cta *cta)
+void launch_describe_warps(GString *s, const Cta *cta)
 {
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         const Warp *w = &cta->warps[i];
@@ -288,7 +288,7 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
                     g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
                                        " warp instructions exhausted in block (%u,%u,%u)",
                                     cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-                    describe_warps(s, cta);
+                    launch_describe_warps(s, cta);
                     g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
                     g_string_free(s, TRUE);
                     return false;
@@ -302,7 +302,7 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
             g_string_printf(s, "%s: error: deadlock in block (%u,%u,%u): every unfinished warp waits at a "
                                "barrier that the others will never reach",
                             cta->module->path, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-            describe_warps(s, cta);
+            launch_describe_warps(s, cta);
             g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
             g_string_free(s, TRUE);
             return false;
@@ -310,19 +310,31 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
     }
 }
 
-bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error)
+bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_offset,
+                    uint32_t *shared_size, GError **error)
 {
-    const Module *m = img->module;
+    *shared_offset = NULL;
     if (spec->kernel >= m->funcs->len) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: no such kernel", m->path);
         return false;
     }
-    uint64_t *shared_offset = g_new0(uint64_t, MAX(m->vars->len, 1u));
-    uint32_t shared_size = shared_layout(m, spec, shared_offset);
-    if (!check_spec(m, spec, shared_size, error)) {
-        g_free(shared_offset);
+    uint64_t *offsets = g_new0(uint64_t, MAX(m->vars->len, 1u));
+    *shared_size = shared_layout(m, spec, offsets);
+    if (!check_spec(m, spec, *shared_size, error)) {
+        g_free(offsets);
         return false;
     }
+    *shared_offset = offsets;
+    return true;
+}
+
+bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error)
+{
+    const Module *m = img->module;
+    uint64_t *shared_offset;
+    uint32_t shared_size;
+    if (!launch_prepare(m, spec, &shared_offset, &shared_size, error))
+        return false;
     uint8_t empty_params[8] = {0};
     LaunchSpec s = *spec;
     if (!s.params)

@@ -70,6 +70,15 @@ void launch_stats_clear(LaunchStats *s);
 
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
 
+/* What launch_run and the timing model share: validates the launch shape
+ * (CUDA's limits) and lays out shared memory — *shared_offset (g_free it)
+ * holds each module variable's offset, *shared_size the bytes per CTA. */
+bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_offset,
+                    uint32_t *shared_size, GError **error);
+struct Cta;
+/* Appends one line per unfinished warp of the CTA: state, pc, line, mask. */
+void launch_describe_warps(GString *s, const struct Cta *cta);
+
 /* Pack one kernel argument into a parameter buffer: value holds the bits
  * (little-endian, low `size` bytes used). */
 bool launch_pack_param(const Module *m, uint32_t kernel, uint32_t index, uint64_t value,

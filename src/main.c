@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "isa.h"
 #include "manifest.h"
+#include "occupancy.h"
 #include "ptx_parser.h"
 #include "report.h"
 
@@ -39,10 +40,14 @@ static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError *
 static int cmd_run(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
+    char **overrides = NULL;
     gint64 max_insts = 0;
-    gboolean quiet = FALSE;
+    gboolean quiet = FALSE, functional = FALSE;
+    GpuConfig *gpu = NULL;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &overrides, "Override one configuration key (repeatable)", "KEY=VALUE"},
+        {"functional", 'f', 0, G_OPTION_ARG_NONE, &functional, "Functional run only: outputs and counts, no timing model", NULL},
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report to FILE", "FILE"},
         {"dump", 'd', 0, G_OPTION_ARG_FILENAME, &dump_dir, "Write every buffer to DIR/<name>.bin after the run", "DIR"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
@@ -63,17 +68,14 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
         goto out;
     }
-    /* The functional core needs only the SM count, which is the H200's; GPU
-     * models arrive as configs/ files with the timing model. */
-    if (config && strcmp(config, "h200") != 0) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
-                    "run: unknown configuration '%s' (this version models only 'h200')", config);
+    gpu = config_load(config ? config : CONFIG_DEFAULT_NAME, (const char *const *)overrides, error);
+    if (!gpu)
         goto out;
-    }
     mf = manifest_load(argv[1], error);
     if (!mf)
         goto out;
-    RunOptions opt = {.config_name = config, .dump_dir = dump_dir, .max_instructions = (uint64_t)max_insts};
+    RunOptions opt = {.config = functional ? NULL : gpu, .config_name = gpu->name, .dump_dir = dump_dir,
+                      .max_instructions = (uint64_t)max_insts};
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
     if (report && !quiet)
@@ -95,6 +97,8 @@ static int cmd_run(int argc, char **argv, GError **error)
 out:
     json_decref(report);
     manifest_free(mf);
+    config_free(gpu);
+    g_strfreev(overrides);
     g_option_context_free(ctx);
     g_free(config);
     g_free(json_path);
@@ -209,10 +213,85 @@ static int cmd_isa(int argc, char **argv, GError **error)
 
 /* ------------------------------------------------------------------ */
 
+static int cmd_occupancy(int argc, char **argv, GError **error)
+{
+    char *config = NULL;
+    char **overrides = NULL;
+    gint block = 0, regs = 0, smem = 0;
+    gboolean as_json = FALSE;
+    GOptionEntry entries[] = {
+        {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
+        {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &overrides, "Override one configuration key (repeatable)", "KEY=VALUE"},
+        {"block", 'b', 0, G_OPTION_ARG_INT, &block, "Threads per block", "N"},
+        {"regs", 'r', 0, G_OPTION_ARG_INT, &regs, "Registers per thread (0: not limiting)", "R"},
+        {"smem", 's', 0, G_OPTION_ARG_INT, &smem, "Shared memory per block, bytes (static + dynamic)", "BYTES"},
+        {"json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print the result as JSON", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionContext *ctx = g_option_context_new("- blocks and warps per SM for a launch shape, and the limiting resource");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int status = 2;
+    GpuConfig *gpu = NULL;
+    if (!parse_options(ctx, &argc, &argv, error))
+        goto out;
+    if (argc != 1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "occupancy: unexpected argument '%s'", argv[1]);
+        goto out;
+    }
+    if (block <= 0 || regs < 0 || smem < 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
+                    "occupancy: --block N (N > 0) is required; --regs and --smem must not be negative");
+        goto out;
+    }
+    gpu = config_load(config ? config : CONFIG_DEFAULT_NAME, (const char *const *)overrides, error);
+    if (!gpu)
+        goto out;
+    if ((uint32_t)block > gpu->max_threads_per_block) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "occupancy: %s allows at most %u threads per block, not %d",
+                    gpu->name, gpu->max_threads_per_block, block);
+        goto out;
+    }
+    Occupancy o;
+    occupancy_compute(gpu, (uint32_t)block, (uint32_t)regs, (uint32_t)smem, &o);
+    if (as_json) {
+        json_t *j = json_pack("{sssisisisisisisisisisssisf}", "config", gpu->name, "block", block, "regs_per_thread", regs,
+                              "smem_per_block", smem, "launch__occupancy_limit_warps", (int)o.limit[LIMIT_WARPS],
+                              "launch__occupancy_limit_blocks", (int)o.limit[LIMIT_BLOCKS],
+                              "launch__occupancy_limit_registers", (int)o.limit[LIMIT_REGISTERS],
+                              "launch__occupancy_limit_shared_mem", (int)o.limit[LIMIT_SHARED_MEM],
+                              "blocks_per_sm", (int)o.blocks_per_sm, "active_warps", (int)o.active_warps,
+                              "limiter", occupancy_limiter_name(o.limiter),
+                              "max_warps_per_sm", (int)gpu->max_warps_per_sm, "occupancy", o.occupancy);
+        json_dumpf(j, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);
+        fputc('\n', stdout);
+        json_decref(j);
+    } else {
+        printf("%s (%s, compute capability %u.%u)\n", gpu->display_name ? gpu->display_name : gpu->name, gpu->name,
+               gpu->cc_major, gpu->cc_minor);
+        printf("block: %d threads (%u warps), %d registers per thread, %d bytes of shared memory\n", block,
+               o.warps_per_block, regs, smem);
+        printf("allocated per block: %u registers, %u bytes of shared memory\n", o.regs_per_block, o.smem_per_block);
+        printf("blocks per SM allowed by   warps %u   blocks %u   registers %u   shared memory %u\n",
+               o.limit[LIMIT_WARPS], o.limit[LIMIT_BLOCKS], o.limit[LIMIT_REGISTERS], o.limit[LIMIT_SHARED_MEM]);
+        printf("active blocks per SM: %u, active warps: %u of %u, occupancy %.1f %% (limited by %s)\n",
+               o.blocks_per_sm, o.active_warps, gpu->max_warps_per_sm, 100.0 * o.occupancy,
+               occupancy_limiter_name(o.limiter));
+    }
+    status = 0;
+out:
+    config_free(gpu);
+    g_strfreev(overrides);
+    g_free(config);
+    g_option_context_free(ctx);
+    return status;
+}
+
 static int cmd_help(int argc, char **argv, GError **error);
 
 static const Command commands[] = {
-    {"run", cmd_run, "MANIFEST [--config C] [--json FILE] [--dump DIR]", "run the launches of a manifest and check its expectations"},
+    {"run", cmd_run, "MANIFEST [--config C] [--set K=V] [--functional] [--json FILE] [--dump DIR]",
+     "run the launches of a manifest on the GPU model and check its expectations"},
+    {"occupancy", cmd_occupancy, "--block N [--regs R] [--smem BYTES] [--config C]",
+     "blocks and warps per SM and the limiting resource, like CUDA's occupancy calculator"},
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
     {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},
     {"help", cmd_help, "", "this list"},

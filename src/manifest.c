@@ -22,9 +22,9 @@
 #include "module.h"
 #include "ptx_parser.h"
 #include "report.h"
+#include "timing.h"
 
-#define DEFAULT_CONFIG "h200"
-#define DEFAULT_NSM 132            /* H100/H200 SXM; until configs exist */
+#define DEFAULT_NSM 132            /* %nsmid of a functional run: the default config's SMs */
 #define MAX_BUFFER_BYTES (1ull << 36)
 #define MAX_CHECK_DETAILS 5
 
@@ -1428,32 +1428,52 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     if (!params)
         return false;
 
+    const GpuConfig *cfg = opt ? opt->config : NULL;
     LaunchSpec spec = {
         .kernel = p->kernel, .grid = d->grid, .block = d->block,
         .dynamic_shared_bytes = d->dynamic_shared_bytes, .params = params,
-        .nsm = DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
+        .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
     };
     LaunchStats total, one;
+    TimingStats ttotal, tone;
     launch_stats_init(&total, mod);
+    if (cfg)
+        timing_stats_init(&ttotal, mod);
     GError *fault = NULL;
     for (uint32_t rep = 0; rep < d->repeat && !fault; rep++) {
         spec.gridid = ++*ordinal;
-        if (rep == 0) {
-            launch_run(p->lm->image, &spec, &total, &fault);
-            continue;
+        bool first = rep == 0;
+        LaunchStats *ls = first ? &total : &one;
+        TimingStats *ts = first ? &ttotal : &tone;
+        if (!first)
+            launch_stats_init(&one, mod);
+        if (cfg) {
+            if (!first)
+                timing_stats_init(&tone, mod);
+            timing_run(p->lm->image, &spec, cfg, p->regs, ls, ts, &fault);
+        } else {
+            launch_run(p->lm->image, &spec, ls, &fault);
         }
-        launch_stats_init(&one, mod);
-        launch_run(p->lm->image, &spec, &one, &fault);
-        report_stats_accumulate(&total, &one, mod);
-        launch_stats_clear(&one);
+        if (!first) {
+            report_stats_accumulate(&total, &one, mod);
+            launch_stats_clear(&one);
+            if (cfg) {
+                timing_stats_accumulate(&ttotal, &tone, mod);
+                timing_stats_clear(&tone);
+            }
+        }
     }
     g_free(params);
 
     json_t *entry = report_add_launch(report, module_func(mod, p->kernel)->name, d->grid, d->block);
     if (d->repeat > 1)
         json_object_set_new(entry, "repeat", json_integer(d->repeat));
-    json_object_set_new(entry, "metrics", report_metrics_from_stats(mod, p->kernel, &total, d->grid, d->block,
-                                                                     p->regs, p->regs_estimated));
+    json_t *mx = report_metrics_from_stats(mod, p->kernel, &total, d->grid, d->block, p->regs, p->regs_estimated);
+    if (cfg) {
+        report_add_timing_metrics(mx, mod, &total, &ttotal, cfg);
+        timing_stats_clear(&ttotal);
+    }
+    json_object_set_new(entry, "metrics", mx);
     launch_stats_clear(&total);
     *entry_out = entry;
     if (fault) {
@@ -1466,7 +1486,8 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
 
 gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint *failed_checks, GError **error)
 {
-    const char *config = opt && opt->config_name ? opt->config_name : DEFAULT_CONFIG;
+    const char *config = opt && opt->config ? opt->config->name
+                       : opt && opt->config_name ? opt->config_name : CONFIG_DEFAULT_NAME;
     *report = NULL;
     if (failed_checks)
         *failed_checks = 0;

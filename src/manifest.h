@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "isa.h"
 
 typedef struct Manifest Manifest; /* opaque */
@@ -29,7 +30,8 @@ Manifest *manifest_load(const char *path, GError **error);
 void manifest_free(Manifest *m);
 
 typedef struct {
-    const char *config_name;   /* NULL: "h200" */
+    const GpuConfig *config;   /* the GPU model; NULL: functional run only (no timing) */
+    const char *config_name;   /* for the report when config is NULL; NULL: "h200" */
     const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
     uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */
 } RunOptions;

@@ -48,6 +48,18 @@ typedef struct {
     guint last_hit;
 } GlobalMemory;
 
+/* One warp instruction's memory accesses, as the executor performed them:
+ * the lanes in mask accessed size bytes each at addr[lane] (an address in
+ * `space`, generic addresses already resolved).  The executor fills it when
+ * the timing model asks (Warp.mem_log); coalescer, banks and caches read it. */
+typedef struct {
+    uint32_t mask;
+    uint32_t size;          /* 1, 2, 4, 8 or 16 bytes per lane */
+    uint8_t space;          /* PtxSpace */
+    bool write;
+    uint64_t addr[32];
+} WarpAccess;
+
 GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);
 /* Returns the base address of a fresh zeroed allocation, or 0 with error. */

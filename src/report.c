@@ -131,7 +131,7 @@ static json_t *divergence_map(const Module *m, const LaunchStats *s)
 
 typedef struct {
     uint32_t line;
-    uint64_t count;
+    uint64_t count, stall;
 } LineCount;
 
 static gint by_line(gconstpointer a, gconstpointer b)
@@ -140,17 +140,19 @@ static gint by_line(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
-/* warp executions per PTX line, lines in ascending order, unexecuted ones left out */
-static json_t *line_counts(const Module *m, const LaunchStats *s)
+/* Warp executions (and, with timing, stall cycles) per PTX line, lines in
+ * ascending order, unexecuted ones left out. */
+static json_t *line_counts(const Module *m, const LaunchStats *s, const TimingStats *ts)
 {
     GArray *all = g_array_new(FALSE, FALSE, sizeof(LineCount));
     for (uint32_t f = 0; f < s->nfuncs && s->insn_warp_count; f++) {
         const Function *fn = module_func(m, f);
         if (!s->insn_warp_count[f])
             continue;
+        const uint64_t *stall = ts && f < ts->nfuncs && ts->insn_stall ? ts->insn_stall[f] : NULL;
         for (uint32_t i = 0; i < func_ninsns(fn); i++)
             if (s->insn_warp_count[f][i]) {
-                LineCount lc = {func_insn(fn, i)->line, s->insn_warp_count[f][i]};
+                LineCount lc = {func_insn(fn, i)->line, s->insn_warp_count[f][i], stall ? stall[i] : 0};
                 g_array_append_val(all, lc);
             }
     }
@@ -158,9 +160,14 @@ static json_t *line_counts(const Module *m, const LaunchStats *s)
     json_t *out = json_array();
     for (guint i = 0; i < all->len;) {
         LineCount lc = g_array_index(all, LineCount, i);
-        for (i++; i < all->len && g_array_index(all, LineCount, i).line == lc.line; i++)
+        for (i++; i < all->len && g_array_index(all, LineCount, i).line == lc.line; i++) {
             lc.count += g_array_index(all, LineCount, i).count;
-        json_array_append_new(out, json_pack("{sIsI}", "line", (json_int_t)lc.line, "warp_insts", (json_int_t)lc.count));
+            lc.stall += g_array_index(all, LineCount, i).stall;
+        }
+        json_t *e = json_pack("{sIsI}", "line", (json_int_t)lc.line, "warp_insts", (json_int_t)lc.count);
+        if (ts)
+            json_object_set_new(e, "stall_cycles", json_integer((json_int_t)lc.stall));
+        json_array_append_new(out, e);
     }
     g_array_free(all, TRUE);
     return out;
@@ -192,8 +199,68 @@ json_t *report_metrics_from_stats(const Module *m, uint32_t kernel, const Launch
 #undef SET_INT
 #undef SET_REAL
     json_object_set_new(mx, "warpsim__divergence_map", divergence_map(m, s));
-    json_object_set_new(mx, "warpsim__line_counts", line_counts(m, s));
+    json_object_set_new(mx, "warpsim__line_counts", line_counts(m, s, NULL));
     return mx;
+}
+
+void report_add_timing_metrics(json_t *mx, const Module *m, const LaunchStats *s, const TimingStats *ts,
+                                const GpuConfig *cfg)
+{
+#define SET_INT(key, v) json_object_set_new(mx, key, json_integer((json_int_t)(v)))
+#define SET_REAL(key, v) json_object_set_new(mx, key, json_real(v))
+    const MemCounters *c = &ts->mem;
+    const Occupancy *o = &ts->occ;
+    SET_REAL("gpu__time_duration.sum", (double)ts->cycles * 1000.0 / cfg->clock_mhz);
+    SET_INT("sm__cycles_elapsed.max", ts->cycles);
+    SET_REAL("sm__cycles_active.avg", (double)ts->sm_active_cycles / cfg->num_sms);
+    SET_REAL("sm__inst_executed.avg.per_cycle_active",
+             ts->sm_active_cycles ? (double)ts->issued / (double)ts->sm_active_cycles : 0.0);
+    SET_REAL("ipc", ts->sm_active_cycles ? (double)ts->issued / (double)ts->sm_active_cycles : 0.0);
+    uint64_t warp_slots = ts->sm_active_cycles * cfg->max_warps_per_sm;
+    SET_REAL("sm__warps_active.avg.pct_of_peak_sustained_active", pct(ts->warp_active_cycles, warp_slots, 0.0));
+    SET_REAL("achieved_occupancy", warp_slots ? (double)ts->warp_active_cycles / (double)warp_slots : 0.0);
+    SET_REAL("sm__maximum_warps_per_active_cycle_pct", 100.0 * o->occupancy);
+    SET_INT("launch__occupancy_limit_registers", o->limit[LIMIT_REGISTERS]);
+    SET_INT("launch__occupancy_limit_shared_mem", o->limit[LIMIT_SHARED_MEM]);
+    SET_INT("launch__occupancy_limit_warps", o->limit[LIMIT_WARPS]);
+    SET_INT("launch__occupancy_limit_blocks", o->limit[LIMIT_BLOCKS]);
+    SET_INT("launch__shared_mem_per_block_allocated", o->smem_per_block);
+    json_object_set_new(mx, "warpsim__occupancy_limiter", json_string(occupancy_limiter_name(o->limiter)));
+    SET_INT("warpsim__blocks_per_sm", o->blocks_per_sm);
+    SET_INT("warpsim__sms_used", ts->sms_used);
+    SET_INT("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", c->gld_requests);
+    SET_INT("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c->gld_sectors);
+    SET_INT("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", c->gst_requests);
+    SET_INT("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c->gst_sectors);
+    SET_INT("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", c->gatom_requests);
+    SET_INT("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", c->gatom_sectors);
+    SET_INT("l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", c->lld_requests);
+    SET_INT("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", c->lld_sectors);
+    SET_INT("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", c->lst_requests);
+    SET_INT("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", c->lst_sectors);
+    SET_INT("gld_transactions", c->gld_transactions);
+    SET_INT("gst_transactions", c->gst_transactions);
+    SET_INT("smsp__inst_executed_op_shared_ld.sum", c->shared_ld_requests);
+    SET_INT("smsp__inst_executed_op_shared_st.sum", c->shared_st_requests);
+    SET_INT("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", c->shared_ld_wavefronts);
+    SET_INT("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", c->shared_st_wavefronts);
+    SET_INT("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", c->shared_ld_conflicts);
+    SET_INT("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", c->shared_st_conflicts);
+    SET_INT("warpsim__const_requests", c->const_requests);
+    SET_INT("warpsim__const_wavefronts", c->const_wavefronts);
+    SET_REAL("l1tex__t_sector_hit_rate.pct", pct(c->l1_sector_hits, c->l1_sectors, 0.0));
+    SET_REAL("lts__t_sector_hit_rate.pct", pct(c->l2_sector_hits, c->l2_sectors, 0.0));
+    SET_INT("lts__t_sectors.sum", c->l2_sectors);
+    SET_INT("dram__bytes_read.sum", c->dram_bytes_read);
+    SET_INT("dram__bytes_write.sum", c->dram_bytes_write);
+    char key[128];
+    for (int k = 0; k < STATE_COUNT; k++) {
+        snprintf(key, sizeof key, "smsp__warp_issue_stalled_%s_per_warp_active.pct", timing_state_names[k]);
+        SET_REAL(key, pct(ts->state_cycles[k], ts->warp_active_cycles, 0.0));
+    }
+#undef SET_INT
+#undef SET_REAL
+    json_object_set_new(mx, "warpsim__line_counts", line_counts(m, s, ts));
 }
 
 /* ------------------------------------------------------------- summary */

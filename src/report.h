@@ -17,7 +17,9 @@
 #include <stdio.h>
 
 #include "launch.h"
+#include "config.h"
 #include "module.h"
+#include "timing.h"
 
 #define REPORT_WARPSIM_VERSION "0.1.0"
 
@@ -33,6 +35,12 @@ json_t *report_add_launch(json_t *report, const char *kernel, Dim3 grid, Dim3 bl
  * says it came from the PTX rather than the manifest. */
 json_t *report_metrics_from_stats(const Module *m, uint32_t kernel, const LaunchStats *s,
                                   Dim3 grid, Dim3 block, uint32_t regs, bool estimated);
+
+/* Adds the timing model's metrics (cycles, occupancy, memory, stall
+ * reasons; docs/metrics.md) to a launch's metrics object, and stall cycles
+ * to its per-line table. */
+void report_add_timing_metrics(json_t *metrics, const Module *m, const LaunchStats *s, const TimingStats *ts,
+                               const GpuConfig *cfg);
 
 /* Adds every count of `from` to `into`; both were initialised for module m. */
 void report_stats_accumulate(LaunchStats *into, const LaunchStats *from, const Module *m);

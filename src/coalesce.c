@@ -1,0 +1,234 @@
+/* coalesce.c — warp accesses to memory transactions (contract in coalesce.h;
+ * the rules and their sources are in docs/memory-model.md).
+ *
+ * Every rule works on small stack arrays: the distinct blocks (lines,
+ * segments, sectors) a group of lanes touches are gathered by a linear
+ * search of the blocks found so far, newest first, and emitted in order of
+ * first touch within each group (half-warp, or the sub-request of a wide
+ * access).  Lanes are assumed to be size-aligned (the executor faults
+ * otherwise), so no lane access crosses a 32 B sector; a lane that did would
+ * still be charged for every sector it touches.
+ */
+#include "coalesce.h"
+
+#define SECTOR_SHIFT 5
+#define LINE_SHIFT 7
+#define SECTOR_BYTES (1u << SECTOR_SHIFT)
+#define LINE_BYTES (1u << LINE_SHIFT)
+/* units one group of lanes can touch: 32 lanes x 2 (a lane crossing a boundary) */
+#define MAX_UNITS 64
+
+/* One distinct block (line, segment or sector) and what the lanes use of it. */
+typedef struct {
+    uint64_t key;       /* address >> shift */
+    uint64_t lo, hi;    /* bytes used: [lo, hi) */
+    uint32_t mask;      /* 32 B sectors used, for lines */
+} Block;
+
+typedef struct {
+    Block b[MAX_UNITS];
+    int n;
+    uint64_t min_key, max_key;
+} BlockSet;
+
+/* Adds the block `key` or merges into it.  A key outside the range seen so
+ * far is new without a search, so sequential, strided and reversed warps
+ * cost one compare per lane; others are looked up newest first (a scattered
+ * warp: at most 32 x 31 / 2 well-predicted compares, cheaper in practice
+ * than sorting 32 keys with unpredictable branches). */
+static void add_block(BlockSet *set, uint64_t key, uint64_t lo, uint64_t hi, uint32_t mask)
+{
+    if (set->n > 0 && key >= set->min_key && key <= set->max_key) {
+        for (int i = set->n - 1; i >= 0; i--) {
+            Block *b = &set->b[i];
+            if (b->key == key) {
+                if (lo < b->lo)
+                    b->lo = lo;
+                if (hi > b->hi)
+                    b->hi = hi;
+                b->mask |= mask;
+                return;
+            }
+        }
+    }
+    if (set->n == MAX_UNITS)
+        return;  /* unreachable: at most two blocks per lane */
+    if (set->n == 0 || key < set->min_key)
+        set->min_key = key;
+    if (set->n == 0 || key > set->max_key)
+        set->max_key = key;
+    set->b[set->n++] = (Block){ key, lo, hi, mask };
+}
+
+/* without -mpopcnt, __builtin_popcount is a library call */
+static inline uint32_t popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+static uint32_t lane_size(const WarpAccess *a)
+{
+    return a->size ? a->size : 1;
+}
+
+static void emit(CoalesceResult *out, uint64_t addr, uint32_t bytes, uint32_t sector_mask)
+{
+    if (out->ntrans >= COALESCE_MAX_TRANS)
+        return;  /* unreachable for lanes of at most 16 B; never write past the array */
+    MemTransaction *t = &out->trans[out->ntrans++];
+    t->addr = addr;
+    t->bytes = bytes;
+    t->sector_mask = sector_mask;
+    out->sectors += popcount32(sector_mask);
+}
+
+/* all 32 B sectors of a whole transaction of `bytes` */
+static uint32_t all_sectors(uint32_t bytes)
+{
+    return (1u << (bytes / SECTOR_BYTES)) - 1;
+}
+
+/* the distinct (1 << shift)-byte blocks the lanes in `lanes` touch, in
+ * order of first touch, with the 32 B sectors used in each */
+static void collect_blocks(const WarpAccess *a, uint32_t lanes, int shift, BlockSet *set)
+{
+    uint64_t size = lane_size(a);
+    set->n = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        for (uint64_t s = addr >> SECTOR_SHIFT; s <= (addr + size - 1) >> SECTOR_SHIFT; s++) {
+            uint64_t key = s >> (shift - SECTOR_SHIFT);
+            uint32_t sector = (uint32_t)(s & ((1u << (shift - SECTOR_SHIFT)) - 1));
+            add_block(set, key, addr, addr + size, 1u << sector);
+        }
+    }
+}
+
+/* cc 1.0/1.1: the in-order rule of one half-warp (lanes: its active lanes) */
+static void half_warp_cc10(const WarpAccess *a, int first_lane, uint32_t lanes, CoalesceResult *out)
+{
+    uint64_t size = lane_size(a);
+    bool coalesced = size == 4 || size == 8 || size == 16;
+    uint64_t base = 0;
+    if (coalesced) {
+        int k0 = __builtin_ctz(lanes);
+        uint64_t align = size == 4 ? 64 : 128;  /* 16 words of 4 B in 64 B; of 8 or 16 B from a 128 B boundary */
+        uint64_t a0 = a->addr[first_lane + k0];
+        coalesced = a0 >= (uint64_t)k0 * size;
+        base = a0 - (uint64_t)k0 * size;
+        coalesced = coalesced && base % align == 0;
+        for (uint32_t m = lanes; m && coalesced; m &= m - 1) {
+            int k = __builtin_ctz(m);
+            coalesced = a->addr[first_lane + k] == base + (uint64_t)k * size;
+        }
+    }
+    if (coalesced) {
+        if (size == 4) {
+            emit(out, base, 64, all_sectors(64));
+        } else {
+            emit(out, base, 128, all_sectors(128));
+            if (size == 16)
+                emit(out, base + 128, 128, all_sectors(128));
+        }
+        return;
+    }
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int lane = first_lane + __builtin_ctz(m);
+        emit(out, a->addr[lane] & ~(uint64_t)(SECTOR_BYTES - 1), SECTOR_BYTES, 1);
+    }
+}
+
+/* cc 1.2/1.3: one transaction per segment the half-warp addresses, shrunk
+ * to the half (then quarter) that holds every byte used */
+static void half_warp_cc12(const WarpAccess *a, uint32_t lanes, CoalesceResult *out)
+{
+    uint64_t size = lane_size(a);
+    uint64_t seg_bytes = size == 1 ? 32 : size == 2 ? 64 : 128;
+    BlockSet segs;
+    segs.n = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        add_block(&segs, addr & ~(seg_bytes - 1), addr, addr + size, 0);
+    }
+    for (int i = 0; i < segs.n; i++) {
+        uint64_t seg = segs.b[i].key, lo = segs.b[i].lo, hi = segs.b[i].hi;
+        if (hi > seg + seg_bytes)
+            hi = seg + seg_bytes;  /* only a misaligned lane could reach past it */
+        uint64_t t_addr = seg, t_bytes = seg_bytes;
+        while (t_bytes > SECTOR_BYTES) {
+            uint64_t half = t_bytes / 2;
+            if (hi <= t_addr + half) {
+                t_bytes = half;
+            } else if (lo >= t_addr + half) {
+                t_addr += half;
+                t_bytes = half;
+            } else {
+                break;
+            }
+        }
+        emit(out, t_addr, (uint32_t)t_bytes, all_sectors((uint32_t)t_bytes));
+    }
+}
+
+/* cc 2.x: one request's distinct 128 B lines (L1-cached) or 32 B segments */
+static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, CoalesceResult *out)
+{
+    int shift = l1_cached ? LINE_SHIFT : SECTOR_SHIFT;
+    uint32_t unit = 1u << shift;
+    BlockSet blocks;
+    collect_blocks(a, lanes, shift, &blocks);
+    for (int i = 0; i < blocks.n; i++)
+        emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
+}
+
+/* cc >= 3: one transaction per 128 B line with the sectors touched in it */
+static void warp_sector(const WarpAccess *a, CoalesceResult *out)
+{
+    BlockSet lines;
+    collect_blocks(a, a->mask, LINE_SHIFT, &lines);
+    for (int i = 0; i < lines.n; i++)
+        emit(out, lines.b[i].key << LINE_SHIFT, LINE_BYTES, lines.b[i].mask);
+}
+
+void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceResult *out)
+{
+    out->requests = 0;
+    out->sectors = 0;
+    out->ntrans = 0;
+    if (a->mask == 0)
+        return;
+    out->requests = 1;
+
+    switch (rule) {
+    case COALESCE_CC10:
+    case COALESCE_CC12:
+        for (int h = 0; h < 2; h++) {
+            uint32_t lanes = (a->mask >> (16 * h)) & 0xFFFFu;
+            if (!lanes)
+                continue;
+            if (rule == COALESCE_CC10)
+                half_warp_cc10(a, 16 * h, lanes, out);
+            else
+                half_warp_cc12(a, lanes << (16 * h), out);
+        }
+        break;
+    case COALESCE_CC20: {
+        /* wider than 4 B: the warp's request is first split into one
+         * request per half-warp (8 B) or quarter-warp (16 B) */
+        uint32_t size = lane_size(a);
+        int group = size >= 16 ? 8 : size >= 8 ? 16 : 32;
+        uint32_t group_mask = group == 32 ? 0xFFFFFFFFu : (1u << group) - 1;
+        for (int g = 0; g < 32; g += group) {
+            uint32_t lanes = a->mask & (group_mask << g);
+            if (lanes)
+                request_cc20(a, lanes, l1_cached, out);
+        }
+        break;
+    }
+    case COALESCE_SECTOR:
+        warp_sector(a, out);
+        break;
+    }
+}

@@ -1,0 +1,338 @@
+/* memsys.c — memory-hierarchy timing: coalescing, banks, caches, bandwidth.
+ *
+ * Bandwidth is modelled by servers: each has a next-free time that a
+ * request pushes forward by its size over the server's bytes per cycle, so
+ * a stream that asks for more than the configured bandwidth queues and its
+ * latency grows until the warps issuing it stall.  Times inside servers are
+ * fixed point (1/256 cycle) so fractional costs stay exact and deterministic.
+ */
+#include "memsys.h"
+
+#include <glib.h>
+
+#include "cache.h"
+#include "coalesce.h"
+#include "smem_banks.h"
+
+#define FRAC 256u
+#define SECTOR_BYTES 32u
+/* Local memory of a warp is interleaved so that the same offset in its 32
+ * threads is 32 consecutive words, as the hardware lays it out; each warp
+ * gets its own region far above any global allocation. */
+#define LOCAL_MODEL_BASE (1ull << 44)
+#define LOCAL_MODEL_WARP_SPAN (1ull << 28)
+
+typedef struct {
+    uint64_t next_free;      /* FRAC units */
+    uint64_t cost_per_sector;/* FRAC units; 0: unlimited */
+} Server;
+
+struct MemSys {
+    const GpuConfig *cfg;
+    Cache **l1;              /* per SM */
+    Cache **ro;              /* per SM read-only path, NULL entries when it is the L1 */
+    Cache *l2;
+    Server l2_server, dram_server;
+};
+
+static uint64_t sector_cost(double bytes_per_cycle)
+{
+    if (bytes_per_cycle <= 0)
+        return 0;
+    double c = SECTOR_BYTES * (double)FRAC / bytes_per_cycle;
+    return c < 1 ? 1 : (uint64_t)(c + 0.5);
+}
+
+/* Reserve the server for `sectors` sectors from `now`; returns the cycle the
+ * service starts. */
+static uint64_t server_take(Server *s, uint64_t now, uint32_t sectors)
+{
+    uint64_t t = now * FRAC;
+    if (s->next_free > t)
+        t = s->next_free;
+    s->next_free = t + (uint64_t)sectors * s->cost_per_sector;
+    return (t + FRAC - 1) / FRAC;
+}
+
+MemSys *memsys_new(const GpuConfig *cfg)
+{
+    MemSys *ms = g_new0(MemSys, 1);
+    ms->cfg = cfg;
+    ms->l1 = g_new0(Cache *, cfg->num_sms);
+    ms->ro = g_new0(Cache *, cfg->num_sms);
+    for (uint32_t i = 0; i < cfg->num_sms; i++) {
+        ms->l1[i] = cache_new(&cfg->l1);
+        if (cfg->readonly.size_bytes)
+            ms->ro[i] = cache_new(&cfg->readonly);
+    }
+    ms->l2 = cache_new(&cfg->l2);
+    ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
+    ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
+    return ms;
+}
+
+void memsys_free(MemSys *ms)
+{
+    if (!ms)
+        return;
+    for (uint32_t i = 0; i < ms->cfg->num_sms; i++) {
+        cache_free(ms->l1[i]);
+        cache_free(ms->ro[i]);
+    }
+    g_free(ms->l1);
+    g_free(ms->ro);
+    cache_free(ms->l2);
+    g_free(ms);
+}
+
+void memsys_reset(MemSys *ms)
+{
+    for (uint32_t i = 0; i < ms->cfg->num_sms; i++) {
+        cache_invalidate(ms->l1[i]);
+        if (ms->ro[i])
+            cache_invalidate(ms->ro[i]);
+    }
+    cache_invalidate(ms->l2);
+    ms->l2_server.next_free = 0;
+    ms->dram_server.next_free = 0;
+}
+
+/* DRAM write-back of evicted dirty sectors: uses bandwidth, nobody waits. */
+static void write_back(MemSys *ms, uint64_t now, uint32_t dirty, MemCounters *c)
+{
+    if (!dirty)
+        return;
+    c->dram_bytes_write += (uint64_t)dirty * SECTOR_BYTES;
+    server_take(&ms->dram_server, now, dirty);
+}
+
+/* One transaction's sectors through L2 (and DRAM on a miss).  Returns the
+ * cycle the data is back at the SM. */
+static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
+{
+    const GpuConfig *cfg = ms->cfg;
+    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), misses = 0, dirty = 0;
+    uint64_t start = server_take(&ms->l2_server, now, n);
+    for (uint32_t m = t->sector_mask; m; m &= m - 1) {
+        uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);
+        CacheOutcome o = cache_read(ms->l2, addr);
+        c->l2_sectors++;
+        c->l2_sector_hits += o.hit;
+        misses += !o.hit;
+        dirty += o.evicted_dirty;
+    }
+    write_back(ms, start, dirty, c);
+    uint64_t ready = start + cfg->l2.latency;
+    if (misses) {
+        c->dram_bytes_read += (uint64_t)misses * SECTOR_BYTES;
+        /* dram_latency is what a miss adds to the L2's own latency */
+        uint64_t dstart = server_take(&ms->dram_server, start, misses);
+        uint64_t dready = dstart + cfg->l2.latency + cfg->dram_latency;
+        ready = MAX(ready, dready);
+    }
+    return ready;
+}
+
+static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), dirty = 0;
+    uint64_t start = server_take(&ms->l2_server, now, n);
+    for (uint32_t m = t->sector_mask; m; m &= m - 1) {
+        uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);
+        CacheOutcome o = cache_write(ms->l2, addr, true);
+        c->l2_sectors++;
+        c->l2_sector_hits += o.hit;
+        dirty += o.evicted_dirty;
+    }
+    write_back(ms, start, dirty, c);
+}
+
+/* Most lanes of the warp that hit one address: atomics to one address are
+ * serialised at the L2 (or in shared memory). */
+static uint32_t max_same_address(const WarpAccess *a)
+{
+    uint32_t best = 0, seen = 0;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
+        if (seen & (1u << i))
+            continue;
+        uint32_t count = 0;
+        for (uint32_t k = m; k; k &= k - 1) {
+            uint32_t j = (uint32_t)__builtin_ctz(k);
+            if (a->addr[j] == a->addr[i]) {
+                seen |= 1u << j;
+                count++;
+            }
+        }
+        best = MAX(best, count);
+    }
+    return best;
+}
+
+static uint32_t distinct_addresses(const WarpAccess *a)
+{
+    uint32_t n = 0, seen = 0;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
+        if (seen & (1u << i))
+            continue;
+        n++;
+        for (uint32_t k = m; k; k &= k - 1) {
+            uint32_t j = (uint32_t)__builtin_ctz(k);
+            if (a->addr[j] == a->addr[i])
+                seen |= 1u << j;
+        }
+    }
+    return n;
+}
+
+static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const WarpAccess *a, MemCounters *c)
+{
+    const GpuConfig *cfg = ms->cfg;
+    BankResult br;
+    smem_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, &br);
+    uint32_t wavefronts = MAX(br.wavefronts, 1u);
+    if (atomic) {
+        c->shared_atom_requests++;
+        wavefronts += max_same_address(a) - 1;
+    } else if (a->write) {
+        c->shared_st_requests++;
+        c->shared_st_wavefronts += br.wavefronts;
+        c->shared_st_conflicts += br.conflicts;
+    } else {
+        c->shared_ld_requests++;
+        c->shared_ld_wavefronts += br.wavefronts;
+        c->shared_ld_conflicts += br.conflicts;
+    }
+    return (MemTiming){.ready = now + cfg->smem_latency + wavefronts - 1, .pipe_cycles = wavefronts,
+                       .long_latency = false};
+}
+
+static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, MemCounters *c)
+{
+    uint32_t n = MAX(distinct_addresses(a), 1u);
+    c->const_requests++;
+    c->const_wavefronts += n;
+    return (MemTiming){.ready = now + ms->cfg->const_latency + n - 1, .pipe_cycles = n, .long_latency = false};
+}
+
+/* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
+static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                               bool local, MemCounters *c)
+{
+    const GpuConfig *cfg = ms->cfg;
+    bool atomic = in->op == OP_ATOM || in->op == OP_RED;
+    bool write = a->write && !atomic;
+    bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
+    Cache *l1 = nc && ms->ro[sm] ? ms->ro[sm] : ms->l1[sm];
+    bool use_l1 = !atomic && (local || nc || cfg->l1_caches_global)
+                  && (nc && ms->ro[sm] ? cfg->readonly.size_bytes : cfg->l1.size_bytes) > 0;
+    CoalesceResult cr;
+    coalesce(cfg->coalescing, a, use_l1, &cr);
+    if (atomic) {
+        c->gatom_requests++;
+        c->gatom_sectors += cr.sectors;
+    } else if (local) {
+        if (write) { c->lst_requests++; c->lst_sectors += cr.sectors; }
+        else { c->lld_requests++; c->lld_sectors += cr.sectors; }
+    } else if (write) {
+        c->gst_requests++;
+        c->gst_sectors += cr.sectors;
+        c->gst_transactions += cr.ntrans;
+    } else {
+        c->gld_requests++;
+        c->gld_sectors += cr.sectors;
+        c->gld_transactions += cr.ntrans;
+    }
+    uint64_t ready = now;
+    for (uint32_t i = 0; i < cr.ntrans; i++) {
+        const MemTransaction *t = &cr.trans[i];
+        if (write) {
+            if (use_l1 || local)
+                for (uint32_t m = t->sector_mask; m; m &= m - 1)
+                    cache_write(l1, t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m), false);
+            l2_write(ms, now, t, c);
+            continue;
+        }
+        if (atomic) {
+            uint64_t start = server_take(&ms->l2_server, now, (uint32_t)__builtin_popcount(t->sector_mask));
+            for (uint32_t m = t->sector_mask; m; m &= m - 1) {
+                CacheOutcome o = cache_write(ms->l2, t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m), true);
+                c->l2_sectors++;
+                c->l2_sector_hits += o.hit;
+                write_back(ms, start, o.evicted_dirty, c);
+            }
+            ready = MAX(ready, start + cfg->atomic_latency);
+            continue;
+        }
+        MemTransaction miss = *t;
+        miss.sector_mask = 0;
+        if (use_l1) {
+            for (uint32_t m = t->sector_mask; m; m &= m - 1) {
+                uint32_t s = (uint32_t)__builtin_ctz(m);
+                CacheOutcome o = cache_read(l1, t->addr + SECTOR_BYTES * (uint64_t)s);
+                c->l1_sectors++;
+                c->l1_sector_hits += o.hit;
+                if (!o.hit)
+                    miss.sector_mask |= 1u << s;
+            }
+            uint32_t hit_latency = nc && ms->ro[sm] ? cfg->readonly.latency : cfg->l1.latency;
+            ready = MAX(ready, now + hit_latency);
+        } else {
+            miss.sector_mask = t->sector_mask;
+        }
+        if (miss.sector_mask) {
+            uint64_t back = l2_read(ms, now, &miss, c); /* not inside MAX: it has effects */
+            ready = MAX(ready, back);
+        }
+    }
+    if (atomic) {
+        uint32_t same = max_same_address(a);
+        ready += same > 1 ? (uint64_t)(same - 1) * 2 : 0;
+    }
+    return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};
+}
+
+MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                        uint64_t local_id, MemCounters *c)
+{
+    if (!a->mask)
+        return (MemTiming){.ready = now, .pipe_cycles = 1, .long_latency = false};
+    bool atomic = in->op == OP_ATOM || in->op == OP_RED;
+    switch (a->space) {
+    case SPACE_SHARED:
+        return shared_access(ms, now, atomic, a, c);
+    case SPACE_CONST:
+    case SPACE_PARAM:
+        return const_access(ms, now, a, c);
+    case SPACE_LOCAL: {
+        WarpAccess g = *a;
+        uint64_t base = LOCAL_MODEL_BASE + local_id * LOCAL_MODEL_WARP_SPAN;
+        for (uint32_t m = a->mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            uint64_t off = a->addr[l];
+            g.addr[l] = base + (off / 4) * 128 + (uint64_t)l * 4 + off % 4;
+        }
+        /* an access wider than 4 B spans consecutive words of one lane,
+         * which the interleaving puts 128 B apart: model it as 4 B wide */
+        g.size = MIN(a->size, 4u);
+        return global_access(ms, sm, now, in, &g, true, c);
+    }
+    default:
+        return global_access(ms, sm, now, in, a, false, c);
+    }
+}
+
+void memsys_finish(MemSys *ms, MemCounters *c)
+{
+    c->dram_bytes_write += cache_flush_dirty(ms->l2) * SECTOR_BYTES;
+}
+
+void mem_counters_add(MemCounters *into, const MemCounters *from)
+{
+    /* every field is a uint64_t count */
+    uint64_t *d = (uint64_t *)into;
+    const uint64_t *s = (const uint64_t *)from;
+    for (size_t i = 0; i < sizeof(MemCounters) / sizeof(uint64_t); i++)
+        d[i] += s[i];
+}

@@ -1,0 +1,58 @@
+/* memsys.h — the timing of the memory hierarchy, shared by all SMs.
+ *
+ * Contract: memsys_access() is called when a warp issues a memory
+ * instruction, with the lane addresses the executor recorded (WarpAccess)
+ * and the current cycle.  It applies the generation's coalescing rule,
+ * shared-memory banks, the constant cache, L1 (or the read-only path for
+ * ld.global.nc) per SM, the L2 and DRAM — each a cache array plus a
+ * bandwidth server whose next-free time only moves forward — and returns
+ * when the data is back (loads) and how long the SM's load/store pipe is
+ * busy with the request.  Calls must come in non-decreasing `now` order,
+ * which the timing loop guarantees, so results are deterministic.
+ * Counters use Nsight Compute's definitions (docs/metrics.md).
+ */
+#ifndef WARPSIM_MEMSYS_H
+#define WARPSIM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "memory.h"
+#include "module.h"
+
+typedef struct {
+    uint64_t gld_requests, gld_sectors, gld_transactions;  /* global loads (incl. generic to global) */
+    uint64_t gst_requests, gst_sectors, gst_transactions;  /* global stores */
+    uint64_t gatom_requests, gatom_sectors;               /* global atomics and reductions */
+    uint64_t lld_requests, lld_sectors, lst_requests, lst_sectors; /* local memory */
+    uint64_t shared_ld_requests, shared_ld_wavefronts, shared_ld_conflicts;
+    uint64_t shared_st_requests, shared_st_wavefronts, shared_st_conflicts;
+    uint64_t shared_atom_requests;
+    uint64_t const_requests, const_wavefronts;            /* ld.const and ld.param */
+    uint64_t l1_sectors, l1_sector_hits;                  /* L1TEX tag lookups, global/local */
+    uint64_t l2_sectors, l2_sector_hits;                  /* LTS lookups */
+    uint64_t dram_bytes_read, dram_bytes_write;
+} MemCounters;
+
+typedef struct {
+    uint64_t ready;         /* cycle the loaded data can be used (now for stores) */
+    uint32_t pipe_cycles;   /* cycles the SM's memory pipe is busy with it */
+    bool long_latency;      /* went to L1TEX/L2/DRAM (long scoreboard) rather than shared/const */
+} MemTiming;
+
+typedef struct MemSys MemSys;
+
+MemSys *memsys_new(const GpuConfig *cfg);
+void memsys_free(MemSys *ms);
+/* Cold caches and idle servers: the start of a launch. */
+void memsys_reset(MemSys *ms);
+/* `a` holds what the executor recorded (space resolved); local addresses are
+ * offsets in the thread's frame and `local_id` makes them unique per warp. */
+MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                        uint64_t local_id, MemCounters *c);
+/* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
+void memsys_finish(MemSys *ms, MemCounters *c);
+void mem_counters_add(MemCounters *into, const MemCounters *from);
+
+#endif

@@ -1,0 +1,187 @@
+/* smem_banks.c — shared-memory wavefronts of one warp access (contract in
+ * smem_banks.h; rules and sources in docs/memory-model.md).
+ *
+ * Since cc 2.0 a phase costs the largest number of distinct bank words any
+ * bank must deliver.  Before cc 2.0 the guide's step procedure is followed:
+ * each step serves every lane inside one chosen broadcast word plus one lane
+ * per other bank; the step count is the least the best choice of broadcast
+ * words achieves (the guide leaves the choice unspecified).
+ */
+#include "smem_banks.h"
+
+#define MAX_BANKS 32
+/* bank words one phase can touch: its lanes cover 32 words, + 1 per lane if misaligned */
+#define MAX_WORDS 64
+
+/* bank geometry with shifts for the power-of-two layouts every GPU has */
+typedef struct {
+    uint32_t banks, bank_bytes;
+    int word_shift;         /* log2(bank_bytes), or -1 */
+    uint32_t bank_mask;     /* banks - 1 when a power of two, else 0 */
+} Layout;
+
+static Layout layout_of(uint32_t banks, uint32_t bank_bytes)
+{
+    Layout l = { banks, bank_bytes, -1, 0 };
+    if ((bank_bytes & (bank_bytes - 1)) == 0)
+        l.word_shift = __builtin_ctz(bank_bytes);
+    if ((banks & (banks - 1)) == 0)
+        l.bank_mask = banks - 1;
+    return l;
+}
+
+static inline uint64_t word_of(const Layout *l, uint64_t addr)
+{
+    return l->word_shift >= 0 ? addr >> l->word_shift : addr / l->bank_bytes;
+}
+
+static inline uint32_t bank_of(const Layout *l, uint64_t word)
+{
+    return l->bank_mask || l->banks == 1 ? (uint32_t)(word & l->bank_mask) : (uint32_t)(word % l->banks);
+}
+
+/* insertion sort of the at most 16 keys of one 1.x half-warp */
+static void sort_u64(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* cc >= 2.0: one phase; every lane's bytes are served by the words they lie
+ * in, and a word read by several lanes is delivered once (multicast) */
+static uint32_t phase_wavefronts(const WarpAccess *a, uint32_t lanes, const Layout *l)
+{
+    /* distinct words: a word outside the range seen so far is new (one
+     * compare per lane for contiguous or strided phases); others are looked
+     * up newest first */
+    uint64_t words[MAX_WORDS], lo = UINT64_MAX, hi = 0;
+    uint32_t per_bank[MAX_BANKS] = {0}, worst = 0;
+    int n = 0;
+    uint64_t size = a->size ? a->size : 1;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        for (uint64_t w = word_of(l, addr); w <= word_of(l, addr + size - 1) && n < MAX_WORDS; w++) {
+            if (n == 0 || w > hi || w < lo) {   /* outside the range seen: new */
+                hi = n == 0 || w > hi ? w : hi;
+                lo = n == 0 || w < lo ? w : lo;
+            } else {
+                int i = n - 1;
+                while (i >= 0 && words[i] != w)
+                    i--;
+                if (i >= 0)
+                    continue;
+            }
+            words[n++] = w;
+            uint32_t c = ++per_bank[bank_of(l, w)];
+            if (c > worst)
+                worst = c;
+        }
+    }
+    return worst;
+}
+
+/* cc 1.x: one half-warp's 32-bit request; unit[i] is lane i's byte address.
+ * A bank whose lanes read k_b broadcast words (the largest ones) and one lane
+ * per other step needs k_b + (lanes - lanes in those words) steps, and only
+ * one broadcast word exists per step: T steps suffice iff sum k_b(T) <= T. */
+static uint32_t half_warp_steps(const uint64_t *unit, int n, const Layout *l)
+{
+    uint64_t words[16];
+    for (int i = 0; i < n; i++)
+        words[i] = word_of(l, unit[i]);
+    sort_u64(words, n);
+    /* per distinct word: key = bank, then readers descending */
+    uint64_t keys[16];
+    int nwords = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && words[j] == words[i])
+            j++;
+        uint64_t readers = (uint64_t)(j - i);
+        keys[nwords++] = (uint64_t)bank_of(l, words[i]) << 8 | (255 - readers);
+        i = j;
+    }
+    sort_u64(keys, nwords);
+
+    uint32_t floor_steps = 1, ceil_steps = 1;  /* distinct words / lanes of the busiest bank */
+    for (int i = 0; i < nwords;) {
+        int j = i;
+        uint32_t lanes = 0;
+        for (; j < nwords && keys[j] >> 8 == keys[i] >> 8; j++)
+            lanes += 255 - (uint32_t)(keys[j] & 0xFF);
+        if ((uint32_t)(j - i) > floor_steps)
+            floor_steps = (uint32_t)(j - i);
+        if (lanes > ceil_steps)
+            ceil_steps = lanes;
+        i = j;
+    }
+    for (uint32_t t = floor_steps; t < ceil_steps; t++) {
+        uint32_t broadcasts = 0;
+        for (int i = 0; i < nwords && broadcasts <= t;) {
+            int j = i;
+            uint32_t lanes = 0;
+            for (; j < nwords && keys[j] >> 8 == keys[i] >> 8; j++)
+                lanes += 255 - (uint32_t)(keys[j] & 0xFF);
+            uint32_t k = 0, left = lanes;
+            while (k + left > t) {  /* broadcast the next-largest word */
+                left -= 255 - (uint32_t)(keys[i + k] & 0xFF);
+                k++;
+            }
+            broadcasts += k;
+            i = j;
+        }
+        if (broadcasts <= t)
+            return t;
+    }
+    return ceil_steps;
+}
+
+void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp,
+                BankResult *out)
+{
+    out->wavefronts = 0;
+    out->conflicts = 0;
+    if (banks == 0 || banks > MAX_BANKS)
+        banks = MAX_BANKS;
+    if (bank_bytes == 0)
+        bank_bytes = 4;
+    uint32_t size = a->size ? a->size : 1;
+    uint32_t words_per_lane = size > bank_bytes ? size / bank_bytes : 1;
+    Layout l = layout_of(banks, bank_bytes);
+    uint32_t phases = 0;
+
+    if (half_warp) {
+        /* each half-warp alone; wider accesses are split into one request
+         * per bank word (lane i reads its word j in request j) */
+        for (int h = 0; h < 2; h++) {
+            uint32_t lanes = (a->mask >> (16 * h)) & 0xFFFFu;
+            if (!lanes)
+                continue;
+            for (uint32_t j = 0; j < words_per_lane; j++) {
+                uint64_t unit[16];
+                int n = 0;
+                for (uint32_t m = lanes; m; m &= m - 1)
+                    unit[n++] = a->addr[16 * h + __builtin_ctz(m)] + (uint64_t)j * bank_bytes;
+                out->wavefronts += half_warp_steps(unit, n, &l);
+                phases++;
+            }
+        }
+    } else {
+        /* wider than a bank: as many lanes per phase as fill the banks once */
+        uint32_t phase_lanes = words_per_lane >= 32 ? 1 : 32 / words_per_lane;
+        uint32_t phase_mask = phase_lanes == 32 ? 0xFFFFFFFFu : (1u << phase_lanes) - 1;
+        for (uint32_t p = 0; p < 32; p += phase_lanes) {
+            uint32_t lanes = a->mask & (phase_mask << p);
+            if (!lanes)
+                continue;
+            out->wavefronts += phase_wavefronts(a, lanes, &l);
+            phases++;
+        }
+    }
+    out->conflicts = out->wavefronts - phases;
+}

@@ -1,0 +1,716 @@
+/* timing.c — SMs, warp schedulers, scoreboards and CTA dispatch (timing.h).
+ *
+ * Time advances in whole cycles, in lockstep over the SMs in index order,
+ * so shared resources (L2, DRAM) see requests in non-decreasing time and
+ * every run is the same.  An SM that cannot issue computes the first cycle
+ * at which one of its warps could (operands ready, unit free, barrier
+ * released) and sleeps until then; the loop jumps to the earliest wake-up.
+ *
+ * Stall accounting is interval-based: when a warp issues at cycle t, the
+ * cycles since it last issued are split into the reasons that held it
+ * back, in the order they were resolved (branch target, operands, unit,
+ * then the scheduler choosing someone else).  No per-cycle work per warp.
+ */
+#include "timing.h"
+
+#include <string.h>
+
+#include "errors.h"
+#include "exec.h"
+
+const char *const timing_state_names[STATE_COUNT] = {
+#define X(id, name, what) name,
+    TIMING_STATES(X)
+#undef X
+};
+const char *const timing_state_descriptions[STATE_COUNT] = {
+#define X(id, name, what) what,
+    TIMING_STATES(X)
+#undef X
+};
+
+#define TI_MAX_SRC 16
+#define TI_MAX_DST 8
+
+/* What the scheduler needs to know about one instruction, decoded once. */
+typedef struct {
+    uint8_t unit;       /* FuncUnit, resolved by type */
+    uint8_t lat;        /* LatencyClass */
+    uint8_t result_state; /* what a reader of its results waits in */
+    uint8_t control;    /* changes the pc: next fetch waits for the branch */
+    uint8_t nsrc, ndst;
+    uint32_t src[TI_MAX_SRC];
+    uint32_t dst[TI_MAX_DST];
+} TInsn;
+
+typedef struct CtaSlot {
+    Cta cta;
+    bool used;
+    uint32_t first_slot;
+    uint32_t live_warps;
+} CtaSlot;
+
+typedef struct {
+    Warp *w;             /* NULL when free */
+    CtaSlot *cs;
+    uint32_t sched;
+    uint64_t *reg_ready; /* per register: cycle its value is available */
+    uint8_t *reg_state;  /* per register: the state a reader waits in */
+    const TInsn *next;   /* NULL when the warp is done */
+    uint32_t next_func, next_pc;
+    uint64_t dep_ready;
+    uint8_t dep_state;
+    uint64_t fetch_ready;
+    uint64_t stall_from; /* first cycle not yet attributed to a state */
+    uint64_t start;
+    uint64_t age;
+    bool at_barrier;
+    WarpAccess log;
+} WarpSlot;
+
+typedef struct {
+    uint32_t id;
+    WarpSlot *slots;
+    uint32_t nslots;
+    CtaSlot *ctas;
+    uint32_t nctas;      /* CTA slots = blocks per SM */
+    uint32_t resident_ctas, resident_warps;
+    uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
+    uint64_t pipe_free;  /* the SM's memory pipe */
+    uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
+    uint64_t wake;
+    uint64_t active_since;
+} Sm;
+
+typedef struct {
+    const GpuConfig *cfg;
+    ModuleImage *img;
+    const Module *m;
+    LaunchSpec spec;
+    LaunchStats *stats;
+    TimingStats *ts;
+    MemSys *mem;
+    TInsn **tinsn;       /* [func][pc] */
+    uint32_t max_regs;
+    uint64_t *shared_offset;
+    uint32_t shared_size;
+    Sm *sms;
+    uint32_t nsms;
+    uint64_t next_cta, total_ctas;
+    uint64_t age;
+    uint32_t interval[UNIT_COUNT];
+    uint32_t schedulers;
+    uint64_t issued;
+} Model;
+
+/* ------------------------------------------------------------------ */
+/* instruction decoding                                                 */
+
+static void add_reg(uint32_t *list, uint8_t *n, unsigned cap, uint32_t r)
+{
+    if (r == NO_INDEX || *n >= cap)
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (list[i] == r)
+            return;
+    list[(*n)++] = r;
+}
+
+static void add_operand(TInsn *t, const Operand *o, bool dest)
+{
+    uint32_t *list = dest ? t->dst : t->src;
+    uint8_t *n = dest ? &t->ndst : &t->nsrc;
+    unsigned cap = dest ? TI_MAX_DST : TI_MAX_SRC;
+    switch (o->kind) {
+    case OPD_REG:
+        add_reg(list, n, cap, o->reg);
+        break;
+    case OPD_PAIR:
+        add_reg(list, n, cap, o->reg);
+        add_reg(list, n, cap, o->reg2);
+        break;
+    case OPD_VEC:
+        for (unsigned k = 0; k < o->vec_count; k++)
+            add_reg(list, n, cap, o->vec_regs[k]);
+        break;
+    case OPD_ADDR: /* the base register is read even by a store */
+        add_reg(t->src, &t->nsrc, TI_MAX_SRC, o->reg);
+        break;
+    default:
+        break;
+    }
+}
+
+static WarpStateKind result_state_of(FuncUnit u, LatencyClass lat)
+{
+    if (u == UNIT_LSU || u == UNIT_SFU || lat == LAT_DIV || lat == LAT_SHFL || lat == LAT_SFU)
+        return STATE_SHORT_SCOREBOARD;
+    return STATE_WAIT;
+}
+
+static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
+{
+    *t = (TInsn){0};
+    const OpInfo *op = &isa_ops[in->op];
+    t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
+    t->lat = (uint8_t)op->latency;
+    t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
+    t->control = op->unit == UNIT_BRANCH;
+    add_reg(t->src, &t->nsrc, TI_MAX_SRC, in->guard);
+    if (in->op == OP_CALL && in->call < fn->calls->len) {
+        const CallSite *cs = &g_array_index(fn->calls, CallSite, in->call);
+        for (uint32_t i = 0; i < cs->nargs; i++)
+            if (cs->arg_opds)
+                add_operand(t, &cs->arg_opds[i], false);
+        for (uint32_t i = 0; i < cs->nrets; i++)
+            if (cs->ret_opds)
+                add_operand(t, &cs->ret_opds[i], true);
+        add_reg(t->src, &t->nsrc, TI_MAX_SRC, cs->callee_reg);
+        return;
+    }
+    /* the shape string says which operands are destinations ('d') */
+    const char *shape = op->shape;
+    for (unsigned i = 0; i < in->nopd; i++) {
+        while (*shape == ',')
+            shape++;
+        bool dest = *shape == 'd';
+        add_operand(t, &in->opd[i], dest);
+        while (*shape && *shape != ',')
+            shape++;
+    }
+}
+
+static void decode_module(Model *md)
+{
+    const Module *m = md->m;
+    md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
+    for (uint32_t f = 0; f < m->funcs->len; f++) {
+        const Function *fn = module_func(m, f);
+        md->max_regs = MAX(md->max_regs, fn->regs->len);
+        if (!fn->is_defined)
+            continue;
+        md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
+        for (uint32_t i = 0; i < func_ninsns(fn); i++)
+            decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
+    }
+    md->max_regs = MAX(md->max_regs, 1u);
+}
+
+/* ------------------------------------------------------------------ */
+/* warps                                                                */
+
+/* Look at the warp's next instruction: when its operands are ready. */
+static void slot_peek(Model *md, WarpSlot *s)
+{
+    uint32_t f, pc;
+    s->next = NULL;
+    if (!warp_peek(s->w, &f, &pc))
+        return;
+    const Function *fn = module_func(md->m, f);
+    if (!md->tinsn[f] || pc >= func_ninsns(fn)) {
+        /* running off the end: let the executor report it */
+        static const TInsn none = {0};
+        s->next = &none;
+        s->dep_ready = 0;
+        return;
+    }
+    const TInsn *t = &md->tinsn[f][pc];
+    s->next = t;
+    s->next_func = f;
+    s->next_pc = pc;
+    uint64_t ready = 0;
+    uint8_t state = STATE_WAIT;
+    for (unsigned i = 0; i < t->nsrc; i++) {
+        uint32_t r = t->src[i];
+        if (r < md->max_regs && s->reg_ready[r] > ready) {
+            ready = s->reg_ready[r];
+            state = s->reg_state[r];
+        }
+    }
+    for (unsigned i = 0; i < t->ndst; i++) { /* write after write */
+        uint32_t r = t->dst[i];
+        if (r < md->max_regs && s->reg_ready[r] > ready) {
+            ready = s->reg_ready[r];
+            state = s->reg_state[r];
+        }
+    }
+    s->dep_ready = ready;
+    s->dep_state = state;
+}
+
+static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void attribute(Model *md, WarpSlot *s, WarpStateKind k, uint64_t from, uint64_t to)
+{
+    if (to > from)
+        md->ts->state_cycles[k] += to - from;
+    (void)s;
+}
+
+static bool eligible(const Model *md, const Sm *sm, const WarpSlot *s, uint64_t t)
+{
+    if (!s->w || !s->next || s->at_barrier || s->fetch_ready > t || s->dep_ready > t)
+        return false;
+    unsigned u = s->next->unit;
+    if (sm->unit_free[s->sched * UNIT_COUNT + u] > t)
+        return false;
+    (void)md;
+    return u != UNIT_LSU || sm->pipe_free <= t;
+}
+
+/* earliest cycle the slot could issue, ignoring other warps; UINT64_MAX if never by itself */
+static uint64_t slot_wake(const Sm *sm, const WarpSlot *s)
+{
+    if (!s->w || !s->next || s->at_barrier)
+        return UINT64_MAX;
+    uint64_t t = MAX(s->fetch_ready, s->dep_ready);
+    unsigned u = s->next->unit;
+    t = MAX(t, sm->unit_free[s->sched * UNIT_COUNT + u]);
+    if (u == UNIT_LSU)
+        t = MAX(t, sm->pipe_free);
+    return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* CTAs                                                                 */
+
+static void sm_activity(Model *md, Sm *sm, uint64_t t, bool becomes_busy)
+{
+    if (becomes_busy)
+        sm->active_since = t;
+    else
+        md->ts->sm_active_cycles += t - sm->active_since;
+}
+
+static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
+{
+    if (md->next_cta >= md->total_ctas || sm->resident_ctas >= sm->nctas)
+        return true;
+    CtaSlot *cs = NULL;
+    uint32_t ci = 0;
+    for (; ci < sm->nctas; ci++)
+        if (!sm->ctas[ci].used) {
+            cs = &sm->ctas[ci];
+            break;
+        }
+    if (!cs)
+        return true;
+    uint64_t lin = md->next_cta++;
+    const Dim3 g = md->spec.grid;
+    Dim3 id = {(uint32_t)(lin % g.x), (uint32_t)(lin / g.x % g.y), (uint32_t)(lin / ((uint64_t)g.x * g.y))};
+    if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, md->stats, error))
+        return false;
+    cs->cta.smid = sm->id;
+    cs->cta.clock = t;
+    cs->used = true;
+    uint32_t wpb = md->ts->occ.warps_per_block;
+    cs->first_slot = ci * wpb;
+    cs->live_warps = cs->cta.nwarps;
+    if (sm->resident_ctas++ == 0)
+        sm_activity(md, sm, t, true);
+    sm->resident_warps += cs->cta.nwarps;
+    for (uint32_t i = 0; i < cs->cta.nwarps; i++) {
+        WarpSlot *s = &sm->slots[cs->first_slot + i];
+        s->w = &cs->cta.warps[i];
+        s->cs = cs;
+        s->w->mem_log = &s->log;
+        memset(s->reg_ready, 0, sizeof(uint64_t) * md->max_regs);
+        memset(s->reg_state, STATE_WAIT, md->max_regs);
+        s->fetch_ready = t;
+        s->stall_from = t;
+        s->start = t;
+        s->age = md->age++;
+        s->at_barrier = false;
+        slot_peek(md, s);
+    }
+    if (md->stats) {
+        md->stats->ctas++;
+        md->stats->warps += cs->cta.nwarps;
+        md->stats->threads += cs->cta.nthreads;
+    }
+    sm->wake = MIN(sm->wake, t);
+    return true;
+}
+
+static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
+{
+    cta_release(&cs->cta);
+    cs->used = false;
+    if (--sm->resident_ctas == 0)
+        sm_activity(md, sm, t, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* issue                                                                */
+
+static bool budget_exceeded(Model *md, const Cta *cta, GError **error)
+{
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
+                       " warp instructions exhausted in block (%u,%u,%u)",
+                    md->m->path, md->spec.max_instructions, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+    launch_describe_warps(s, cta);
+    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+    g_string_free(s, TRUE);
+    return false;
+}
+
+/* Barrier waiters of the CTA that the executor released: ready after the barrier latency. */
+static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
+{
+    uint64_t release = t + md->cfg->latency[LAT_BARRIER];
+    for (uint32_t i = 0; i < cs->cta.nwarps; i++) {
+        WarpSlot *s = &sm->slots[cs->first_slot + i];
+        if (!s->w || !s->at_barrier || s->w->state == WARP_AT_BARRIER)
+            continue;
+        s->at_barrier = false;
+        attribute(md, s, STATE_BARRIER, s->stall_from, release);
+        s->stall_from = MAX(s->stall_from, release);
+        s->fetch_ready = MAX(s->fetch_ready, release);
+        slot_peek(md, s);
+    }
+}
+
+static void finish_warp(Model *md, Sm *sm, WarpSlot *s, uint64_t t)
+{
+    md->ts->warp_active_cycles += t + 1 - s->start;
+    s->w->mem_log = NULL;
+    s->w = NULL;
+    s->next = NULL;
+    s->cs->live_warps--;
+    sm->resident_warps--;
+}
+
+static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
+{
+    const GpuConfig *cfg = md->cfg;
+    const TInsn *t_in = s->next;
+    uint32_t func = s->next_func, pc = s->next_pc;
+    unsigned unit = t_in->unit;
+    uint64_t *ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
+
+    /* where the cycles since the last issue went */
+    uint64_t from = s->stall_from;
+    if (t > from) {
+        uint64_t a = clamp_u64(s->fetch_ready, from, t);
+        attribute(md, s, STATE_BRANCH_RESOLVING, from, a);
+        uint64_t b = clamp_u64(s->dep_ready, a, t);
+        attribute(md, s, (WarpStateKind)s->dep_state, a, b);
+        /* the unit (or memory pipe) was busy until its last free time */
+        uint64_t busy = *ufree;
+        WarpStateKind throttle = STATE_MATH_PIPE_THROTTLE;
+        if (unit == UNIT_LSU && sm->pipe_free > busy) {
+            busy = sm->pipe_free;
+            throttle = STATE_MIO_THROTTLE;
+        }
+        uint64_t c = clamp_u64(busy, b, t);
+        attribute(md, s, throttle, b, c);
+        md->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
+        if (md->ts->insn_stall && md->ts->insn_stall[func])
+            md->ts->insn_stall[func][pc] += t - from;
+    }
+    md->ts->state_cycles[STATE_SELECTED]++;
+    s->stall_from = t + 1;
+
+    Warp *w = s->w;
+    Cta *cta = &s->cs->cta;
+    s->log.mask = 0;
+    cta->clock = t;
+    StepInfo info;
+    if (!warp_step(w, &info, error))
+        return false;
+    md->issued++;
+    if (md->spec.max_instructions && md->issued > md->spec.max_instructions)
+        return budget_exceeded(md, cta, error);
+
+    /* the executed instruction may differ from the peeked one only when the
+     * warp had no path left (then nothing executed) */
+    const TInsn *done = info.active ? &md->tinsn[info.func][info.pc] : t_in;
+    unit = done->unit;
+    ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
+    *ufree = MAX(*ufree, t) + md->interval[unit];
+
+    uint64_t ready = t + cfg->latency[done->lat];
+    uint8_t state = done->result_state;
+    if (s->log.mask) {
+        const Function *fn = module_func(md->m, info.func);
+        uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
+        MemTiming mt = memsys_access(md->mem, sm->id, t, func_insn(fn, info.pc), &s->log, local_id, &md->ts->mem);
+        ready = MAX(mt.ready, t + 1);
+        state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
+        sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
+    }
+    for (unsigned i = 0; i < done->ndst; i++) {
+        uint32_t r = done->dst[i];
+        if (r < md->max_regs) {
+            s->reg_ready[r] = ready;
+            s->reg_state[r] = state;
+        }
+    }
+    s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
+    if (info.blocked)
+        s->at_barrier = true;
+
+    bool warp_done = w->state == WARP_DONE;
+    if (warp_done)
+        finish_warp(md, sm, s, t);
+    else
+        slot_peek(md, s);
+    /* a barrier may have completed, by this arrival or by this warp exiting */
+    if (info.blocked || warp_done || done->unit == UNIT_BARRIER)
+        release_waiters(md, sm, s->cs, t);
+    if (warp_done) {
+        CtaSlot *cs = s->cs;
+        s->cs = NULL;
+        if (cs->live_warps == 0) {
+            retire_cta(md, sm, cs, t + 1);
+            if (!dispatch_cta(md, sm, t + 1, error))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The slot the scheduler issues from at cycle t, or NULL. */
+static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
+{
+    uint32_t n = md->schedulers;
+    uint32_t count = (sm->nslots + n - 1 - sched) / n; /* slots sched, sched+n, ... */
+    if (count == 0)
+        return NULL;
+    uint32_t last = sm->last[sched];
+    if (md->cfg->sched_policy == SCHED_GTO) {
+        WarpSlot *g = last < sm->nslots ? &sm->slots[last] : NULL;
+        if (g && eligible(md, sm, g, t))
+            return g;
+        WarpSlot *best = NULL;
+        for (uint32_t k = 0; k < count; k++) {
+            WarpSlot *s = &sm->slots[sched + k * n];
+            if (eligible(md, sm, s, t) && (!best || s->age < best->age))
+                best = s;
+        }
+        return best;
+    }
+    uint32_t start = last < sm->nslots ? (last - sched) / n + 1 : 0;
+    for (uint32_t k = 0; k < count; k++) {
+        WarpSlot *s = &sm->slots[sched + ((start + k) % count) * n];
+        if (eligible(md, sm, s, t))
+            return s;
+    }
+    return NULL;
+}
+
+static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **error)
+{
+    *issued = 0;
+    for (uint32_t sched = 0; sched < md->schedulers; sched++) {
+        for (uint32_t k = 0; k < md->cfg->issue_width; k++) {
+            WarpSlot *s = pick(md, sm, sched, t);
+            if (!s)
+                break;
+            sm->last[sched] = (uint32_t)(s - sm->slots);
+            if (!issue(md, sm, s, t, error))
+                return false;
+            (*issued)++;
+        }
+    }
+    return true;
+}
+
+static uint64_t sm_next_wake(const Sm *sm)
+{
+    uint64_t wake = UINT64_MAX;
+    for (uint32_t i = 0; i < sm->nslots; i++)
+        wake = MIN(wake, slot_wake(sm, &sm->slots[i]));
+    return wake;
+}
+
+/* ------------------------------------------------------------------ */
+/* the launch                                                           */
+
+static void model_free(Model *md)
+{
+    for (uint32_t i = 0; i < md->nsms && md->sms; i++) {
+        Sm *sm = &md->sms[i];
+        for (uint32_t c = 0; c < sm->nctas; c++)
+            if (sm->ctas[c].used)
+                cta_release(&sm->ctas[c].cta);
+        for (uint32_t k = 0; k < sm->nslots; k++) {
+            g_free(sm->slots[k].reg_ready);
+            g_free(sm->slots[k].reg_state);
+        }
+        g_free(sm->slots);
+        g_free(sm->ctas);
+        g_free(sm->unit_free);
+        g_free(sm->last);
+    }
+    g_free(md->sms);
+    for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++)
+        g_free(md->tinsn[f]);
+    g_free(md->tinsn);
+    g_free(md->shared_offset);
+    memsys_free(md->mem);
+}
+
+static bool deadlock(Model *md, GError **error)
+{
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "%s: error: deadlock: every unfinished warp waits at a barrier that the others will never reach",
+                    md->m->path);
+    for (uint32_t i = 0; i < md->nsms; i++)
+        for (uint32_t c = 0; c < md->sms[i].nctas; c++) {
+            const CtaSlot *cs = &md->sms[i].ctas[c];
+            if (!cs->used)
+                continue;
+            g_string_append_printf(s, "\n block (%u,%u,%u) on SM %u:", cs->cta.ctaid.x, cs->cta.ctaid.y,
+                                   cs->cta.ctaid.z, i);
+            launch_describe_warps(s, &cs->cta);
+        }
+    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+    g_string_free(s, TRUE);
+    return false;
+}
+
+void timing_stats_init(TimingStats *t, const Module *m)
+{
+    *t = (TimingStats){0};
+    t->nfuncs = m->funcs->len;
+    t->insn_stall = g_new0(uint64_t *, MAX(t->nfuncs, 1u));
+    for (uint32_t f = 0; f < t->nfuncs; f++) {
+        const Function *fn = module_func(m, f);
+        if (fn->is_defined)
+            t->insn_stall[f] = g_new0(uint64_t, MAX(func_ninsns(fn), 1u));
+    }
+}
+
+void timing_stats_clear(TimingStats *t)
+{
+    for (uint32_t f = 0; f < t->nfuncs && t->insn_stall; f++)
+        g_free(t->insn_stall[f]);
+    g_free(t->insn_stall);
+    *t = (TimingStats){0};
+}
+
+void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const Module *m)
+{
+    into->cycles += from->cycles;
+    into->sm_active_cycles += from->sm_active_cycles;
+    into->warp_active_cycles += from->warp_active_cycles;
+    into->issued += from->issued;
+    for (int k = 0; k < STATE_COUNT; k++)
+        into->state_cycles[k] += from->state_cycles[k];
+    into->sms_used = MAX(into->sms_used, from->sms_used);
+    mem_counters_add(&into->mem, &from->mem);
+    into->occ = from->occ;
+    into->regs_per_thread = from->regs_per_thread;
+    for (uint32_t f = 0; f < MIN(into->nfuncs, from->nfuncs); f++)
+        if (into->insn_stall[f] && from->insn_stall[f])
+            for (uint32_t i = 0; i < func_ninsns(module_func(m, f)); i++)
+                into->insn_stall[f][i] += from->insn_stall[f][i];
+}
+
+bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
+                LaunchStats *stats, TimingStats *ts, GError **error)
+{
+    Model md = {.cfg = cfg, .img = img, .m = img->module, .spec = *spec, .stats = stats, .ts = ts};
+    uint8_t empty_params[8] = {0};
+    if (!md.spec.params)
+        md.spec.params = empty_params;
+    md.spec.nsm = cfg->num_sms;
+    if (!launch_prepare(md.m, spec, &md.shared_offset, &md.shared_size, error))
+        return false;
+    uint32_t threads = spec->block.x * spec->block.y * spec->block.z;
+    occupancy_compute(cfg, threads, regs_per_thread, md.shared_size, &ts->occ);
+    ts->regs_per_thread = regs_per_thread;
+    if (ts->occ.blocks_per_sm == 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many resources requested for launch: a block of %u threads with %u registers per thread "
+                    "and %u bytes of shared memory does not fit on one SM of %s (limited by %s)",
+                    threads, regs_per_thread, md.shared_size, cfg->display_name ? cfg->display_name : cfg->name,
+                    occupancy_limiter_name(ts->occ.limiter));
+        g_free(md.shared_offset);
+        return false;
+    }
+    md.total_ctas = (uint64_t)spec->grid.x * spec->grid.y * spec->grid.z;
+    md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        uint32_t lanes = cfg->unit_lanes[u] ? cfg->unit_lanes[u] : WARP_SIZE;
+        md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;
+    }
+    decode_module(&md);
+    md.mem = memsys_new(cfg);
+    md.nsms = cfg->num_sms;
+    md.sms = g_new0(Sm, md.nsms);
+    uint32_t wpb = ts->occ.warps_per_block;
+    for (uint32_t i = 0; i < md.nsms; i++) {
+        Sm *sm = &md.sms[i];
+        sm->id = i;
+        sm->nctas = ts->occ.blocks_per_sm;
+        sm->ctas = g_new0(CtaSlot, sm->nctas);
+        sm->nslots = sm->nctas * wpb;
+        sm->slots = g_new0(WarpSlot, sm->nslots);
+        for (uint32_t k = 0; k < sm->nslots; k++) {
+            sm->slots[k].sched = k % md.schedulers;
+            sm->slots[k].reg_ready = g_new0(uint64_t, md.max_regs);
+            sm->slots[k].reg_state = g_new0(uint8_t, md.max_regs);
+        }
+        sm->unit_free = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT);
+        sm->last = g_new(uint32_t, md.schedulers);
+        for (uint32_t k = 0; k < md.schedulers; k++)
+            sm->last[k] = UINT32_MAX;
+        sm->wake = UINT64_MAX;
+    }
+    /* breadth first: one CTA per SM in turn, as long as they fit */
+    bool ok = true;
+    for (uint32_t round = 0; ok && round < ts->occ.blocks_per_sm; round++)
+        for (uint32_t i = 0; ok && i < md.nsms && md.next_cta < md.total_ctas; i++)
+            ok = dispatch_cta(&md, &md.sms[i], 0, error);
+    for (uint32_t i = 0; i < md.nsms; i++)
+        ts->sms_used += md.sms[i].resident_ctas > 0;
+
+    uint64_t t = 0, end = 0;
+    while (ok) {
+        uint64_t next = UINT64_MAX;
+        bool resident = false;
+        for (uint32_t i = 0; ok && i < md.nsms; i++) {
+            Sm *sm = &md.sms[i];
+            if (!sm->resident_warps)
+                continue;
+            if (sm->wake > t) {
+                resident = true;
+                next = MIN(next, sm->wake);
+                continue;
+            }
+            uint32_t issued;
+            ok = sm_cycle(&md, sm, t, &issued, error);
+            if (!ok)
+                break;
+            if (sm->resident_warps)
+                sm->wake = issued ? t + 1 : sm_next_wake(sm);
+            else
+                sm->wake = UINT64_MAX;
+            end = MAX(end, t + 1);
+            if (sm->resident_warps) {
+                resident = true;
+                next = MIN(next, sm->wake);
+            }
+        }
+        if (!ok)
+            break;
+        if (!resident)
+            break;
+        if (next == UINT64_MAX) {
+            ok = deadlock(&md, error);
+            break;
+        }
+        t = MAX(next, t + 1);
+    }
+    ts->cycles = end;
+    ts->issued = md.issued;
+    memsys_finish(md.mem, &ts->mem);
+    model_free(&md);
+    return ok;
+}

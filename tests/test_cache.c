@@ -1,0 +1,244 @@
+/* test_cache.c — hits, misses, LRU, sector fill and write-back counts of
+ * the sectored cache on synthetic streams whose answers are known.
+ *
+ * Geometry used unless stated: 4 KiB, 128 B lines of four 32 B sectors,
+ * 4 ways -> 8 sets; line L goes to set L mod 8, so lines 0, 8, 16, ... share
+ * set 0 (addresses 1 KiB apart).
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "cache.h"
+
+#define SIZE 4096u
+#define LINE 128u
+#define SECTOR 32u
+#define SET_STRIDE (SIZE / 4)   /* bytes between lines of the same set */
+
+static Cache *small_cache(void)
+{
+    CacheConfig cfg = { .size_bytes = SIZE, .line_bytes = LINE, .sector_bytes = SECTOR,
+                        .assoc = 4, .latency = 1 };
+    return cache_new(&cfg);
+}
+
+/* reads every sector of [0, bytes) once, in order; returns the hits */
+static uint32_t read_pass(Cache *c, uint32_t bytes)
+{
+    uint32_t hits = 0;
+    for (uint64_t a = 0; a < bytes; a += SECTOR)
+        hits += cache_read(c, a).hit;
+    return hits;
+}
+
+START_TEST(stream_larger_than_cache)
+{
+    /* 8 KiB streamed twice through 4 KiB of LRU: each set sees 8 lines in a
+     * cycle through 4 ways, so every line is evicted before it comes back */
+    Cache *c = small_cache();
+    ck_assert_uint_eq(read_pass(c, 2 * SIZE), 0);
+    ck_assert_uint_eq(read_pass(c, 2 * SIZE), 0);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(working_set_fits)
+{
+    Cache *c = small_cache();
+    ck_assert_uint_eq(read_pass(c, SIZE), 0);
+    ck_assert_uint_eq(read_pass(c, SIZE), SIZE / SECTOR);   /* 128 sectors, all hits */
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(associativity_conflicts)
+{
+    Cache *c = small_cache();
+    /* five lines of set 0 in a cycle through 4 ways: all misses under LRU */
+    for (int round = 0; round < 3; round++)
+        for (uint64_t k = 0; k < 5; k++)
+            ck_assert(!cache_read(c, k * SET_STRIDE).hit);
+    cache_invalidate(c);
+    /* four lines fit: misses once, then hits */
+    for (int round = 0; round < 3; round++)
+        for (uint64_t k = 0; k < 4; k++)
+            ck_assert_int_eq(cache_read(c, k * SET_STRIDE).hit, round > 0);
+    /* other sets are untouched by set 0's traffic */
+    ck_assert(!cache_read(c, LINE).hit);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(lru_order)
+{
+    Cache *c = small_cache();
+    uint64_t A = 0, B = SET_STRIDE, C = 2 * SET_STRIDE, D = 3 * SET_STRIDE, E = 4 * SET_STRIDE;
+    cache_read(c, A); cache_read(c, B); cache_read(c, C); cache_read(c, D);
+    ck_assert(cache_read(c, A).hit);     /* A is now most recent; B least */
+    ck_assert(!cache_read(c, E).hit);    /* evicts B */
+    ck_assert(cache_read(c, A).hit);
+    ck_assert(cache_read(c, C).hit);
+    ck_assert(cache_read(c, D).hit);
+    ck_assert(!cache_read(c, B).hit);    /* B was the victim; now evicts E */
+    ck_assert(!cache_read(c, E).hit);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(sector_fill_on_read)
+{
+    Cache *c = small_cache();
+    ck_assert(!cache_read(c, 0).hit);
+    ck_assert(cache_read(c, 4).hit);         /* same sector */
+    ck_assert(cache_read(c, 31).hit);
+    CacheOutcome o = cache_read(c, 32);      /* same line, another sector */
+    ck_assert(!o.hit);
+    ck_assert_uint_eq(o.evicted_dirty, 0);
+    ck_assert(cache_read(c, 32).hit);
+    ck_assert(!cache_read(c, 96).hit);
+    /* the line's other sector fill did not take a way: three more lines fit */
+    for (uint64_t k = 1; k < 4; k++)
+        cache_read(c, k * SET_STRIDE);
+    ck_assert(cache_read(c, 0).hit);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(unsectored_line)
+{
+    CacheConfig cfg = { .size_bytes = SIZE, .line_bytes = LINE, .sector_bytes = LINE, .assoc = 4 };
+    Cache *c = cache_new(&cfg);
+    ck_assert(!cache_read(c, 0).hit);
+    ck_assert(cache_read(c, 96).hit);        /* the whole line came in */
+    ck_assert(!cache_read(c, 128).hit);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(write_allocate_no_fetch)
+{
+    Cache *c = small_cache();
+    CacheOutcome o = cache_write(c, 64, true);
+    ck_assert(!o.hit);
+    ck_assert(cache_read(c, 64).hit);        /* the written sector is valid */
+    ck_assert(!cache_read(c, 0).hit);        /* nothing else was fetched */
+    ck_assert(cache_write(c, 64, true).hit);
+    ck_assert_uint_eq(cache_flush_dirty(c), 1);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(write_no_allocate)
+{
+    Cache *c = small_cache();
+    ck_assert(!cache_write(c, 0, false).hit);
+    ck_assert(!cache_read(c, 0).hit);        /* the write did not allocate */
+    ck_assert(cache_write(c, 0, false).hit); /* present now: updated in place */
+    ck_assert(!cache_write(c, 32, false).hit); /* line present, sector not */
+    ck_assert(!cache_read(c, 32).hit);
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);  /* write-through leaves nothing dirty */
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(dirty_eviction)
+{
+    Cache *c = small_cache();
+    /* line 0 of set 0 gets three dirty sectors and one clean one */
+    cache_write(c, 0, true);
+    cache_write(c, 32, true);
+    cache_write(c, 64, true);
+    cache_read(c, 96);
+    /* three more lines of set 0 (one dirty sector each), then a fifth evicts line 0 */
+    for (uint64_t k = 1; k < 4; k++)
+        ck_assert_uint_eq(cache_write(c, k * SET_STRIDE, true).evicted_dirty, 0);
+    CacheOutcome o = cache_read(c, 4 * SET_STRIDE);
+    ck_assert(!o.hit);
+    ck_assert_uint_eq(o.evicted_dirty, 3);
+    /* next victim is line 1 of the set: one dirty sector, evicted by a write */
+    o = cache_write(c, 5 * SET_STRIDE, true);
+    ck_assert_uint_eq(o.evicted_dirty, 1);
+    /* left dirty: lines 2, 3 (one each) and the line just written */
+    ck_assert_uint_eq(cache_flush_dirty(c), 3);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(flush_and_invalidate)
+{
+    Cache *c = small_cache();
+    for (uint64_t a = 0; a < 5 * SECTOR; a += SECTOR)   /* 5 sectors over 2 lines */
+        cache_write(c, a, true);
+    cache_write(c, 0, true);                            /* rewriting stays one sector */
+    ck_assert_uint_eq(cache_flush_dirty(c), 5);
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);
+    ck_assert(cache_read(c, 128).hit);                  /* flushing keeps the data */
+    /* clean lines evict with nothing to write back */
+    for (uint64_t k = 1; k <= 4; k++)
+        ck_assert_uint_eq(cache_read(c, k * SET_STRIDE).evicted_dirty, 0);
+    cache_invalidate(c);
+    ck_assert(!cache_read(c, 128).hit);
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(size_zero)
+{
+    CacheConfig cfg = { .size_bytes = 0, .line_bytes = LINE, .sector_bytes = SECTOR, .assoc = 4 };
+    Cache *c = cache_new(&cfg);
+    for (int i = 0; i < 3; i++) {
+        ck_assert(!cache_read(c, 0).hit);
+        CacheOutcome o = cache_write(c, 0, true);
+        ck_assert(!o.hit);
+        ck_assert_uint_eq(o.evicted_dirty, 0);
+    }
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);
+    cache_invalidate(c);
+    cache_free(c);
+}
+END_TEST
+
+START_TEST(fully_associative_small)
+{
+    /* 512 B with 8 ways of 128 B lines: one set of 4 lines */
+    CacheConfig cfg = { .size_bytes = 512, .line_bytes = LINE, .sector_bytes = SECTOR, .assoc = 8 };
+    Cache *c = cache_new(&cfg);
+    for (uint64_t k = 0; k < 4; k++)
+        cache_read(c, k * 1000 * LINE);
+    for (uint64_t k = 0; k < 4; k++)
+        ck_assert(cache_read(c, k * 1000 * LINE).hit);
+    ck_assert(!cache_read(c, 4000 * LINE).hit);
+    ck_assert(!cache_read(c, 0).hit);                   /* line 0 was LRU */
+    cache_free(c);
+}
+END_TEST
+
+static Suite *cache_suite(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, stream_larger_than_cache);
+    tcase_add_test(tc, working_set_fits);
+    tcase_add_test(tc, associativity_conflicts);
+    tcase_add_test(tc, lru_order);
+    tcase_add_test(tc, sector_fill_on_read);
+    tcase_add_test(tc, unsectored_line);
+    tcase_add_test(tc, write_allocate_no_fetch);
+    tcase_add_test(tc, write_no_allocate);
+    tcase_add_test(tc, dirty_eviction);
+    tcase_add_test(tc, flush_and_invalidate);
+    tcase_add_test(tc, size_zero);
+    tcase_add_test(tc, fully_associative_small);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(cache_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

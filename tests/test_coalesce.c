@@ -1,0 +1,382 @@
+/* test_coalesce.c — transactions of warp accesses under each generation's rule.
+ *
+ * Every expected count is worked out by hand in the comments from the
+ * guide's rules (docs/memory-model.md), never taken from coalesce().
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "coalesce.h"
+
+#define BASE 0x10000000ull  /* 256-byte aligned, like cudaMalloc */
+
+/* all lanes in mask access size bytes at base + lane*stride */
+static WarpAccess strided(uint32_t mask, uint32_t size, uint64_t base, uint64_t stride)
+{
+    WarpAccess a = { .mask = mask, .size = size };
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = base + (uint64_t)i * stride;
+    return a;
+}
+
+static CoalesceResult run(CoalesceRule rule, const WarpAccess *a, bool cached)
+{
+    CoalesceResult r;
+    coalesce(rule, a, cached, &r);
+    return r;
+}
+
+/* a transaction with this address, size and sector mask is in r */
+static int has(const CoalesceResult *r, uint64_t addr, uint32_t bytes, uint32_t mask)
+{
+    for (uint32_t i = 0; i < r->ntrans; i++)
+        if (r->trans[i].addr == addr && r->trans[i].bytes == bytes && r->trans[i].sector_mask == mask)
+            return 1;
+    return 0;
+}
+
+/* ---- sector rule (cc >= 3) ---------------------------------------------- */
+
+START_TEST(sector_unit_stride)
+{
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4);     /* 128 B in one line */
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.sectors, 4);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert(has(&r, BASE, 128, 0xF));
+
+    a = strided(0xFFFFFFFF, 8, BASE, 8);                /* 256 B: two full lines */
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.sectors, 8);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert(has(&r, BASE + 128, 128, 0xF));
+
+    a = strided(0xFFFFFFFF, 16, BASE, 16);              /* 512 B: four lines */
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 16);
+    ck_assert_uint_eq(r.ntrans, 4);
+}
+END_TEST
+
+START_TEST(sector_misaligned)
+{
+    /* bytes 4..131: sectors 0-3 of line 0, sector 0 of line 1 */
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE + 4, 4);
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 5);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert(has(&r, BASE, 128, 0xF));
+    ck_assert(has(&r, BASE + 128, 128, 0x1));
+}
+END_TEST
+
+START_TEST(sector_strides)
+{
+    /* stride s words of 4 B: the warp spans 128 s bytes.  s = 2, 4: every
+     * sector of 128 s / 32 = 4 s sectors is touched (lanes 8 or 16 B apart);
+     * s >= 8: lanes are >= 32 B apart, one sector each = 32; lines = s. */
+    static const struct { uint64_t words; uint32_t sectors, lines; } cases[] = {
+        { 2, 8, 2 }, { 4, 16, 4 }, { 8, 32, 8 }, { 16, 32, 16 }, { 32, 32, 32 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4 * cases[i].words);
+        CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+        ck_assert_uint_eq(r.requests, 1);
+        ck_assert_uint_eq(r.sectors, cases[i].sectors);
+        ck_assert_uint_eq(r.ntrans, cases[i].lines);
+    }
+}
+END_TEST
+
+START_TEST(sector_broadcast_and_permutation)
+{
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE + 40, 0);  /* every lane the same word */
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 1);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert(has(&r, BASE, 128, 0x2));                   /* byte 40 is in sector 1 */
+
+    /* lane i reads word (7 i + 3) mod 32: a permutation of one 128 B line */
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = BASE + 4 * (uint64_t)((7 * i + 3) % 32);
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 4);
+    ck_assert_uint_eq(r.ntrans, 1);
+
+    /* reversed order over two lines: lane i reads word 63 - 2 i */
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = BASE + 4 * (uint64_t)(63 - 2 * i);
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 8);
+    ck_assert_uint_eq(r.ntrans, 2);
+}
+END_TEST
+
+START_TEST(sector_partial_masks)
+{
+    WarpAccess a = strided(0x000000FF, 4, BASE, 4);       /* lanes 0-7: bytes 0..31 */
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.sectors, 1);
+
+    a.mask = 0x80000001;                                  /* bytes 0 and 124 */
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 2);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert(has(&r, BASE, 128, 0x9));
+
+    a.mask = 0xFF00FF00;                                  /* lanes 8-15, 24-31: sectors 1 and 3 */
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 2);
+    ck_assert(has(&r, BASE, 128, 0xA));
+
+    a.mask = 0;
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.requests, 0);
+    ck_assert_uint_eq(r.sectors, 0);
+    ck_assert_uint_eq(r.ntrans, 0);
+}
+END_TEST
+
+START_TEST(sector_small_words)
+{
+    WarpAccess a = strided(0xFFFFFFFF, 1, BASE, 1);       /* 32 bytes */
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 1);
+    a = strided(0xFFFFFFFF, 2, BASE, 2);                  /* 64 bytes */
+    r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.sectors, 2);
+    ck_assert_uint_eq(r.ntrans, 1);
+}
+END_TEST
+
+/* ---- cc 1.0 / 1.1 ------------------------------------------------------- */
+
+START_TEST(cc10_in_order)
+{
+    /* 4 B words, thread k word k of an aligned 64 B segment: one 64 B per half-warp */
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4);
+    CoalesceResult r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert_uint_eq(r.sectors, 4);
+    ck_assert(has(&r, BASE, 64, 0x3));
+    ck_assert(has(&r, BASE + 64, 64, 0x3));
+
+    /* inactive lanes do not break coalescing (lanes 3 and 20 off) */
+    a.mask = ~((1u << 3) | (1u << 20));
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+
+    /* 8 B: one 128 B per half-warp; 16 B: two 128 B per half-warp */
+    a = strided(0xFFFFFFFF, 8, BASE, 8);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert_uint_eq(r.sectors, 8);
+    ck_assert(has(&r, BASE + 128, 128, 0xF));
+    a = strided(0xFFFFFFFF, 16, BASE, 16);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 4);
+    ck_assert_uint_eq(r.sectors, 16);
+    /* 16 B words need only 128 B alignment, not 256 */
+    a = strided(0x0000FFFF, 16, BASE + 128, 16);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+}
+END_TEST
+
+START_TEST(cc10_permuted_and_misaligned)
+{
+    /* lanes 0 and 1 swapped in the first half-warp: 16 separate 32 B
+     * transactions there, the second half-warp still one 64 B */
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4);
+    a.addr[0] = BASE + 4;
+    a.addr[1] = BASE;
+    CoalesceResult r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 17);
+    ck_assert_uint_eq(r.sectors, 16 + 2);
+
+    /* shifted by one word: neither half-warp is aligned -> 32 x 32 B */
+    a = strided(0xFFFFFFFF, 4, BASE + 4, 4);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 32);
+    ck_assert_uint_eq(r.sectors, 32);
+
+    /* the same with only 5 lanes of one half-warp active: one per active lane */
+    a.mask = 0x1F;
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 5);
+
+    /* 1 and 2 byte words never coalesce */
+    a = strided(0xFFFFFFFF, 2, BASE, 2);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 32);
+
+    /* all lanes one word: not "word k", so 16 transactions per half-warp */
+    a = strided(0xFFFFFFFF, 4, BASE, 0);
+    r = run(COALESCE_CC10, &a, false);
+    ck_assert_uint_eq(r.ntrans, 32);
+}
+END_TEST
+
+/* ---- cc 1.2 / 1.3 ------------------------------------------------------- */
+
+START_TEST(cc12_guide_examples)
+{
+    /* aligned 4 B words: each half-warp uses one 64 B half of the 128 B segment */
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4);
+    CoalesceResult r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert(has(&r, BASE, 64, 0x3));
+    ck_assert(has(&r, BASE + 64, 64, 0x3));
+
+    /* any permutation inside one 64 B half: still one 64 B transaction */
+    for (int i = 0; i < 16; i++)
+        a.addr[i] = BASE + 4 * (uint64_t)((5 * i + 9) % 16);
+    a.mask = 0xFFFF;
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert(has(&r, BASE, 64, 0x3));
+
+    /* misaligned by one word: half-warp 0 bytes 4..67 (both halves of
+     * segment 0: 128 B); half-warp 1 bytes 68..127 (upper half: 64 B at 64)
+     * and 128..131 (32 B at 128) */
+    a = strided(0xFFFFFFFF, 4, BASE + 4, 4);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 3);
+    ck_assert_uint_eq(r.sectors, 4 + 2 + 1);
+    ck_assert(has(&r, BASE, 128, 0xF));
+    ck_assert(has(&r, BASE + 64, 64, 0x3));
+    ck_assert(has(&r, BASE + 128, 32, 0x1));
+
+    /* sequential but across two segments (Best Practices figure: one 64 B
+     * and one 32 B): one half-warp at bytes 80..143; segment 0 uses 80..127
+     * (upper half, both its quarters: 64 B at 64), segment 1 uses 128..143
+     * (first quarter: 32 B at 128) */
+    a = strided(0x0000FFFF, 4, BASE + 80, 4);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert_uint_eq(r.sectors, 3);
+    ck_assert(has(&r, BASE + 64, 64, 0x3));
+    ck_assert(has(&r, BASE + 128, 32, 0x1));
+
+    /* a half-warp inside one 32 B quarter: 32 B */
+    a = strided(0x0000FFFF, 4, BASE + 32, 0);
+    a.addr[5] = BASE + 60;
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert(has(&r, BASE + 32, 32, 0x1));
+}
+END_TEST
+
+START_TEST(cc12_word_sizes)
+{
+    /* 1 B words, 32 B segments: each half-warp reads 16 bytes of segment 0 */
+    WarpAccess a = strided(0xFFFFFFFF, 1, BASE, 1);
+    CoalesceResult r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert_uint_eq(r.sectors, 2);
+    /* 2 B words, 64 B segments: half-warp 0 bytes 0..31, 1 bytes 32..63 */
+    a = strided(0xFFFFFFFF, 2, BASE, 2);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert(has(&r, BASE, 32, 0x1));
+    ck_assert(has(&r, BASE + 32, 32, 0x1));
+    /* 8 B: 128 B per half-warp; 16 B: 256 B per half-warp = two segments each */
+    a = strided(0xFFFFFFFF, 8, BASE, 8);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert_uint_eq(r.sectors, 8);
+    a = strided(0xFFFFFFFF, 16, BASE, 16);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 4);
+    ck_assert_uint_eq(r.sectors, 16);
+    /* stride 32 words: every lane its own segment, each shrunk to 32 B */
+    a = strided(0xFFFFFFFF, 4, BASE, 128);
+    r = run(COALESCE_CC12, &a, false);
+    ck_assert_uint_eq(r.ntrans, 32);
+    ck_assert_uint_eq(r.sectors, 32);
+}
+END_TEST
+
+/* ---- cc 2.x ------------------------------------------------------------- */
+
+START_TEST(cc20_cached_and_uncached)
+{
+    WarpAccess a = strided(0xFFFFFFFF, 4, BASE, 4);
+    CoalesceResult r = run(COALESCE_CC20, &a, true);
+    ck_assert_uint_eq(r.requests, 1);
+    ck_assert_uint_eq(r.ntrans, 1);
+    ck_assert_uint_eq(r.sectors, 4);
+    ck_assert(has(&r, BASE, 128, 0xF));
+    r = run(COALESCE_CC20, &a, false);
+    ck_assert_uint_eq(r.ntrans, 4);
+    ck_assert_uint_eq(r.sectors, 4);
+    ck_assert(has(&r, BASE + 96, 32, 0x1));
+
+    /* misaligned by a word: 2 lines cached, 5 segments uncached */
+    a = strided(0xFFFFFFFF, 4, BASE + 4, 4);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).ntrans, 2);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).sectors, 8);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, false).ntrans, 5);
+
+    /* scattered (stride 64 words): 32 lines of 128 B vs 32 segments of 32 B */
+    a = strided(0xFFFFFFFF, 4, BASE, 256);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).sectors, 128);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, false).sectors, 32);
+}
+END_TEST
+
+START_TEST(cc20_wide_words_split)
+{
+    /* 8 B words: one request per half-warp, each broken into lines; unit
+     * stride gives lines 0 and 1, one per half-warp */
+    WarpAccess a = strided(0xFFFFFFFF, 8, BASE, 8);
+    CoalesceResult r = run(COALESCE_CC20, &a, true);
+    ck_assert_uint_eq(r.ntrans, 2);
+    /* every lane the same 8 B word: both half-warp requests fetch the line */
+    a = strided(0xFFFFFFFF, 8, BASE, 0);
+    r = run(COALESCE_CC20, &a, true);
+    ck_assert_uint_eq(r.ntrans, 2);
+    /* 4 B broadcast stays one request, one line */
+    a = strided(0xFFFFFFFF, 4, BASE, 0);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).ntrans, 1);
+    /* 16 B broadcast: four quarter-warp requests; only lanes 0-7 active: one */
+    a = strided(0xFFFFFFFF, 16, BASE, 0);
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).ntrans, 4);
+    a.mask = 0xFF;
+    ck_assert_uint_eq(run(COALESCE_CC20, &a, true).ntrans, 1);
+}
+END_TEST
+
+static Suite *coalesce_suite(void)
+{
+    Suite *s = suite_create("coalesce");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, sector_unit_stride);
+    tcase_add_test(tc, sector_misaligned);
+    tcase_add_test(tc, sector_strides);
+    tcase_add_test(tc, sector_broadcast_and_permutation);
+    tcase_add_test(tc, sector_partial_masks);
+    tcase_add_test(tc, sector_small_words);
+    tcase_add_test(tc, cc10_in_order);
+    tcase_add_test(tc, cc10_permuted_and_misaligned);
+    tcase_add_test(tc, cc12_guide_examples);
+    tcase_add_test(tc, cc12_word_sizes);
+    tcase_add_test(tc, cc20_cached_and_uncached);
+    tcase_add_test(tc, cc20_wide_words_split);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(coalesce_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

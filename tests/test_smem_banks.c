@@ -1,0 +1,303 @@
+/* test_smem_banks.c — shared-memory wavefronts and bank conflicts.
+ *
+ * Expected values are closed forms derived in the comments from the guide's
+ * rules (docs/memory-model.md) or counted by hand; none comes from
+ * smem_banks() itself.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "smem_banks.h"
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+    while (b) {
+        uint32_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static WarpAccess strided(uint32_t mask, uint32_t size, uint64_t base, uint64_t stride)
+{
+    WarpAccess a = { .mask = mask, .size = size };
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = base + (uint64_t)i * stride;
+    return a;
+}
+
+static BankResult banks32(const WarpAccess *a)
+{
+    BankResult r;
+    smem_banks(a, 32, 4, false, &r);
+    return r;
+}
+
+static BankResult kepler8(const WarpAccess *a)
+{
+    BankResult r;
+    smem_banks(a, 32, 8, false, &r);
+    return r;
+}
+
+static BankResult tesla16(const WarpAccess *a)
+{
+    BankResult r;
+    smem_banks(a, 16, 4, true, &r);
+    return r;
+}
+
+/* ---- cc >= 2.0, 32 banks of 4 B ----------------------------------------- */
+
+START_TEST(strides_4byte)
+{
+    /* lane i reads word s i: lanes i and i + n share a bank iff 32 | s n, so
+     * the 32 lanes fall on 32 / d banks, d = gcd(s, 32) distinct words each */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 4, 0, 4 * s);
+        BankResult r = banks32(&a);
+        ck_assert_msg(r.wavefronts == gcd(s, 32), "stride %u: %u wavefronts", s, r.wavefronts);
+        ck_assert_uint_eq(r.conflicts, gcd(s, 32) - 1);
+    }
+}
+END_TEST
+
+START_TEST(strides_8byte)
+{
+    /* lane i reads words 2 s i and 2 s i + 1, served per half-warp.  In one
+     * half-warp 2 s i mod 32 = 2 (s i mod 16) takes 16 / gcd(s,16) values,
+     * each from gcd(s,16) lanes with distinct words; the odd words fill the
+     * odd banks the same way.  So gcd(s,16) wavefronts per half-warp and
+     * 2 gcd(s,16) for the warp; s = 1 is conflict-free (2 phases, 2 wavefronts). */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 8, 0, 8 * s);
+        BankResult r = banks32(&a);
+        ck_assert_msg(r.wavefronts == 2 * gcd(s, 16), "stride %u: %u wavefronts", s, r.wavefronts);
+        ck_assert_uint_eq(r.conflicts, 2 * gcd(s, 16) - 2);
+    }
+}
+END_TEST
+
+START_TEST(strides_16byte)
+{
+    /* quarter-warps of 8 lanes, lane i words 4 s i .. 4 s i + 3: bank
+     * 4 (s i mod 8) + e, gcd(s,8) words per bank -> 4 gcd(s,8) in all */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 16, 0, 16 * s);
+        BankResult r = banks32(&a);
+        ck_assert_uint_eq(r.wavefronts, 4 * gcd(s, 8));
+    }
+}
+END_TEST
+
+START_TEST(tile_columns)
+{
+    /* column c of float tile[32][32]: lane i at (32 i + c) * 4 -> one bank, 32 ways */
+    WarpAccess a = strided(0xFFFFFFFF, 4, 4 * 5, 32 * 4);
+    BankResult r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 32);
+    ck_assert_uint_eq(r.conflicts, 31);
+    /* padded tile[32][33]: (33 i + c) mod 32 = i + c -> all banks distinct */
+    a = strided(0xFFFFFFFF, 4, 4 * 5, 33 * 4);
+    r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 1);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* a row is conflict-free */
+    a = strided(0xFFFFFFFF, 4, 7 * 33 * 4, 4);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(broadcast_and_multicast)
+{
+    WarpAccess a = strided(0xFFFFFFFF, 4, 64, 0);          /* every lane one word */
+    BankResult r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 1);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* lanes 0-15 word 0, lanes 16-31 word 32 (both bank 0): two words of one bank */
+    for (int i = 16; i < 32; i++)
+        a.addr[i] = 128;
+    a.addr[0] = 0;
+    for (int i = 1; i < 16; i++)
+        a.addr[i] = 0;
+    r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    /* the guide's figure: threads 3,4,6,7,9 share one word of bank 5, the
+     * rest a permutation of the other banks -> conflict-free */
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = 4 * (uint64_t)i;
+    a.addr[3] = a.addr[4] = a.addr[6] = a.addr[7] = a.addr[9] = 4 * 5;
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    /* inactive lanes cost nothing; no active lane at all costs nothing */
+    a = strided(0x00000001, 4, 0, 128);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    a.mask = 0;
+    r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 0);
+    ck_assert_uint_eq(r.conflicts, 0);
+}
+END_TEST
+
+START_TEST(bytes_and_shorts_cc20)
+{
+    /* char shared[]; shared[tid]: 32 bytes in 8 words, multicast -> 1 */
+    WarpAccess a = strided(0xFFFFFFFF, 1, 0, 1);
+    BankResult r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 1);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* short: 64 bytes in 16 words -> 1 */
+    a = strided(0xFFFFFFFF, 2, 0, 2);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    /* char with stride 128 bytes: all lanes bank 0, distinct words -> 32 */
+    a = strided(0xFFFFFFFF, 1, 3, 128);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 32);
+}
+END_TEST
+
+/* ---- Kepler 8-byte mode: 32 banks of 8 B -------------------------------- */
+
+START_TEST(kepler_8byte_mode)
+{
+    /* 8 B lanes are one phase of 32: stride s (8 B words) -> gcd(s, 32) */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 8, 0, 8 * s);
+        ck_assert_uint_eq(kepler8(&a).wavefronts, gcd(s, 32));
+    }
+    /* 4 B lanes: word = floor(s i / 2).  s = 1: lanes 2k, 2k+1 read the two
+     * halves of 8 B word k -> no conflict; s = 2: words 0..31 -> 1;
+     * s = 4: words 2 i, banks 0,2,..,62 mod 32 -> 2; s = 64: words 32 i,
+     * all bank 0 -> 32 */
+    static const struct { uint32_t s, w; } cases[] = { {1, 1}, {2, 1}, {4, 2}, {8, 4}, {64, 32} };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        WarpAccess a = strided(0xFFFFFFFF, 4, 0, 4 * cases[i].s);
+        ck_assert_uint_eq(kepler8(&a).wavefronts, cases[i].w);
+    }
+    /* 16 B lanes: half-warps, each lane two 8 B words: 2 wavefronts at unit stride */
+    WarpAccess a = strided(0xFFFFFFFF, 16, 0, 16);
+    BankResult r = kepler8(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 0);
+}
+END_TEST
+
+/* ---- cc 1.x: 16 banks, half-warps --------------------------------------- */
+
+START_TEST(tesla_strides)
+{
+    /* each half-warp alone: stride s -> gcd(s, 16) per half-warp, two half-warps */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 4, 0, 4 * s);
+        BankResult r = tesla16(&a);
+        ck_assert_uint_eq(r.wavefronts, 2 * gcd(s, 16));
+        ck_assert_uint_eq(r.conflicts, 2 * gcd(s, 16) - 2);
+    }
+    /* stride 16 words on 32 banks would be 16-way for the warp; per
+     * half-warp on 16 banks it is 16-way in each half */
+    /* lanes 0 and 16 in the same bank with different words: no conflict
+     * across half-warps */
+    WarpAccess a = strided(0x00010001, 4, 0, 4);
+    a.addr[16] = 64;
+    BankResult r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* only one half-warp active: one phase */
+    a = strided(0x0000FFFF, 4, 0, 4);
+    ck_assert_uint_eq(tesla16(&a).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(tesla_broadcast)
+{
+    /* all lanes of a half-warp in one word: conflict-free */
+    WarpAccess a = strided(0xFFFFFFFF, 4, 20, 0);
+    BankResult r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* two shared words in one half-warp (lanes 0-7 word 5, lanes 8-15
+     * word 7): one broadcast word per step, the other bank serves one lane
+     * per step; step 1 broadcasts word 5 and serves one lane of word 7,
+     * step 2 broadcasts word 7 -> 2 steps (1.x), 1 wavefront since cc 2.0 */
+    a.mask = 0xFFFF;
+    for (int i = 0; i < 16; i++)
+        a.addr[i] = i < 8 ? 4 * 5 : 4 * 7;
+    r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 1);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    /* one shared word (lanes 0-3 word 0) and lanes 4-15 each their own
+     * bank: the shared word is broadcast in step 1 -> 1 step */
+    for (int i = 0; i < 16; i++)
+        a.addr[i] = i < 4 ? 0 : 4 * (uint64_t)i;
+    ck_assert_uint_eq(tesla16(&a).wavefronts, 1);
+}
+END_TEST
+
+START_TEST(tesla_bytes_and_shorts)
+{
+    /* char shared[tid]: half-warp bytes 0..15 = words 0..3 (banks 0..3),
+     * 4 lanes each.  Per step one word is broadcast and each other bank
+     * serves one lane: bank b still has 4 - (steps before its broadcast)
+     * lanes, so the last bank finishes at step 4 -> 4 per half-warp */
+    WarpAccess a = strided(0xFFFFFFFF, 1, 0, 1);
+    BankResult r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 8);
+    ck_assert_uint_eq(r.conflicts, 6);
+    /* shared[4 * tid]: one lane per bank -> conflict-free (the guide's fix) */
+    a = strided(0xFFFFFFFF, 1, 0, 4);
+    r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 0);
+    /* short shared[tid]: words 0..7, two lanes each; step 1 broadcasts one
+     * word and serves one lane elsewhere, step 2 the rest -> 2 per half */
+    a = strided(0xFFFFFFFF, 2, 0, 2);
+    ck_assert_uint_eq(tesla16(&a).wavefronts, 4);
+}
+END_TEST
+
+START_TEST(tesla_wide)
+{
+    /* double shared[tid]: split into two 32-bit requests of stride 2 words
+     * per half-warp: 2-way each -> 2 half-warps x 2 requests x 2 = 8 */
+    WarpAccess a = strided(0xFFFFFFFF, 8, 0, 8);
+    BankResult r = tesla16(&a);
+    ck_assert_uint_eq(r.wavefronts, 8);
+    ck_assert_uint_eq(r.conflicts, 4);
+    /* float4: four requests of stride 4 words: 4-way -> 2 x 4 x 4 = 32 */
+    a = strided(0xFFFFFFFF, 16, 0, 16);
+    ck_assert_uint_eq(tesla16(&a).wavefronts, 32);
+    /* since cc 2.0 the same double access is conflict-free (2 half-warp phases) */
+    a = strided(0xFFFFFFFF, 8, 0, 8);
+    r = banks32(&a);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.conflicts, 0);
+}
+END_TEST
+
+static Suite *banks_suite(void)
+{
+    Suite *s = suite_create("smem_banks");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, strides_4byte);
+    tcase_add_test(tc, strides_8byte);
+    tcase_add_test(tc, strides_16byte);
+    tcase_add_test(tc, tile_columns);
+    tcase_add_test(tc, broadcast_and_multicast);
+    tcase_add_test(tc, bytes_and_shorts_cc20);
+    tcase_add_test(tc, kepler_8byte_mode);
+    tcase_add_test(tc, tesla_strides);
+    tcase_add_test(tc, tesla_broadcast);
+    tcase_add_test(tc, tesla_bytes_and_shorts);
+    tcase_add_test(tc, tesla_wide);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(banks_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,261 @@
+/* test_timing.c — the timing model on microkernels whose cycle counts
+ * follow from the configuration: dependent chains cost the latency per
+ * instruction, independent streams the issue interval, DRAM streams the
+ * bandwidth; stall states add up; runs are deterministic; outputs equal the
+ * functional run's. */
+#include <check.h>
+#include <glib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "config.h"
+#include "launch.h"
+#include "memory.h"
+#include "ptx_parser.h"
+#include "timing.h"
+
+typedef struct {
+    TimingStats ts;
+    LaunchStats ls;
+    uint64_t out[64];
+} Result;
+
+/* Run kernel `k` of ptx with one buffer parameter (nbytes, zeroed) and an
+ * optional u32 scalar, on config `name` with overrides. */
+static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
+                      const char *name, const char *const *overrides, Result *r)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load(name, overrides, &error);
+    ck_assert_msg(cfg, "config: %s", error ? error->message : "");
+    Module *m = ptx_parse_string(ptx, "t.ptx", &error);
+    ck_assert_msg(m && cfg_build_all(m, &error), "ptx: %s", error ? error->message : "");
+    GlobalMemory *g = gmem_new();
+    ModuleImage *img = image_load(m, g, &error);
+    ck_assert(img);
+    uint32_t k = module_find_kernel(m, "k", &error);
+    ck_assert(k != NO_INDEX);
+    uint64_t buf = gmem_alloc(g, nbytes ? nbytes : 8, "buf", &error);
+    uint8_t params[64] = {0};
+    ck_assert(launch_pack_param(m, k, 0, buf, params, &error));
+    if (module_func(m, k)->params->len > 1)
+        ck_assert(launch_pack_param(m, k, 1, scalar, params, &error));
+    LaunchSpec spec = {.kernel = k, .grid = {grid, 1, 1}, .block = {block, 1, 1}, .params = params,
+                       .max_instructions = 100000000};
+    launch_stats_init(&r->ls, m);
+    timing_stats_init(&r->ts, m);
+    ck_assert_msg(timing_run(img, &spec, cfg, 16, &r->ls, &r->ts, &error), "run: %s", error ? error->message : "");
+    memcpy(r->out, gmem_ptr(g, buf, MIN(nbytes ? nbytes : 8, sizeof r->out)), MIN(nbytes ? nbytes : 8, sizeof r->out));
+    /* keep the counts, free the per-instruction arrays */
+    TimingStats ts = r->ts;
+    LaunchStats ls = r->ls;
+    launch_stats_clear(&r->ls);
+    timing_stats_clear(&r->ts);
+    r->ts = ts;
+    r->ts.insn_stall = NULL;
+    r->ts.nfuncs = 0;
+    r->ls = ls;
+    r->ls.block_visits = r->ls.block_divergent = r->ls.insn_warp_count = NULL;
+    r->ls.nfuncs = 0;
+    image_free(img);
+    gmem_free(g);
+    module_free(m);
+    config_free(cfg);
+}
+
+/* A chain of n dependent adds (or n independent ones) per thread. */
+static char *alu_kernel(int n, bool dependent)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<40>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n");
+    for (int i = 0; i < n; i++) {
+        if (dependent)
+            g_string_append(s, "add.s32 %r1, %r1, 3;\n");
+        else
+            g_string_append_printf(s, "add.s32 %%r%d, %%r1, %d;\n", 2 + i % 32, i);
+    }
+    g_string_append(s, "st.global.u32 [%rd1], %r1;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+static const char *const no_overrides[] = {NULL};
+
+START_TEST(dependent_chain_costs_latency)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    uint32_t lat = cfg->latency[LAT_ALU];
+    config_free(cfg);
+    Result a, b;
+    char *k1 = alu_kernel(32, true), *k2 = alu_kernel(96, true);
+    run_timed(k1, 1, 32, 8, 0, "h200", no_overrides, &a);
+    run_timed(k2, 1, 32, 8, 0, "h200", no_overrides, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * lat);
+    g_free(k1);
+    g_free(k2);
+}
+END_TEST
+
+START_TEST(independent_stream_costs_interval)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    uint32_t interval = (32 + cfg->unit_lanes[UNIT_INT] - 1) / cfg->unit_lanes[UNIT_INT];
+    config_free(cfg);
+    /* one warp on a G80-like SM: 8 lanes per scheduler -> 4 cycles per add */
+    const char *ov[] = {"unit_lanes.int=8", NULL};
+    Result a, b;
+    char *k1 = alu_kernel(64, false), *k2 = alu_kernel(128, false);
+    run_timed(k1, 1, 32, 8, 0, "h200", ov, &a);
+    run_timed(k2, 1, 32, 8, 0, "h200", ov, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 4);
+    /* 16 warps over 4 schedulers: 4 warps per scheduler, one add per interval */
+    run_timed(k1, 1, 512, 8, 0, "h200", no_overrides, &a);
+    run_timed(k2, 1, 512, 8, 0, "h200", no_overrides, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 4 * interval);
+    g_free(k1);
+    g_free(k2);
+}
+END_TEST
+
+START_TEST(states_add_up_and_runs_repeat)
+{
+    Result a, b;
+    char *k = alu_kernel(40, true);
+    run_timed(k, 300, 256, 8, 0, "h200", no_overrides, &a);
+    run_timed(k, 300, 256, 8, 0, "h200", no_overrides, &b);
+    uint64_t sum = 0;
+    for (int s = 0; s < STATE_COUNT; s++)
+        sum += a.ts.state_cycles[s];
+    ck_assert_uint_eq(sum, a.ts.warp_active_cycles);
+    ck_assert_uint_eq(a.ts.state_cycles[STATE_SELECTED], a.ls.warp_insts);
+    ck_assert_uint_eq(a.ts.cycles, b.ts.cycles);
+    ck_assert_uint_eq(a.ts.warp_active_cycles, b.ts.warp_active_cycles);
+    ck_assert_uint_eq(a.ts.state_cycles[STATE_WAIT], b.ts.state_cycles[STATE_WAIT]);
+    ck_assert_uint_eq(a.ls.ctas, 300);
+    g_free(k);
+}
+END_TEST
+
+/* each thread copies `reps` consecutive floats: a DRAM stream */
+static const char *copy_ptx =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [p];\nld.param.u32 %r5, [n];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\nmad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "setp.ge.u32 %p1, %r4, %r5;\n@%p1 bra DONE;\n"
+    "mul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.f32 %r6, [%rd3];\n"
+    "add.f32 %r6, %r6, 0f3F800000;\nmul.wide.u32 %rd4, %r5, 4;\nadd.s64 %rd5, %rd3, %rd4;\n"
+    "st.global.f32 [%rd5], %r6;\nDONE:\nret;\n}\n";
+
+START_TEST(dram_stream_saturates_bandwidth)
+{
+    /* 1M floats read (4 MiB) at 64 B per cycle: 65536 cycles at least, a
+     * little more for the latency of the first and last requests.  The
+     * written half stays in the (60 MB) L2 until the launch ends. */
+    const char *ov[] = {"memory.dram.bandwidth_gbs=112.32", "sm.clock_mhz=1755", NULL};
+    const uint32_t n = 1u << 20;
+    Result r;
+    run_timed(copy_ptx, n / 256, 256, 2ull * n * 4, n, "h200", ov, &r);
+    double bytes = (double)r.ts.mem.dram_bytes_read;
+    ck_assert_uint_eq(r.ts.mem.dram_bytes_read, (uint64_t)n * 4);
+    ck_assert_uint_eq(r.ts.mem.dram_bytes_write, (uint64_t)n * 4);
+    double min_cycles = bytes / 64.0;
+    ck_assert_msg(r.ts.cycles >= min_cycles && r.ts.cycles <= min_cycles * 1.15,
+                  "cycles %" G_GUINT64_FORMAT " for %.0f bytes at 64 B/cycle", r.ts.cycles, bytes);
+    ck_assert_uint_eq(r.ts.mem.gld_requests, n / 32);
+    ck_assert_uint_eq(r.ts.mem.gld_sectors, n / 8);
+}
+END_TEST
+
+START_TEST(occupancy_limits_resident_blocks)
+{
+    /* 64 registers x 1024 threads: one block per H200 SM at a time */
+    Result r;
+    char *k = alu_kernel(8, true);
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    Module *m = ptx_parse_string(k, "t.ptx", &error);
+    ck_assert(m && cfg_build_all(m, &error));
+    GlobalMemory *g = gmem_new();
+    ModuleImage *img = image_load(m, g, &error);
+    uint64_t buf = gmem_alloc(g, 8, "buf", &error);
+    uint8_t params[16] = {0};
+    memcpy(params, &buf, 8);
+    LaunchSpec spec = {.kernel = 0, .grid = {cfg->num_sms * 2, 1, 1}, .block = {1024, 1, 1}, .params = params};
+    launch_stats_init(&r.ls, m);
+    timing_stats_init(&r.ts, m);
+    ck_assert(timing_run(img, &spec, cfg, 64, &r.ls, &r.ts, &error));
+    ck_assert_uint_eq(r.ts.occ.blocks_per_sm, 1);
+    ck_assert_uint_eq(r.ts.occ.limiter, LIMIT_REGISTERS);
+    ck_assert_uint_eq(r.ts.sms_used, cfg->num_sms);
+    uint64_t two_waves = r.ts.cycles;
+    launch_stats_clear(&r.ls);
+    timing_stats_clear(&r.ts);
+    spec.grid.x = cfg->num_sms;
+    launch_stats_init(&r.ls, m);
+    timing_stats_init(&r.ts, m);
+    ck_assert(timing_run(img, &spec, cfg, 64, &r.ls, &r.ts, &error));
+    /* two waves take about twice one wave */
+    ck_assert_msg(two_waves >= 2 * r.ts.cycles - 8 && two_waves <= 2 * r.ts.cycles + 8,
+                  "%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, two_waves, r.ts.cycles);
+    launch_stats_clear(&r.ls);
+    timing_stats_clear(&r.ts);
+    image_free(img);
+    gmem_free(g);
+    module_free(m);
+    config_free(cfg);
+    g_free(k);
+}
+END_TEST
+
+static const char *barrier_ptx =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nsetp.ne.u32 %p1, %r1, 0;\n"
+    "mov.u32 %r2, 0;\n@%p1 bra WAIT;\n"
+    "LOOP:\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 100;\n@%p1 bra LOOP;\n"
+    "WAIT:\nbar.sync 0;\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+
+START_TEST(barrier_wait_is_attributed)
+{
+    /* warp 1 waits at the barrier while lane 0 of warp 0 loops 100 times */
+    Result r;
+    run_timed(barrier_ptx, 1, 64, 8, 0, "h200", no_overrides, &r);
+    ck_assert_uint_gt(r.ts.state_cycles[STATE_BARRIER], 100 * 4);
+    uint64_t sum = 0;
+    for (int s = 0; s < STATE_COUNT; s++)
+        sum += r.ts.state_cycles[s];
+    ck_assert_uint_eq(sum, r.ts.warp_active_cycles);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("timing");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, dependent_chain_costs_latency);
+    tcase_add_test(t, independent_stream_costs_interval);
+    tcase_add_test(t, states_add_up_and_runs_repeat);
+    tcase_add_test(t, dram_stream_saturates_bandwidth);
+    tcase_add_test(t, occupancy_limits_resident_blocks);
+    tcase_add_test(t, barrier_wait_is_attributed);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
