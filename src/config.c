@@ -86,6 +86,7 @@ static const KeySpec keys[] = {
     {"sm.max_warps", K_UINT, 1, 256, 0, NULL, OFF(max_warps_per_sm)},
     {"sm.max_threads", K_UINT, 32, 8192, 0, NULL, OFF(max_threads_per_sm)},
     {"sm.max_blocks", K_UINT, 1, 256, 0, NULL, OFF(max_blocks_per_sm)},
+    {"sm.launch_overhead_cycles", K_UINT, 0, CYCLES, 0, NULL, OFF(launch_overhead_cycles)},
     {"sm.max_threads_per_block", K_UINT, 32, 4096, 0, NULL, OFF(max_threads_per_block)},
 
     {"registers.per_sm", K_UINT, 1024, 1u << 20, 0, NULL, OFF(regs_per_sm)},
@@ -139,6 +140,7 @@ static const KeySpec keys[] = {
     {"memory.l2.bytes_per_cycle", K_DOUBLE, 0.001, 1e6, 0, NULL, OFF(l2_bytes_per_cycle)},
     {"memory.dram.latency", K_UINT, 0, CYCLES, 0, NULL, OFF(dram_latency)},
     {"memory.dram.bandwidth_gbs", K_DOUBLE, 0.01, 1e6, 0, NULL, 0 /* converted */},
+    {"memory.dram.access_bytes", K_UINT, 32, 256, F_POW2, NULL, OFF(dram_access_bytes)},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

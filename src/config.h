@@ -98,6 +98,8 @@ typedef struct GpuConfig {
      * multiples of this when registers are allocated (2 on cc 1.x and 2.x,
      * 4 from cc 3.0: the register file is split over the schedulers) */
     uint32_t warp_alloc_granularity;
+    uint32_t dram_access_bytes;
+    uint32_t launch_overhead_cycles; /* fixed cost of a launch (front end, CTA launch, drain), added to the elapsed cycles */  /* smallest DRAM access: a shorter transaction still moves this many bytes */
 } GpuConfig;
 
 #define CONFIG_DEFAULT_NAME "h200"

@@ -21,6 +21,7 @@
  * gets its own region far above any global allocation. */
 #define LOCAL_MODEL_BASE (1ull << 44)
 #define LOCAL_MODEL_WARP_SPAN (1ull << 28)
+#define FETCH_TRACK 128 /* distinct sectors one request can touch: 32 lanes x 16 B / 32 B x 4 */
 
 typedef struct {
     uint64_t next_free;      /* FRAC units */
@@ -111,7 +112,7 @@ static void write_back(MemSys *ms, uint64_t now, uint32_t dirty, MemCounters *c)
 static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
-    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), misses = 0, dirty = 0;
+    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), misses = 0, dirty = 0, miss_mask = 0;
     uint64_t start = server_take(&ms->l2_server, now, n);
     for (uint32_t m = t->sector_mask; m; m &= m - 1) {
         uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);
@@ -119,14 +120,27 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
         c->l2_sectors++;
         c->l2_sector_hits += o.hit;
         misses += !o.hit;
+        if (!o.hit)
+            miss_mask |= 1u << __builtin_ctz(m);
         dirty += o.evicted_dirty;
     }
     write_back(ms, start, dirty, c);
     uint64_t ready = start + cfg->l2.latency;
     if (misses) {
-        c->dram_bytes_read += (uint64_t)misses * SECTOR_BYTES;
+        /* DRAM moves whole access granules: count the granules the missing
+         * sectors fall in */
+        uint32_t per = MAX(cfg->dram_access_bytes / SECTOR_BYTES, 1u), granules = 0, seen = 0;
+        for (uint32_t m = miss_mask; m; m &= m - 1) {
+            uint32_t gi = (uint32_t)__builtin_ctz(m) / per;
+            if (!(seen & (1u << gi))) {
+                seen |= 1u << gi;
+                granules++;
+            }
+        }
+        uint32_t dram_sectors = granules * per;
+        c->dram_bytes_read += (uint64_t)dram_sectors * SECTOR_BYTES;
         /* dram_latency is what a miss adds to the L2's own latency */
-        uint64_t dstart = server_take(&ms->dram_server, start, misses);
+        uint64_t dstart = server_take(&ms->dram_server, start, dram_sectors);
         uint64_t dready = dstart + cfg->l2.latency + cfg->dram_latency;
         ready = MAX(ready, dready);
     }
@@ -245,6 +259,8 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         c->gld_transactions += cr.ntrans;
     }
     uint64_t ready = now;
+    uint64_t fetched[FETCH_TRACK];
+    uint32_t nfetched = 0;
     for (uint32_t i = 0; i < cr.ntrans; i++) {
         const MemTransaction *t = &cr.trans[i];
         if (write) {
@@ -280,6 +296,20 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
             ready = MAX(ready, now + hit_latency);
         } else {
             miss.sector_mask = t->sector_mask;
+        }
+        /* Transactions of one request that repeat a sector (the cc 1.x rules
+         * issue one per lane, broadcasts included) are merged below L1: the
+         * data comes back once, at the first one's time. */
+        for (uint32_t m = miss.sector_mask; m; m &= m - 1) {
+            uint32_t s = (uint32_t)__builtin_ctz(m);
+            uint64_t sector = t->addr + SECTOR_BYTES * (uint64_t)s;
+            bool seen = false;
+            for (uint32_t k = 0; k < nfetched && !seen; k++)
+                seen = fetched[k] == sector;
+            if (seen)
+                miss.sector_mask &= ~(1u << s);
+            else if (nfetched < FETCH_TRACK)
+                fetched[nfetched++] = sector;
         }
         if (miss.sector_mask) {
             uint64_t back = l2_read(ms, now, &miss, c); /* not inside MAX: it has effects */

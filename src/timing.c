@@ -708,7 +708,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         }
         t = MAX(next, t + 1);
     }
-    ts->cycles = end;
+    ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
     ts->issued = md.issued;
     memsys_finish(md.mem, &ts->mem);
     model_free(&md);

@@ -571,6 +571,271 @@ static bool model_math_fast(const HostLaunch *l, GError **error)
     return math_common(l, fns, error);
 }
 
+/* ---- ILP chains of seed 004: kernel0/1/2 run 1, 2, 4 FMA chains ---- */
+
+#define ILP_ITERATIONS 256 /* N_ITERATIONS in traces/ilp/ilp.cu */
+
+static bool ilp_common(const HostLaunch *l, unsigned chains, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 3, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t part = (size_t)n / chains, m = MIN(part, threads_x(l));
+    float *a = buf_arg(l, 0, HT_F32, (size_t)n, error);
+    const float *b = a ? buf_arg(l, 1, HT_F32, (size_t)n, error) : NULL;
+    const float *c = b ? buf_arg(l, 2, HT_F32, (size_t)n, error) : NULL;
+    if (!c)
+        return false;
+    for (size_t tid = 0; tid < m; tid++)
+        for (unsigned j = 0; j < chains; j++) {
+            /* the kernels' offsets N/4, N/2, 3*N/4 are (j*N)/chains */
+            size_t i = tid + (size_t)((uint64_t)j * (uint64_t)n / chains);
+            float v = a[i];
+            for (unsigned k = 0; k < ILP_ITERATIONS; k++)
+                v = fmaf(v, b[i], c[i]);
+            a[i] = v;
+        }
+    return true;
+}
+
+static bool model_ilp1(const HostLaunch *l, GError **error) { return ilp_common(l, 1, error); }
+static bool model_ilp2(const HostLaunch *l, GError **error) { return ilp_common(l, 2, error); }
+static bool model_ilp4(const HostLaunch *l, GError **error) { return ilp_common(l, 4, error); }
+
+/* ---- adjacent difference (both kernels): result[i] = in[i] - in[i-1] ---- */
+
+static bool model_adj_diff(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 2, error))
+        return false;
+    size_t n = threads_x(l);
+    int32_t *result = buf_arg(l, 0, HT_S32, n, error);
+    const int32_t *input = result ? buf_arg(l, 1, HT_S32, n, error) : NULL;
+    if (!input)
+        return false;
+    for (size_t i = 1; i < n; i++) /* int subtraction wraps on the GPU */
+        result[i] = (int32_t)((uint32_t)input[i] - (uint32_t)input[i - 1]);
+    return true;
+}
+
+/* ---- coalescing sweeps: a[gid + s] += 1 or a[gid * s] += 1 ---- */
+
+typedef enum { ACCESS_OFFSET, ACCESS_STRIDE } AccessPattern;
+
+static bool coalescing_common(const HostLaunch *l, HostType t, AccessPattern p,
+                              GError **error)
+{
+    int64_t s;
+    if (!need_args(l, 2, error) || !int_arg(l, 1, &s, error) || !nonneg(l, s, error))
+        return false;
+    size_t n = threads_x(l);
+    size_t need = p == ACCESS_OFFSET ? n + (size_t)s : (n - 1) * (size_t)s + 1;
+    void *a = buf_arg(l, 0, t, need, error);
+    if (!a)
+        return false;
+    for (size_t gid = 0; gid < n; gid++) {
+        size_t i = p == ACCESS_OFFSET ? gid + (size_t)s : gid * (size_t)s;
+        if (t == HT_F32)
+            ((float *)a)[i] += 1.0f;
+        else
+            ((double *)a)[i] += 1.0;
+    }
+    return true;
+}
+
+static bool model_offset_f32(const HostLaunch *l, GError **error)
+{
+    return coalescing_common(l, HT_F32, ACCESS_OFFSET, error);
+}
+
+static bool model_stride_f32(const HostLaunch *l, GError **error)
+{
+    return coalescing_common(l, HT_F32, ACCESS_STRIDE, error);
+}
+
+static bool model_offset_f64(const HostLaunch *l, GError **error)
+{
+    return coalescing_common(l, HT_F64, ACCESS_OFFSET, error);
+}
+
+static bool model_stride_f64(const HostLaunch *l, GError **error)
+{
+    return coalescing_common(l, HT_F64, ACCESS_STRIDE, error);
+}
+
+/* ---- shared-memory bank kernels: thread t reads tile[t*s] `iters` times,
+ * writing back the value read plus one; out = the sum of the values read.
+ * Every thread owns its own element (s >= 1), so the order of threads does
+ * not matter. ---- */
+
+static bool bank_args(const HostLaunch *l, HostType out_type, void **out, size_t *n,
+                      int64_t *iters, GError **error)
+{
+    int64_t s;
+    if (!need_args(l, 3, error) || !int_arg(l, 1, &s, error) ||
+        !int_arg(l, 2, iters, error) || !nonneg(l, *iters, error))
+        return false;
+    if (s < 1 && l->block[0] * l->block[1] * l->block[2] > 1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: stride %lld makes threads share an element", l->kernel,
+                    (long long)s);
+        return false;
+    }
+    *n = threads_x(l);
+    *out = buf_arg(l, 0, out_type, *n, error);
+    return *out != NULL;
+}
+
+static bool model_bank_float(const HostLaunch *l, GError **error)
+{
+    void *out;
+    size_t n;
+    int64_t iters;
+    if (!bank_args(l, HT_F32, &out, &n, &iters, error))
+        return false;
+    for (size_t g = 0; g < n; g++) {
+        float v = (float)(unsigned)(g % l->block[0]), acc = 0.0f;
+        for (int64_t k = 0; k < iters; k++) {
+            acc += v;
+            v = v + 1.0f;
+        }
+        ((float *)out)[g] = acc;
+    }
+    return true;
+}
+
+static bool model_bank_double(const HostLaunch *l, GError **error)
+{
+    void *out;
+    size_t n;
+    int64_t iters;
+    if (!bank_args(l, HT_F64, &out, &n, &iters, error))
+        return false;
+    for (size_t g = 0; g < n; g++) {
+        double v = (double)(unsigned)(g % l->block[0]), acc = 0.0;
+        for (int64_t k = 0; k < iters; k++) {
+            acc += v;
+            v = v + 1.0;
+        }
+        ((double *)out)[g] = acc;
+    }
+    return true;
+}
+
+/* char and short: the element wraps at its width, the u32 sum does not */
+static bool bank_narrow(const HostLaunch *l, uint32_t wrap_mask, GError **error)
+{
+    void *out;
+    size_t n;
+    int64_t iters;
+    if (!bank_args(l, HT_U32, &out, &n, &iters, error))
+        return false;
+    for (size_t g = 0; g < n; g++) {
+        uint32_t v = (uint32_t)(g % l->block[0]) & wrap_mask, acc = 0;
+        for (int64_t k = 0; k < iters; k++) {
+            acc += v;
+            v = (v + 1) & wrap_mask;
+        }
+        ((uint32_t *)out)[g] = acc;
+    }
+    return true;
+}
+
+static bool model_bank_char(const HostLaunch *l, GError **error)
+{
+    return bank_narrow(l, 0xffu, error);
+}
+
+static bool model_bank_short(const HostLaunch *l, GError **error)
+{
+    return bank_narrow(l, 0xffffu, error);
+}
+
+/* tileColumns(Padded): thread (tx, ty) of block b sums `iters` copies of
+ * in[b*1024 + tx*32 + ty] (the tile read by columns) into out[b*1024 +
+ * ty*32 + tx]; padding changes the banks, not the result. */
+static bool model_tile_columns(const HostLaunch *l, GError **error)
+{
+    int64_t iters;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &iters, error) ||
+        !nonneg(l, iters, error))
+        return false;
+    if (l->block[0] != 32 || l->block[1] != 32) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the kernel needs blocks of 32 x 32 threads", l->kernel);
+        return false;
+    }
+    size_t n = (size_t)l->grid[0] * 1024;
+    const float *in = buf_arg(l, 0, HT_F32, n, error);
+    float *out = in ? buf_arg(l, 1, HT_F32, n, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t b = 0; b < l->grid[0]; b++)
+        for (size_t ty = 0; ty < 32; ty++)
+            for (size_t tx = 0; tx < 32; tx++) {
+                float v = in[b * 1024 + tx * 32 + ty], acc = 0.0f;
+                for (int64_t k = 0; k < iters; k++)
+                    acc += v;
+                out[b * 1024 + ty * 32 + tx] = acc;
+            }
+    return true;
+}
+
+/* ---- 3D star stencils of seed 001 (BASE and CSL compute the same) ----
+ * Radius R from the entry name (stencilBase_rR); interior Dx x Dy x Dz,
+ * arrays with an R halo.  nvcc evaluates c0*x0 + c1*x1 + ... as
+ * fma(c0, x0, c1*x1) followed by one fma per further term, in the order
+ * -k, +k (X), -k*dimx, +k*dimx (Y), +k*plane, -k*plane (Z), k = 1..R. */
+static bool model_stencil(const HostLaunch *l, GError **error)
+{
+    const char *r_at = strstr(l->kernel, "_r");
+    int radius = r_at ? atoi(r_at + 2) : 0;
+    int64_t dx, dy, dz;
+    if (radius < 1 || radius > 5) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: no radius 1..5 in the kernel name", l->kernel);
+        return false;
+    }
+    if (!need_args(l, 5, error) || !int_arg(l, 2, &dx, error) || !int_arg(l, 3, &dy, error) ||
+        !int_arg(l, 4, &dz, error) || !nonneg(l, dx, error) || !nonneg(l, dy, error) ||
+        !nonneg(l, dz, error))
+        return false;
+    size_t ncoeff = 6 * (size_t)radius + 1;
+    HostBuf *coeff = l->globals ? g_hash_table_lookup(l->globals, "coeff") : NULL;
+    if (!coeff || coeff->type != HT_F32 || coeff->count < ncoeff) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs the global 'coeff' as %zu f32 values", l->kernel,
+                    ncoeff);
+        return false;
+    }
+    const float *c = (const float *)coeff->data;
+    size_t dimx = (size_t)dx + 2 * radius, dimy = (size_t)dy + 2 * radius;
+    size_t plane = dimx * dimy, total = plane * ((size_t)dz + 2 * radius);
+    const float *a = buf_arg(l, 0, HT_F32, total, error);
+    float *b = a ? buf_arg(l, 1, HT_F32, total, error) : NULL;
+    if (!b)
+        return false;
+    size_t nx = MIN((size_t)dx, threads_x(l)), ny = MIN((size_t)dy, threads_y(l));
+    size_t nz = MIN((size_t)dz, (size_t)l->grid[2] * l->block[2]);
+    for (size_t z = 0; z < nz; z++)
+        for (size_t y = 0; y < ny; y++)
+            for (size_t x = 0; x < nx; x++) {
+                size_t i = (z + radius) * plane + (y + radius) * dimx + (x + radius);
+                float acc = 0.0f;
+                for (int k = 1; k <= radius; k++) {
+                    const size_t off[6] = {i - k, i + k, i - k * dimx, i + k * dimx,
+                                           i + k * plane, i - k * plane};
+                    for (int t = 0; t < 6; t++) {
+                        float term_c = c[6 * (k - 1) + 1 + t], term_x = a[off[t]];
+                        acc = (k == 1 && t == 0) ? fmaf(c[0], a[i], term_c * term_x)
+                                                 : fmaf(term_c, term_x, acc);
+                    }
+                }
+                b[i] = acc;
+            }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -605,6 +870,31 @@ static const struct {
     {"polyF64", NULL, model_poly_f64},
     {"mathAccurate", NULL, model_math_accurate},
     {"mathFast", NULL, model_math_fast},
+    {"kernel0", NULL, model_ilp1},
+    {"kernel1", NULL, model_ilp2},
+    {"kernel2", NULL, model_ilp4},
+    {"adj_diff_naive", NULL, model_adj_diff},
+    {"adj_diff", NULL, model_adj_diff},
+    {"offsetFloat", NULL, model_offset_f32},
+    {"strideFloat", NULL, model_stride_f32},
+    {"offsetDouble", NULL, model_offset_f64},
+    {"strideDouble", NULL, model_stride_f64},
+    {"bankFloat", NULL, model_bank_float},
+    {"bankDouble", NULL, model_bank_double},
+    {"bankChar", NULL, model_bank_char},
+    {"bankShort", NULL, model_bank_short},
+    {"tileColumns", NULL, model_tile_columns},
+    {"tileColumnsPadded", NULL, model_tile_columns},
+    {"stencilBase_r1", NULL, model_stencil},
+    {"stencilCsl_r1", NULL, model_stencil},
+    {"stencilBase_r2", NULL, model_stencil},
+    {"stencilCsl_r2", NULL, model_stencil},
+    {"stencilBase_r3", NULL, model_stencil},
+    {"stencilCsl_r3", NULL, model_stencil},
+    {"stencilBase_r4", NULL, model_stencil},
+    {"stencilCsl_r4", NULL, model_stencil},
+    {"stencilBase_r5", NULL, model_stencil},
+    {"stencilCsl_r5", NULL, model_stencil},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)

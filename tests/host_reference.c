@@ -7,7 +7,9 @@
  *   host: its buffers and globals are built from their `init` definitions
  *   (implemented here from docs/interfaces, splitmix64 included), each
  *   launch runs the plain C model of its kernel (host_ref_kernels.c), and
- *   every `expect` with a `file` gets that file written into OUTDIR.
+ *   every `expect` with a `file` gets that file written into OUTDIR; an
+ *   `expect` with a `sha256` (outputs too large to commit) is checked
+ *   against the hash of the model's output instead, a mismatch an error.
  *
  * Nothing comes from warpsim's manifest loader or executor: the files this
  * writes are the yardstick warpsim is measured against.  Exit status 0 on
@@ -338,6 +340,21 @@ static bool is_manifest(const json_t *root)
             json_is_array(json_object_get(root, "launches")));
 }
 
+static bool sha256_matches(const HostBuf *b, const char *want, const char *where,
+                           GError **error)
+{
+    gchar *got = g_compute_checksum_for_data(G_CHECKSUM_SHA256, b->data,
+                                             b->count * host_type_size(b->type));
+    bool ok = g_ascii_strcasecmp(got, want) == 0;
+    if (!ok)
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: expect '%s': the host model's output has sha256 %s, the "
+                    "manifest says %s",
+                    where, b->name, got, want);
+    g_free(got);
+    return ok;
+}
+
 static bool write_expected(const json_t *expect, GHashTable *buffers, const char *outdir,
                            const char *where, GError **error)
 {
@@ -345,13 +362,19 @@ static bool write_expected(const json_t *expect, GHashTable *buffers, const char
     const json_t *spec;
     json_object_foreach((json_t *)expect, name, spec) {
         const char *file = json_string_value(json_object_get(spec, "file"));
-        if (!file)
-            continue; /* sha256 expectations carry their answer inline */
+        const char *sha = json_string_value(json_object_get(spec, "sha256"));
         HostBuf *b = g_hash_table_lookup(buffers, name);
         if (!b) {
             g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
                         "%s: error: expect names unknown buffer '%s'", where, name);
             return false;
+        }
+        if (!file) {
+            /* A sha256 expectation carries its answer inline (for outputs too
+             * large to commit): the model's output must hash to it. */
+            if (sha && !sha256_matches(b, sha, where, error))
+                return false;
+            continue;
         }
         char *path = g_build_filename(outdir, file, NULL);
         bool ok = g_file_set_contents(path, (const char *)b->data,

@@ -179,7 +179,8 @@ START_TEST(occupancy_limits_resident_blocks)
     Result r;
     char *k = alu_kernel(8, true);
     GError *error = NULL;
-    GpuConfig *cfg = config_load("h200", NULL, &error);
+    const char *ov[] = {"sm.launch_overhead_cycles=0", NULL};
+    GpuConfig *cfg = config_load("h200", ov, &error);
     Module *m = ptx_parse_string(k, "t.ptx", &error);
     ck_assert(m && cfg_build_all(m, &error));
     GlobalMemory *g = gmem_new();

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""validate.py — run the reference documents' experiments on warpsim and
+write docs/validation.md: each claim, the seed's number, warpsim's number.
+
+Usage: tools/validate.py [--warpsim build/src/warpsim] [--out docs/validation.md] [--check]
+
+Every claim runs manifests from traces/ with the configuration of the GPU
+the seed measured on and reduces warpsim's JSON reports to one number that
+is compared with the seed's.  A second part compares warpsim on the h200
+config with the Nsight Compute measurements stored in
+traces/*/hw/*.h200.json (written by tools/hw-measure).  --check exits 1 when
+a claim fails (the test suite runs it that way).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(warpsim, manifest, config, extra=()):
+    """Runs one manifest; returns its report's launches."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    try:
+        cmd = [warpsim, "run", "--quiet", "--config", config, "--json", path, os.path.join(ROOT, manifest)]
+        cmd += list(extra)
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+        with open(path) as f:
+            return json.load(f)["launches"]
+    finally:
+        os.unlink(path)
+
+
+def cycles(launches):
+    return sum(l["metrics"]["sm__cycles_elapsed.max"] for l in launches)
+
+
+def metric(launches, name):
+    return sum(l["metrics"].get(name, 0) for l in launches)
+
+
+class Claim:
+    def __init__(self, title, seed, config, seed_value, measure, judge, note=""):
+        self.title, self.seed, self.config = title, seed, config
+        self.seed_value, self.measure, self.judge, self.note = seed_value, measure, judge, note
+
+
+def within_factor(x, ref, factor=2.0):
+    return ref / factor <= x <= ref * factor
+
+
+def claims():
+    out = []
+
+    def matmul(ws):
+        names = ["matmul", "matmul_coalesced", "matmul_tiled", "matmul_unroll"]
+        c = [cycles(run(ws, "traces/%s/launch.json" % n, "9400m")) for n in names]
+        return [c[0] / x for x in c]
+
+    out.append(Claim(
+        "Matrix product series: speed-up over matMul (matMul, Coalesced, Tiled, Unroll)",
+        "000 Table 1.1 (GeForce 9400M)", "9400m", [1, 9.54, 11.75, 26.28], matmul,
+        lambda v, s: all(v[i] < v[i + 1] for i in range(3)) and all(within_factor(v[i] / v[i - 1], s[i] / s[i - 1]) for i in range(1, 4)),
+        "ordered, and each step's ratio within a factor of two of the seed's"))
+
+    def dec2zero(ws):
+        names = ["inc", "cons", "alt", "random", "half"]
+        c = {n: cycles(run(ws, "traces/dec2zero/%s.json" % n, "9400m")) for n in names}
+        base = (c["inc"] + c["cons"] + c["half"]) / 3
+        return [round(c[n] / base, 2) for n in names]
+
+    out.append(Claim(
+        "dec2zero: time per input kind relative to the mean of inc/cons/half (inc, cons, alt, random, half)",
+        "002 (DCC888 notes; GPU not named, the course era's 9400M assumed)", "9400m", [1.0, 0.99, 1.98, 1.86, 0.99], dec2zero,
+        lambda v, s: 1.4 <= v[2] <= 2.8 and 1.3 <= v[3] <= 2.8 and all(0.8 <= v[i] <= 1.25 for i in (0, 1, 4)),
+        "alternating and random inputs near 2x the others"))
+
+    def divergence(ws):
+        d = cycles(run(ws, "traces/divergence/divergence.json", "gtx1060"))
+        n = cycles(run(ws, "traces/divergence/no_divergence.json", "gtx1060"))
+        return round(d / n, 2)
+
+    out.append(Claim("divergence / noDivergence time", "004 (GTX 1060)", "gtx1060", 1.88, divergence,
+                     lambda v, s: 1.5 <= v <= 2.3, "near 1.9x"))
+
+    def ilp(ws):
+        c = [cycles(run(ws, "traces/ilp/kernel%d.json" % k, "gtx1060")) for k in range(3)]
+        return [round(x / c[1], 2) for x in c]
+
+    out.append(Claim("ILP kernel0/1/2 time relative to kernel1", "004 (GTX 1060): 45.7 / 44.3 / 85.8 us", "gtx1060",
+                     [round(45.7 / 44.3, 2), 1.0, round(85.8 / 44.3, 2)], ilp,
+                     lambda v, s: v[1] <= v[0] * 1.05 and v[1] < v[2] and 1.5 <= v[2] <= 2.6,
+                     "kernel1 no slower than kernel0, kernel2 near 2x kernel1"))
+
+    def adj(ws):
+        naive = cycles(run(ws, "traces/adj_diff/naive.json", "gtx1060"))
+        shared = cycles(run(ws, "traces/adj_diff/shared.json", "gtx1060"))
+        return round(naive / shared, 2)
+
+    out.append(Claim("adjacent difference: speed-up of the shared-memory version over the naive one",
+                     "004 (GTX 1060): 57.5 / 36.8 GB/s", "gtx1060", round(57.5 / 36.8, 2), adj,
+                     lambda v, s: v > 1.0, "shared faster than naive"))
+
+    def bitonic(ws):
+        base = cycles(run(ws, "traces/bitonic/launch.json", "8800gtx"))
+        merged = cycles(run(ws, "traces/bitonic_merged/launch.json", "8800gtx"))
+        selp = cycles(run(ws, "traces/bitonic_selp/launch.json", "8800gtx"))
+        return [round(100 * (base / merged - 1), 1), round(100 * (base / selp - 1), 1)]
+
+    out.append(Claim("bitonic sort rewrites: speed-up in % (branches merged, then selp)", "000 / 002 (8800 GTX)",
+                     "8800gtx", [6.75, 9.2], bitonic, lambda v, s: 0 < v[0] < v[1],
+                     "both faster than the original, selp fastest"))
+
+    def stencil(ws):
+        pts = []
+        for path in sorted(glob.glob(os.path.join(ROOT, "traces/stencil/sweep/base_r1_x*.json")),
+                           key=lambda p: int(p.rsplit("_x", 1)[1].split(".")[0])):
+            dx = int(path.rsplit("_x", 1)[1].split(".")[0])
+            l = run(ws, os.path.relpath(path, ROOT), "k80")
+            pts.append((dx, metric(l, "lts__t_sector_hit_rate.pct") / len(l)))
+        # the cliff: the first Dx whose L2 hit rate falls more than 10 points below the first point's
+        first = pts[0][1] if pts else 0
+        cliff = next((dx for dx, h in pts if h < first - 10), None)
+        return {"cliff_dx": cliff, "hit_rate": [(dx, round(h, 1)) for dx, h in pts]}
+
+    out.append(Claim("3D stencil (r = 1) L2 cliff: first Dx where the L2 hit rate drops", "001 (K80, one GK210)",
+                     "k80", 510, stencil,
+                     lambda v, s: v["cliff_dx"] is not None and s / 1.5 <= v["cliff_dx"] <= s * 1.5,
+                     "within 50 % of the Dx the paper derives (the sweep is sparse)"))
+    return out
+
+
+def occupancy_claims(ws):
+    rows = []
+    cases = [("8800gtx", 256, 9, 0, "9 regs x 768 threads fit: 3 blocks, occupancy 1", lambda o: o["blocks_per_sm"] == 3 and o["occupancy"] == 1.0),
+             ("8800gtx", 256, 11, 0, "11 regs, 256-thread blocks: 2 blocks, 2/3", lambda o: o["blocks_per_sm"] == 2 and abs(o["occupancy"] - 2 / 3) < 1e-9),
+             ("gtx1060", 512, 12, 0, "register block limit 8", lambda o: o["launch__occupancy_limit_registers"] == 8),
+             ("gtx1060", 512, 20, 0, "register block limit 5", lambda o: o["launch__occupancy_limit_registers"] == 5),
+             ("gtx1060", 512, 30, 0, "register block limit 4", lambda o: o["launch__occupancy_limit_registers"] == 4)]
+    for cfg, block, regs, smem, what, ok in cases:
+        p = subprocess.run([ws, "occupancy", "--json", "--config", cfg, "--block", str(block), "--regs", str(regs),
+                            "--smem", str(smem)], capture_output=True, text=True, check=True)
+        o = json.loads(p.stdout)
+        rows.append((cfg, block, regs, what, "%d blocks, occupancy %.3f, register limit %d" %
+                     (o["blocks_per_sm"], o["occupancy"], o["launch__occupancy_limit_registers"]), ok(o)))
+    return rows
+
+
+H200_EXACT = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+              "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]
+
+
+def h200_rows(ws):
+    rows = []
+    for hw in sorted(glob.glob(os.path.join(ROOT, "traces/*/hw/*.h200.json"))):
+        folder = os.path.dirname(os.path.dirname(hw))
+        stem = os.path.basename(hw)[:-len(".h200.json")]
+        manifest = None
+        for cand in (os.path.join(folder, stem + ".json"), os.path.join(folder, "sweep", stem + ".json")):
+            if os.path.exists(cand):
+                manifest = cand
+        if not manifest:
+            continue
+        with open(hw) as f:
+            meas = json.load(f)
+        try:
+            sim = run(ws, os.path.relpath(manifest, ROOT), "h200")
+        except RuntimeError as e:
+            rows.append((os.path.relpath(manifest, ROOT), None, None, str(e)))
+            continue
+        kernels = meas.get("kernels", [])
+        for i, l in enumerate(sim):
+            if i >= len(kernels):
+                break
+            mk = kernels[i]["metrics"]
+            rows.append((os.path.relpath(manifest, ROOT) + ("" if len(sim) == 1 else "#%d" % i), l["metrics"], mk, None))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "src", "warpsim"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "validation.md"))
+    ap.add_argument("--check", action="store_true", help="exit 1 if a seed claim fails")
+    ap.add_argument("--no-h200", action="store_true", help="skip the comparison with H200 measurements")
+    args = ap.parse_args()
+    ws = os.path.abspath(args.warpsim)
+
+    lines = ["# Validation: warpsim against the reference documents and the H200", "",
+             "Generated by `tools/validate.py` (do not edit by hand).  Each claim runs the",
+             "workloads of `traces/` on the configuration of the GPU the seed measured on.", "",
+             "## The seeds' experiments", "",
+             "| claim | seed | config | seed's number | warpsim | holds |", "| --- | --- | --- | --- | --- | --- |"]
+    failed = 0
+    for c in claims():
+        try:
+            v = c.measure(ws)
+            ok = c.judge(v, c.seed_value)
+        except (RuntimeError, OSError, KeyError, ZeroDivisionError) as e:
+            v, ok = "error: %s" % e, False
+        failed += not ok
+        lines.append("| %s | %s | %s | %s | %s | %s — %s |" % (c.title, c.seed, c.config, c.seed_value,
+                                                            json.dumps(v) if not isinstance(v, str) else v,
+                                                            "yes" if ok else "**no**", c.note))
+        print("%-4s %s: seed %s, warpsim %s" % ("ok" if ok else "FAIL", c.title, c.seed_value, v), flush=True)
+    lines += ["", "## Occupancy", "", "| config | block | regs | seed's statement | warpsim | holds |",
+              "| --- | --- | --- | --- | --- | --- |"]
+    for cfg, block, regs, what, got, ok in occupancy_claims(ws):
+        failed += not ok
+        lines.append("| %s | %d | %d | %s | %s | %s |" % (cfg, block, regs, what, got, "yes" if ok else "**no**"))
+    if not args.no_h200:
+        rows = h200_rows(ws)
+        lines += ["", "## H200: warpsim against Nsight Compute", "",
+                  "Measured with `tools/hw-measure` (ncu, base clocks locked) and stored in",
+                  "`traces/*/hw/*.h200.json`.  Address-determined metrics should match exactly where",
+                  "the SASS performs the PTX's accesses; cycles are `sm__cycles_elapsed.max`.", "",
+                  "| workload | cycles measured | cycles warpsim | error | exact metrics equal | differing |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        errs = []
+        for name, sim, meas, err in rows:
+            if err:
+                lines.append("| %s | | | | | error: %s |" % (name, err))
+                continue
+            mc, sc = meas.get("sm__cycles_elapsed.max"), sim.get("sm__cycles_elapsed.max")
+            e = (sc - mc) / mc if mc else None
+            if e is not None:
+                errs.append(abs(e))
+            same, diff = 0, []
+            for k in H200_EXACT:
+                if k in meas and k in sim:
+                    if abs(float(meas[k]) - float(sim[k])) < 0.5:
+                        same += 1
+                    else:
+                        diff.append("%s %s vs %s" % (k.replace("l1tex__", "").replace(".sum", ""), sim[k], meas[k]))
+            lines.append("| %s | %s | %s | %s | %d | %s |" % (name, mc, sc, "%+.0f %%" % (100 * e) if e is not None else "",
+                                                              same, "; ".join(diff)))
+        if errs:
+            lines += ["", "Mean absolute cycle error over %d launches: %.1f %%; median %.1f %%." %
+                      (len(errs), 100 * sum(errs) / len(errs), 100 * sorted(errs)[len(errs) // 2])]
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote %s" % args.out)
+    sys.exit(1 if (args.check and failed) else 0)
+
+
+if __name__ == "__main__":
+    main()
