@@ -91,7 +91,7 @@ def claims():
                      lambda v, s: 1.5 <= v <= 2.3, "near 1.9x"))
 
     def ilp(ws):
-        c = [cycles(run(ws, "traces/ilp/kernel%d.json" % k, "gtx1060")) for k in range(3)]
+        c = [cycles(run(ws, "traces/ilp_full/kernel%d.json" % k, "gtx1060")) for k in range(3)]
         return [round(x / c[1], 2) for x in c]
 
     out.append(Claim("ILP kernel0/1/2 time relative to kernel1", "004 (GTX 1060): 45.7 / 44.3 / 85.8 us", "gtx1060",
