@@ -573,10 +573,15 @@ static bool model_math_fast(const HostLaunch *l, GError **error)
 
 /* ---- ILP chains of seed 004: kernel0/1/2 run 1, 2, 4 FMA chains ---- */
 
-#define ILP_ITERATIONS 256 /* N_ITERATIONS in traces/ilp/ilp.cu */
+/* N_ITERATIONS: 256 in traces/ilp/ilp.cu, 8192 in traces/ilp_full/ilp_full.cu */
+static unsigned ilp_iterations(const HostLaunch *l)
+{
+    return l->ptx && strstr(l->ptx, "ilp_full") ? 8192 : 256;
+}
 
 static bool ilp_common(const HostLaunch *l, unsigned chains, GError **error)
 {
+    const unsigned iterations = ilp_iterations(l);
     int64_t n;
     if (!need_args(l, 4, error) || !int_arg(l, 3, &n, error) || !nonneg(l, n, error))
         return false;
@@ -591,7 +596,7 @@ static bool ilp_common(const HostLaunch *l, unsigned chains, GError **error)
             /* the kernels' offsets N/4, N/2, 3*N/4 are (j*N)/chains */
             size_t i = tid + (size_t)((uint64_t)j * (uint64_t)n / chains);
             float v = a[i];
-            for (unsigned k = 0; k < ILP_ITERATIONS; k++)
+            for (unsigned k = 0; k < iterations; k++)
                 v = fmaf(v, b[i], c[i]);
             a[i] = v;
         }
