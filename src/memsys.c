@@ -150,6 +150,10 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
 static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
     uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), dirty = 0;
+    if (ms->cfg->l2.size_bytes == 0) { /* no L2 for global memory (cc 1.x): straight to DRAM */
+        write_back(ms, now, n, c);
+        return;
+    }
     uint64_t start = server_take(&ms->l2_server, now, n);
     for (uint32_t m = t->sector_mask; m; m &= m - 1) {
         uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);

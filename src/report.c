@@ -277,6 +277,74 @@ static void print_dim3(FILE *out, json_t *a)
             json_integer_value(json_array_get(a, 2)));
 }
 
+static double metric_num(json_t *mx, const char *key)
+{
+    return json_number_value(json_object_get(mx, key));
+}
+
+/* The timing model's part of the summary: time, occupancy, memory, why warps waited, the hot line. */
+static void print_timing(FILE *out, json_t *mx)
+{
+    fprintf(out, "  cycles        %" JSON_INTEGER_FORMAT " (%.2f us), IPC %.2f per SM\n", metric_int(mx, "sm__cycles_elapsed.max"),
+            metric_num(mx, "gpu__time_duration.sum") / 1000.0, metric_num(mx, "ipc"));
+    fprintf(out, "  occupancy     theoretical %.1f%% (%" JSON_INTEGER_FORMAT " blocks per SM, limited by %s), achieved %.1f%%\n",
+            metric_num(mx, "sm__maximum_warps_per_active_cycle_pct"), metric_int(mx, "warpsim__blocks_per_sm"),
+            json_string_value(json_object_get(mx, "warpsim__occupancy_limiter")),
+            metric_num(mx, "sm__warps_active.avg.pct_of_peak_sustained_active"));
+    static const char *const ops[2] = {"ld", "st"};
+    for (int i = 0; i < 2; i++) {
+        char rk[96], sk[96];
+        snprintf(rk, sizeof rk, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", ops[i]);
+        snprintf(sk, sizeof sk, "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", ops[i]);
+        json_int_t r = metric_int(mx, rk), sec = metric_int(mx, sk);
+        if (r)
+            fprintf(out, "  global %s     %" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " sectors (%.2f per request)\n",
+                    ops[i], r, sec, (double)sec / (double)r);
+        snprintf(rk, sizeof rk, "smsp__inst_executed_op_shared_%s.sum", ops[i]);
+        snprintf(sk, sizeof sk, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", ops[i]);
+        char ck[96];
+        snprintf(ck, sizeof ck, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum", ops[i]);
+        r = metric_int(mx, rk);
+        if (r)
+            fprintf(out, "  shared %s     %" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " wavefronts, %" JSON_INTEGER_FORMAT
+                         " bank conflicts\n", ops[i], r, metric_int(mx, sk), metric_int(mx, ck));
+    }
+    fprintf(out, "  memory        L1 hit %.1f%%, L2 hit %.1f%%, DRAM %.1f KB read, %.1f KB written\n",
+            metric_num(mx, "l1tex__t_sector_hit_rate.pct"), metric_num(mx, "lts__t_sector_hit_rate.pct"),
+            metric_num(mx, "dram__bytes_read.sum") / 1024.0, metric_num(mx, "dram__bytes_write.sum") / 1024.0);
+    /* warp states, largest first */
+    struct { const char *name; double pct; } st[STATE_COUNT];
+    for (int k = 0; k < STATE_COUNT; k++) {
+        char key[128];
+        snprintf(key, sizeof key, "smsp__warp_issue_stalled_%s_per_warp_active.pct", timing_state_names[k]);
+        st[k].name = timing_state_names[k];
+        st[k].pct = metric_num(mx, key);
+    }
+    for (int a = 1; a < STATE_COUNT; a++)
+        for (int b = a; b > 0 && st[b].pct > st[b - 1].pct; b--) {
+            __typeof__(st[0]) t = st[b];
+            st[b] = st[b - 1];
+            st[b - 1] = t;
+        }
+    fprintf(out, "  warp states  ");
+    for (int k = 0; k < STATE_COUNT && k < 5 && st[k].pct > 0; k++)
+        fprintf(out, " %s %.1f%%", st[k].name, st[k].pct);
+    fputc('\n', out);
+    json_t *lines = json_object_get(mx, "warpsim__line_counts"), *e, *hot = NULL;
+    size_t i;
+    json_int_t total = 0;
+    json_array_foreach(lines, i, e) {
+        json_int_t v = json_integer_value(json_object_get(e, "stall_cycles"));
+        total += v;
+        if (!hot || v > json_integer_value(json_object_get(hot, "stall_cycles")))
+            hot = e;
+    }
+    if (hot && total > 0)
+        fprintf(out, "  hot line      PTX line %" JSON_INTEGER_FORMAT ": %" JSON_INTEGER_FORMAT " stall cycles (%.1f%% of all)\n",
+                json_integer_value(json_object_get(hot, "line")), json_integer_value(json_object_get(hot, "stall_cycles")),
+                100.0 * (double)json_integer_value(json_object_get(hot, "stall_cycles")) / (double)total);
+}
+
 void report_print_summary(FILE *out, json_t *report)
 {
     json_t *launches = json_object_get(report, "launches");
@@ -302,9 +370,8 @@ void report_print_summary(FILE *out, json_t *report)
         fprintf(out, "  registers     %" JSON_INTEGER_FORMAT " per thread%s\n",
                 metric_int(mx, "launch__registers_per_thread"),
                 json_is_true(json_object_get(mx, "warpsim__registers_estimated")) ? " (estimated from the PTX)" : "");
-        json_t *cycles = json_object_get(mx, "sm__cycles_elapsed.max");
-        if (cycles)
-            fprintf(out, "  cycles        %.0f\n", json_number_value(cycles));
+        if (json_object_get(mx, "sm__cycles_elapsed.max"))
+            print_timing(out, mx);
         json_t *err = json_object_get(l, "error");
         if (err)
             fprintf(out, "  fault         %s\n", json_string_value(err));

@@ -62,7 +62,7 @@ def claims():
     def matmul(ws):
         names = ["matmul", "matmul_coalesced", "matmul_tiled", "matmul_unroll"]
         c = [cycles(run(ws, "traces/%s/launch.json" % n, "9400m")) for n in names]
-        return [c[0] / x for x in c]
+        return [round(c[0] / x, 2) for x in c]
 
     out.append(Claim(
         "Matrix product series: speed-up over matMul (matMul, Coalesced, Tiled, Unroll)",
@@ -217,10 +217,25 @@ def main():
     for cfg, block, regs, what, got, ok in occupancy_claims(ws):
         failed += not ok
         lines.append("| %s | %d | %d | %s | %s | %s |" % (cfg, block, regs, what, got, "yes" if ok else "**no**"))
+    lines += ["", "### Claims that do not hold, and why", "",
+              "- **Adjacent difference.** The course measured the shared-memory version 1.56x faster on a",
+              "  GTX 1060.  In warpsim both versions move the same DRAM bytes and the naive one issues fewer",
+              "  instructions (no barrier, no shared stores), so it is slightly faster.  The real H200 agrees",
+              "  with the model, not with the course: Nsight Compute measures 5389 cycles for the naive",
+              "  kernel and 5883 for the shared one (`traces/adj_diff/hw`).  The course's effect is not",
+              "  explained by anything warpsim models (the course does not give its array size or timing",
+              "  method).",
+              "- **Bitonic-sort rewrites.** The documents' speed-ups (+6.75 %, +9.2 %) come from the code the",
+              "  2008 compiler produced for G80.  nvcc 13 compiles the rewritten sources into PTX that",
+              "  executes *more* instructions (14,578 against 13,636 warp instructions), so any model that",
+              "  follows the PTX finds them slower; on the real H200 the rewrites are faster (12,183 and",
+              "  12,185 cycles against 15,119), because ptxas turns the PTX into different machine code.",
+              "  Reproducing the claim needs PTX that keeps the documents' branch structure.", ""]
     if not args.no_h200:
         rows = h200_rows(ws)
         lines += ["", "## H200: warpsim against Nsight Compute", "",
-                  "Measured with `tools/hw-measure` (ncu, base clocks locked) and stored in",
+                  "Measured with `tools/hw-measure` (ncu 2025.3, `--clock-control none`: the kernels ran at",
+                  "1.93-1.98 GHz) and stored in",
                   "`traces/*/hw/*.h200.json`.  Address-determined metrics should match exactly where",
                   "the SASS performs the PTX's accesses; cycles are `sm__cycles_elapsed.max`.", "",
                   "| workload | cycles measured | cycles warpsim | error | exact metrics equal | differing |",
