@@ -165,11 +165,12 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
     write_back(ms, start, dirty, c);
 }
 
-/* Most lanes of the warp that hit one address: atomics to one address are
- * serialised at the L2 (or in shared memory). */
-static uint32_t max_same_address(const WarpAccess *a)
+/* How the warp's addresses group: the number of distinct addresses (the
+ * constant cache serves one per pass) and the most lanes on one address
+ * (atomics to one address are serialised). */
+static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *max_same)
 {
-    uint32_t best = 0, seen = 0;
+    uint32_t n = 0, best = 0, seen = 0;
     for (uint32_t m = a->mask; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(m);
         if (seen & (1u << i))
@@ -182,26 +183,11 @@ static uint32_t max_same_address(const WarpAccess *a)
                 count++;
             }
         }
+        n++;
         best = MAX(best, count);
     }
-    return best;
-}
-
-static uint32_t distinct_addresses(const WarpAccess *a)
-{
-    uint32_t n = 0, seen = 0;
-    for (uint32_t m = a->mask; m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctz(m);
-        if (seen & (1u << i))
-            continue;
-        n++;
-        for (uint32_t k = m; k; k &= k - 1) {
-            uint32_t j = (uint32_t)__builtin_ctz(k);
-            if (a->addr[j] == a->addr[i])
-                seen |= 1u << j;
-        }
-    }
-    return n;
+    *distinct = n;
+    *max_same = best;
 }
 
 static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const WarpAccess *a, MemCounters *c)
@@ -212,7 +198,9 @@ static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const Warp
     uint32_t wavefronts = MAX(br.wavefronts, 1u);
     if (atomic) {
         c->shared_atom_requests++;
-        wavefronts += max_same_address(a) - 1;
+        uint32_t distinct, same;
+        address_groups(a, &distinct, &same);
+        wavefronts += same - 1;
     } else if (a->write) {
         c->shared_st_requests++;
         c->shared_st_wavefronts += br.wavefronts;
@@ -228,7 +216,9 @@ static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const Warp
 
 static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, MemCounters *c)
 {
-    uint32_t n = MAX(distinct_addresses(a), 1u);
+    uint32_t n, same;
+    address_groups(a, &n, &same);
+    n = MAX(n, 1u);
     c->const_requests++;
     c->const_wavefronts += n;
     return (MemTiming){.ready = now + ms->cfg->const_latency + n - 1, .pipe_cycles = n, .long_latency = false};
@@ -321,7 +311,8 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         }
     }
     if (atomic) {
-        uint32_t same = max_same_address(a);
+        uint32_t distinct, same;
+        address_groups(a, &distinct, &same);
         ready += same > 1 ? (uint64_t)(same - 1) * 2 : 0;
     }
     return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};

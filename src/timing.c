@@ -243,21 +243,19 @@ static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void attribute(Model *md, WarpSlot *s, WarpStateKind k, uint64_t from, uint64_t to)
+static void attribute(Model *md, WarpStateKind k, uint64_t from, uint64_t to)
 {
     if (to > from)
         md->ts->state_cycles[k] += to - from;
-    (void)s;
 }
 
-static bool eligible(const Model *md, const Sm *sm, const WarpSlot *s, uint64_t t)
+static bool eligible(const Sm *sm, const WarpSlot *s, uint64_t t)
 {
     if (!s->w || !s->next || s->at_barrier || s->fetch_ready > t || s->dep_ready > t)
         return false;
     unsigned u = s->next->unit;
     if (sm->unit_free[s->sched * UNIT_COUNT + u] > t)
         return false;
-    (void)md;
     return u != UNIT_LSU || sm->pipe_free <= t;
 }
 
@@ -367,7 +365,7 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         if (!s->w || !s->at_barrier || s->w->state == WARP_AT_BARRIER)
             continue;
         s->at_barrier = false;
-        attribute(md, s, STATE_BARRIER, s->stall_from, release);
+        attribute(md, STATE_BARRIER, s->stall_from, release);
         s->stall_from = MAX(s->stall_from, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
         slot_peek(md, s);
@@ -396,9 +394,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     uint64_t from = s->stall_from;
     if (t > from) {
         uint64_t a = clamp_u64(s->fetch_ready, from, t);
-        attribute(md, s, STATE_BRANCH_RESOLVING, from, a);
+        attribute(md, STATE_BRANCH_RESOLVING, from, a);
         uint64_t b = clamp_u64(s->dep_ready, a, t);
-        attribute(md, s, (WarpStateKind)s->dep_state, a, b);
+        attribute(md, (WarpStateKind)s->dep_state, a, b);
         /* the unit (or memory pipe) was busy until its last free time */
         uint64_t busy = *ufree;
         WarpStateKind throttle = STATE_MATH_PIPE_THROTTLE;
@@ -407,7 +405,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             throttle = STATE_MIO_THROTTLE;
         }
         uint64_t c = clamp_u64(busy, b, t);
-        attribute(md, s, throttle, b, c);
+        attribute(md, throttle, b, c);
         md->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
         if (md->ts->insn_stall && md->ts->insn_stall[func])
             md->ts->insn_stall[func][pc] += t - from;
@@ -484,12 +482,12 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t last = sm->last[sched];
     if (md->cfg->sched_policy == SCHED_GTO) {
         WarpSlot *g = last < sm->nslots ? &sm->slots[last] : NULL;
-        if (g && eligible(md, sm, g, t))
+        if (g && eligible(sm, g, t))
             return g;
         WarpSlot *best = NULL;
         for (uint32_t k = 0; k < count; k++) {
             WarpSlot *s = &sm->slots[sched + k * n];
-            if (eligible(md, sm, s, t) && (!best || s->age < best->age))
+            if (eligible(sm, s, t) && (!best || s->age < best->age))
                 best = s;
         }
         return best;
@@ -497,7 +495,7 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t start = last < sm->nslots ? (last - sched) / n + 1 : 0;
     for (uint32_t k = 0; k < count; k++) {
         WarpSlot *s = &sm->slots[sched + ((start + k) % count) * n];
-        if (eligible(md, sm, s, t))
+        if (eligible(sm, s, t))
             return s;
     }
     return NULL;
