@@ -13,6 +13,7 @@
 #define WARPSIM_ERRORS_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 #define WARPSIM_ERROR (warpsim_error_quark())
 GQuark warpsim_error_quark(void);
@@ -27,5 +28,11 @@ typedef enum {
 } WarpsimErrorCode;
 
 int warpsim_exit_status(const GError *error);
+
+/* Sets a WS_ERR_INPUT error about a JSON document (manifest, config):
+ * "FILE: error: JSON.PATH: what" ("top level" when the path is empty).
+ * Returns false, so callers can `return json_input_error(...)`. */
+bool json_input_error(GError **error, const char *file, const char *jpath, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
 
 #endif

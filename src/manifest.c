@@ -165,18 +165,8 @@ typedef struct {
     GError **error;
 } Ctx;
 
-static bool fail(Ctx *c, const char *jpath, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-static bool fail(Ctx *c, const char *jpath, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *what = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error(c->error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: %s: %s", c->file,
-                jpath && *jpath ? jpath : "top level", what);
-    g_free(what);
-    return false;
-}
+/* Every error about the document names its file and JSON path. */
+#define fail(c, jpath, ...) json_input_error((c)->error, (c)->file, (jpath), __VA_ARGS__)
 
 static const char *jkey(Ctx *c, const char *parent, const char *key)
 {
