@@ -199,6 +199,19 @@ static void decode_module(Model *md)
 /* ------------------------------------------------------------------ */
 /* warps                                                                */
 
+/* The latest ready time among regs, and the state a reader of it waits in. */
+static void latest_ready(const Model *md, const WarpSlot *s, const uint32_t *regs, unsigned n, uint64_t *ready,
+                         uint8_t *state)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r = regs[i];
+        if (r < md->max_regs && s->reg_ready[r] > *ready) {
+            *ready = s->reg_ready[r];
+            *state = s->reg_state[r];
+        }
+    }
+}
+
 /* Look at the warp's next instruction: when its operands are ready. */
 static void slot_peek(Model *md, WarpSlot *s)
 {
@@ -220,20 +233,8 @@ static void slot_peek(Model *md, WarpSlot *s)
     s->next_pc = pc;
     uint64_t ready = 0;
     uint8_t state = STATE_WAIT;
-    for (unsigned i = 0; i < t->nsrc; i++) {
-        uint32_t r = t->src[i];
-        if (r < md->max_regs && s->reg_ready[r] > ready) {
-            ready = s->reg_ready[r];
-            state = s->reg_state[r];
-        }
-    }
-    for (unsigned i = 0; i < t->ndst; i++) { /* write after write */
-        uint32_t r = t->dst[i];
-        if (r < md->max_regs && s->reg_ready[r] > ready) {
-            ready = s->reg_ready[r];
-            state = s->reg_state[r];
-        }
-    }
+    latest_ready(md, s, t->src, t->nsrc, &ready, &state);
+    latest_ready(md, s, t->dst, t->ndst, &ready, &state); /* write after write */
     s->dep_ready = ready;
     s->dep_state = state;
 }

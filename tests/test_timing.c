@@ -21,9 +21,9 @@ typedef struct {
 } Result;
 
 /* Run kernel `k` of ptx with one buffer parameter (nbytes, zeroed) and an
- * optional u32 scalar, on config `name` with overrides. */
-static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
-                      const char *name, const char *const *overrides, Result *r)
+ * optional u32 scalar, `regs` registers per thread, on config `name` with overrides. */
+static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
+                           uint32_t regs, const char *name, const char *const *overrides, Result *r)
 {
     GError *error = NULL;
     GpuConfig *cfg = config_load(name, overrides, &error);
@@ -44,7 +44,7 @@ static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t n
                        .max_instructions = 100000000};
     launch_stats_init(&r->ls, m);
     timing_stats_init(&r->ts, m);
-    ck_assert_msg(timing_run(img, &spec, cfg, 16, &r->ls, &r->ts, &error), "run: %s", error ? error->message : "");
+    ck_assert_msg(timing_run(img, &spec, cfg, regs, &r->ls, &r->ts, &error), "run: %s", error ? error->message : "");
     memcpy(r->out, gmem_ptr(g, buf, MIN(nbytes ? nbytes : 8, sizeof r->out)), MIN(nbytes ? nbytes : 8, sizeof r->out));
     /* keep the counts, free the per-instruction arrays */
     TimingStats ts = r->ts;
@@ -61,6 +61,12 @@ static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t n
     gmem_free(g);
     module_free(m);
     config_free(cfg);
+}
+
+static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
+                      const char *name, const char *const *overrides, Result *r)
+{
+    run_timed_regs(ptx, grid, block, nbytes, scalar, 16, name, overrides, r);
 }
 
 /* A chain of n dependent adds (or n independent ones) per thread. */
@@ -176,41 +182,22 @@ END_TEST
 START_TEST(occupancy_limits_resident_blocks)
 {
     /* 64 registers x 1024 threads: one block per H200 SM at a time */
-    Result r;
-    char *k = alu_kernel(8, true);
     GError *error = NULL;
     const char *ov[] = {"sm.launch_overhead_cycles=0", NULL};
     GpuConfig *cfg = config_load("h200", ov, &error);
-    Module *m = ptx_parse_string(k, "t.ptx", &error);
-    ck_assert(m && cfg_build_all(m, &error));
-    GlobalMemory *g = gmem_new();
-    ModuleImage *img = image_load(m, g, &error);
-    uint64_t buf = gmem_alloc(g, 8, "buf", &error);
-    uint8_t params[16] = {0};
-    memcpy(params, &buf, 8);
-    LaunchSpec spec = {.kernel = 0, .grid = {cfg->num_sms * 2, 1, 1}, .block = {1024, 1, 1}, .params = params};
-    launch_stats_init(&r.ls, m);
-    timing_stats_init(&r.ts, m);
-    ck_assert(timing_run(img, &spec, cfg, 64, &r.ls, &r.ts, &error));
-    ck_assert_uint_eq(r.ts.occ.blocks_per_sm, 1);
-    ck_assert_uint_eq(r.ts.occ.limiter, LIMIT_REGISTERS);
-    ck_assert_uint_eq(r.ts.sms_used, cfg->num_sms);
-    uint64_t two_waves = r.ts.cycles;
-    launch_stats_clear(&r.ls);
-    timing_stats_clear(&r.ts);
-    spec.grid.x = cfg->num_sms;
-    launch_stats_init(&r.ls, m);
-    timing_stats_init(&r.ts, m);
-    ck_assert(timing_run(img, &spec, cfg, 64, &r.ls, &r.ts, &error));
-    /* two waves take about twice one wave */
-    ck_assert_msg(two_waves >= 2 * r.ts.cycles - 8 && two_waves <= 2 * r.ts.cycles + 8,
-                  "%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, two_waves, r.ts.cycles);
-    launch_stats_clear(&r.ls);
-    timing_stats_clear(&r.ts);
-    image_free(img);
-    gmem_free(g);
-    module_free(m);
+    ck_assert(cfg);
+    uint32_t nsm = cfg->num_sms;
     config_free(cfg);
+    char *k = alu_kernel(8, true);
+    Result two, one;
+    run_timed_regs(k, nsm * 2, 1024, 8, 0, 64, "h200", ov, &two);
+    ck_assert_uint_eq(two.ts.occ.blocks_per_sm, 1);
+    ck_assert_uint_eq(two.ts.occ.limiter, LIMIT_REGISTERS);
+    ck_assert_uint_eq(two.ts.sms_used, nsm);
+    run_timed_regs(k, nsm, 1024, 8, 0, 64, "h200", ov, &one);
+    /* two waves take about twice one wave */
+    ck_assert_msg(two.ts.cycles >= 2 * one.ts.cycles - 8 && two.ts.cycles <= 2 * one.ts.cycles + 8,
+                  "%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, two.ts.cycles, one.ts.cycles);
     g_free(k);
 }
 END_TEST
