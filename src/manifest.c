@@ -1430,6 +1430,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     if (cfg)
         timing_stats_init(&ttotal, mod);
     GError *fault = NULL;
+    gint64 started = g_get_monotonic_time();
     for (uint32_t rep = 0; rep < d->repeat && !fault; rep++) {
         spec.gridid = ++*ordinal;
         bool first = rep == 0;
@@ -1453,6 +1454,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
             }
         }
     }
+    double sim_seconds = (double)(g_get_monotonic_time() - started) / 1e6;
     g_free(params);
 
     json_t *entry = report_add_launch(report, module_func(mod, p->kernel)->name, d->grid, d->block);
@@ -1464,6 +1466,8 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         timing_stats_clear(&ttotal);
     }
     json_object_set_new(entry, "metrics", mx);
+    /* host-side facts, not metrics: they differ between runs and machines */
+    json_object_set_new(entry, "host", json_pack("{s:f}", "sim_seconds", sim_seconds));
     launch_stats_clear(&total);
     *entry_out = entry;
     if (fault) {
