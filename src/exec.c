@@ -134,6 +134,43 @@ uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane)
     }
 }
 
+static const uint64_t zero_lanes[WARP_SIZE];
+
+void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
+{
+    const Insn *in = x->in;
+    for (uint32_t i = 0; i < in->nopd; i++) {
+        const Operand *o = &in->opd[i];
+        uint64_t *s = scratch[i];
+        switch ((OperandKind)o->kind) {
+        case OPD_REG:
+            if (!o->negate) {
+                x->v[i] = &x->fr->regs[(size_t)o->reg * WARP_SIZE];
+                continue;
+            }
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                s[l] = !(x->fr->regs[(size_t)o->reg * WARP_SIZE + l] & 1);
+            break;
+        case OPD_IMM:
+        case OPD_SYMBOL: {
+            /* the same for every lane (a local symbol is the frame's base) */
+            uint64_t val = opd_value(x, o, 0);
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                s[l] = val;
+            break;
+        }
+        case OPD_SREG:
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                s[l] = sreg_value(x, o, l);
+            break;
+        default:
+            x->v[i] = zero_lanes;
+            continue;
+        }
+        x->v[i] = s;
+    }
+}
+
 uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane)
 {
     uint64_t base = 0;
@@ -770,6 +807,8 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
         x.exec = x.in->guard_negate ? x.active & ~g : g;
     }
     x.next_pc = x.pc + 1;
+    uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
+    operands_resolve(&x, scratch);
     w->cta->clock++;
     if (!exec_handlers[x.in->op](&x))
         return false;

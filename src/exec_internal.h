@@ -25,6 +25,12 @@ typedef struct {
     uint32_t active;   /* lanes on the current path */
     uint32_t exec;     /* active lanes whose guard holds */
     uint32_t next_pc;  /* handlers that redirect control set this */
+    /* Source operands as 32-lane vectors, resolved once per instruction
+     * (operands_resolve): a register points into the frame, anything else
+     * (immediate, special register, symbol address, negated predicate)
+     * is expanded into per-step scratch.  Kinds that are not values read
+     * as zeros, as opd_value reads them. */
+    const uint64_t *v[INSN_MAX_OPERANDS];
     bool diverged;
     bool blocked;
     GError **error;
@@ -49,6 +55,8 @@ static inline uint64_t width_mask(unsigned bits)
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);
+/* Fill x->v for the current instruction; scratch must outlive the step. */
+void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE]);
 /* Store bits into a destination register, keeping the low `bytes` bytes. */
 static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t bits, unsigned bytes)
 {

@@ -18,7 +18,7 @@
 /* reading operands at a type                                           */
 
 #define IN (x->in)
-#define SRC(i, lane) opd_value(x, &IN->opd[i], lane)
+#define SRC(i, lane) (x->v[i][lane])
 #define DST(i) (IN->opd[i].reg)
 
 static inline unsigned tbits(PtxType t) { return isa_type_size(t) * 8; }
