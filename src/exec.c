@@ -810,7 +810,9 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
     operands_resolve(&x, scratch);
     w->cta->clock++;
-    if (!exec_handlers[x.in->op](&x))
+    const ExecPlan *plan = x.cta->image->plan;
+    OpHandler handler = plan ? plan->by_func[x.func][x.pc] : exec_handlers[x.in->op];
+    if (!handler(&x))
         return false;
     count_step(&x);
     if (x.next_pc != NO_INDEX) {

@@ -128,6 +128,11 @@ static inline bool warp_peek(const Warp *w, uint32_t *func, uint32_t *pc)
     return true;
 }
 
+/* Pre-decoding: every instruction of a module bound once to the handler
+ * that executes it (exec_fast.c).  Owned by the ModuleImage. */
+ExecPlan *exec_plan_new(const Module *m);
+void exec_plan_free(ExecPlan *plan);
+
 /* Thread index of a lane, for messages and %tid. */
 void warp_lane_tid(const Warp *w, uint32_t lane, Dim3 *tid);
 

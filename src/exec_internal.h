@@ -87,4 +87,11 @@ bool exec_BARRIER(ExecCtx *x);
 
 extern const OpHandler exec_handlers[OP_COUNT];
 
+/* The handler bound to each instruction before the launch: a fast form of
+ * exec_fast.c where one applies, else exec_handlers[op]. */
+struct ExecPlan {
+    OpHandler **by_func; /* per function, per instruction */
+    uint32_t nfuncs;
+};
+
 #endif

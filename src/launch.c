@@ -97,6 +97,7 @@ ModuleImage *image_load(const Module *m, GlobalMemory *g, GError **error)
         image_free(img);
         return NULL;
     }
+    img->plan = exec_plan_new(m);
     return img;
 }
 
@@ -104,6 +105,7 @@ void image_free(ModuleImage *img)
 {
     if (!img)
         return;
+    exec_plan_free(img->plan);
     g_free(img->var_addr);
     g_free(img->const_bank);
     g_free(img);

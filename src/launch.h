@@ -24,8 +24,11 @@ typedef struct {
     uint32_t x, y, z;
 } Dim3;
 
+typedef struct ExecPlan ExecPlan;
+
 typedef struct {
     const Module *module;   /* borrowed */
+    ExecPlan *plan;         /* owned: each instruction's handler (exec.h) */
     GlobalMemory *gmem;     /* borrowed */
     uint64_t *var_addr;     /* per module variable: address of a .global (global
                                address) or .const (offset in const bank); 0 otherwise */

@@ -12,6 +12,12 @@
 char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBuf *bufs, int nbufs,
              const uint64_t *scalars, int nscalars)
 {
+    return tu_run_hooked(ptx, kernel, gx, bx, bufs, nbufs, scalars, nscalars, NULL, NULL);
+}
+
+char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBuf *bufs, int nbufs,
+                    const uint64_t *scalars, int nscalars, TuImageHook hook, void *hook_data)
+{
     GError *error = NULL;
     char *message = NULL;
     GlobalMemory *g = gmem_new();
@@ -24,6 +30,8 @@ char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBu
     img = image_load(m, g, &error);
     if (!img)
         goto out;
+    if (hook)
+        hook(img, hook_data);
     uint32_t k = module_find_kernel(m, kernel, &error);
     if (k == NO_INDEX)
         goto out;

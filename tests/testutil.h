@@ -18,6 +18,13 @@ typedef struct {
 char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
              TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars);
 
+/* tu_run, calling hook(img, hook_data) once the module image is loaded and
+ * before the launch (to inspect or change how it will execute). */
+typedef void (*TuImageHook)(void *img, void *hook_data);
+char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
+                    TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars,
+                    TuImageHook hook, void *hook_data);
+
 /* Absolute path of a file in the source tree (g_free it). */
 char *tu_source_path(const char *relative);
 

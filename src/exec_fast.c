@@ -1,0 +1,608 @@
+/* exec_fast.c — the common instruction forms as straight 32-lane loops.
+ *
+ * exec_plan_new() looks at every instruction once, before any warp runs,
+ * and binds it to a fast form when its modifiers allow one (integer
+ * add/sub/mul/mad/shift/logic, compare, select, move, integer conversion,
+ * f32/f64 arithmetic in round-to-nearest, loads and stores with a register
+ * address), or else to the general handler of exec_ops.c.  A fast form
+ * computes every lane into a temporary and merges the guard mask at the
+ * end, so the loops have no per-lane branches and the compiler vectorises
+ * them.  The results are bit for bit those of the general handlers; the
+ * differential test tests/test_exec_fast.c runs kernels both ways.
+ *
+ * Memory forms check the whole warp's access at once (one allocation
+ * covers the lowest and highest lane address, all aligned) and hand any
+ * access that fails the check to the general handler, which names the
+ * faulting lane exactly as before.
+ */
+#include "exec_internal.h"
+
+#include <math.h>
+
+/* x86-64-v3 (AVX2, FMA) clones of the float loops: fmaf becomes one
+ * instruction instead of a libm call per lane. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+#define IN (x->in)
+
+static inline uint64_t *dst_lanes(const ExecCtx *x, uint32_t reg)
+{
+    return &x->fr->regs[(size_t)reg * WARP_SIZE];
+}
+
+/* Write the computed lanes whose guard held. */
+static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint32_t exec)
+{
+    if (exec == FULL_MASK) {
+        memcpy(d, r, WARP_SIZE * sizeof *d);
+        return;
+    }
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        d[l] = ((exec >> l) & 1) ? r[l] : d[l];
+}
+
+/* r[l] = expr for every lane, with A, B, C the source vectors 1..3 */
+#define LANES(expr)                                                              \
+    do {                                                                         \
+        for (uint32_t l = 0; l < WARP_SIZE; l++)                                 \
+            r[l] = (expr);                                                       \
+    } while (0)
+
+#define FAST_FORM(name, body)                                                    \
+    static bool name(ExecCtx *x)                                                 \
+    {                                                                            \
+        const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
+        (void)A; (void)B; (void)C;                                               \
+        uint64_t r[WARP_SIZE];                                                   \
+        body;                                                                    \
+        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        return true;                                                             \
+    }
+
+#define M32 0xFFFFFFFFull
+
+/* ---- integers (results masked to the type, as reg_write stores them) ---- */
+
+FAST_FORM(fast_add32, LANES((A[l] + B[l]) & M32))
+FAST_FORM(fast_add64, LANES(A[l] + B[l]))
+FAST_FORM(fast_sub32, LANES((A[l] - B[l]) & M32))
+FAST_FORM(fast_sub64, LANES(A[l] - B[l]))
+FAST_FORM(fast_mul_lo32, LANES((A[l] * B[l]) & M32))
+FAST_FORM(fast_mul_lo64, LANES(A[l] * B[l]))
+FAST_FORM(fast_mul_wide_s32, LANES((uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l])))
+FAST_FORM(fast_mul_wide_u32, LANES((A[l] & M32) * (B[l] & M32)))
+FAST_FORM(fast_mad_lo32, LANES((A[l] * B[l] + C[l]) & M32))
+FAST_FORM(fast_mad_lo64, LANES(A[l] * B[l] + C[l]))
+FAST_FORM(fast_mad_wide_s32, LANES((uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l]) + C[l]))
+FAST_FORM(fast_mad_wide_u32, LANES((A[l] & M32) * (B[l] & M32) + C[l]))
+FAST_FORM(fast_and32, LANES(A[l] & B[l] & M32))
+FAST_FORM(fast_and64, LANES(A[l] & B[l]))
+FAST_FORM(fast_or32, LANES((A[l] | B[l]) & M32))
+FAST_FORM(fast_or64, LANES(A[l] | B[l]))
+FAST_FORM(fast_xor32, LANES((A[l] ^ B[l]) & M32))
+FAST_FORM(fast_xor64, LANES(A[l] ^ B[l]))
+FAST_FORM(fast_and_pred, LANES(A[l] & B[l] & 1))
+FAST_FORM(fast_or_pred, LANES((A[l] | B[l]) & 1))
+FAST_FORM(fast_xor_pred, LANES((A[l] ^ B[l]) & 1))
+FAST_FORM(fast_shl32, LANES((uint32_t)B[l] >= 32 ? 0 : (A[l] << (uint32_t)B[l]) & M32))
+FAST_FORM(fast_shl64, LANES((uint32_t)B[l] >= 64 ? 0 : A[l] << (uint32_t)B[l]))
+FAST_FORM(fast_shr_u32, LANES((uint32_t)B[l] >= 32 ? 0 : (A[l] & M32) >> (uint32_t)B[l]))
+FAST_FORM(fast_shr_u64, LANES((uint32_t)B[l] >= 64 ? 0 : A[l] >> (uint32_t)B[l]))
+FAST_FORM(fast_shr_s32, LANES((uint64_t)((int64_t)(int32_t)A[l] >> ((uint32_t)B[l] >= 32 ? 31 : (uint32_t)B[l])) & M32))
+FAST_FORM(fast_shr_s64, LANES((uint64_t)((int64_t)A[l] >> ((uint32_t)B[l] >= 64 ? 63 : (uint32_t)B[l]))))
+FAST_FORM(fast_mov32, LANES(A[l] & M32))
+FAST_FORM(fast_mov64, LANES(A[l]))
+FAST_FORM(fast_mov_pred, LANES(A[l] & 0xFF))
+FAST_FORM(fast_selp32, LANES(((C[l] & 1) ? A[l] : B[l]) & M32))
+FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
+
+/* cvt between integer types without .sat: the source at its width and
+ * signedness; signed results narrower than 64 bits stay sign-extended in
+ * the register, the others are masked (exec_CVT's rule). */
+static bool fast_cvt_int(ExecCtx *x)
+{
+    const uint64_t *A = x->v[1];
+    uint64_t r[WARP_SIZE];
+    unsigned sbits = isa_type_size(IN->type2) * 8, dbits = isa_type_size(IN->type) * 8;
+    bool ssigned = isa_type_class(IN->type2) == TC_SINT, dsigned = isa_type_class(IN->type) == TC_SINT;
+    unsigned sshift = 64 - sbits, dshift = 64 - dbits;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        uint64_t v = ssigned ? (uint64_t)((int64_t)(A[l] << sshift) >> sshift) : (A[l] << sshift) >> sshift;
+        r[l] = dsigned ? (uint64_t)((int64_t)(v << dshift) >> dshift) : (v << dshift) >> dshift;
+    }
+    merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);
+    return true;
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+/* setp without a combining predicate: p (and q = !p of a pair) */
+static inline void setp_write(ExecCtx *x, const uint64_t *r)
+{
+    const Operand *d = &IN->opd[0];
+    merge(dst_lanes(x, d->reg), r, x->exec);
+    if (d->kind == OPD_PAIR && d->reg2 != NO_INDEX) {
+        uint64_t q[WARP_SIZE];
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            q[l] = r[l] ^ 1;
+        merge(dst_lanes(x, d->reg2), q, x->exec);
+    }
+}
+
+#define CMP_CASES(T, a, b)                                                       \
+    case CMP_EQ: LANES((T)(a) == (T)(b)); break;                                 \
+    case CMP_NE: LANES((T)(a) != (T)(b)); break;                                 \
+    case CMP_LT: case CMP_LO: LANES((T)(a) < (T)(b)); break;                     \
+    case CMP_LE: case CMP_LS: LANES((T)(a) <= (T)(b)); break;                    \
+    case CMP_GT: case CMP_HI: LANES((T)(a) > (T)(b)); break;                     \
+    case CMP_GE: case CMP_HS: LANES((T)(a) >= (T)(b)); break;
+
+static bool fast_setp_int(ExecCtx *x)
+{
+    const uint64_t *A = x->v[1], *B = x->v[2];
+    uint64_t r[WARP_SIZE];
+    bool sgn = isa_type_class(IN->type) == TC_SINT;
+    bool wide = isa_type_size(IN->type) == 8;
+    /* LO/LS/HI/HS are unsigned whatever the type */
+    if (IN->cmp >= CMP_LO && IN->cmp <= CMP_HS)
+        sgn = false;
+    if (wide && sgn) {
+        switch (IN->cmp) { CMP_CASES(int64_t, A[l], B[l]) default: return false; }
+    } else if (wide) {
+        switch (IN->cmp) { CMP_CASES(uint64_t, A[l], B[l]) default: return false; }
+    } else if (sgn) {
+        switch (IN->cmp) { CMP_CASES(int32_t, A[l], B[l]) default: return false; }
+    } else {
+        switch (IN->cmp) { CMP_CASES(uint32_t, A[l], B[l]) default: return false; }
+    }
+    setp_write(x, r);
+    return true;
+}
+
+static inline float lane_f32(uint64_t v) { return fp_f32_from_bits((uint32_t)v); }
+static inline float lane_f32_ftz(uint64_t v) { return fp_ftz32(lane_f32(v)); }
+
+/* ordered comparisons are false on NaN by C's rules already; the unordered
+ * ones are the negation of the opposite ordered one */
+#define FCMP_CASES(a, b)                                                         \
+    case CMP_EQ: LANES((a) == (b)); break;                                       \
+    case CMP_NE: LANES((a) < (b) || (a) > (b)); break;                           \
+    case CMP_LT: case CMP_LO: LANES((a) < (b)); break;                           \
+    case CMP_LE: case CMP_LS: LANES((a) <= (b)); break;                          \
+    case CMP_GT: case CMP_HI: LANES((a) > (b)); break;                           \
+    case CMP_GE: case CMP_HS: LANES((a) >= (b)); break;                          \
+    case CMP_EQU: LANES(!((a) < (b) || (a) > (b))); break;                       \
+    case CMP_NEU: LANES(!((a) == (b))); break;                                   \
+    case CMP_LTU: LANES(!((a) >= (b))); break;                                   \
+    case CMP_LEU: LANES(!((a) > (b))); break;                                    \
+    case CMP_GTU: LANES(!((a) <= (b))); break;                                   \
+    case CMP_GEU: LANES(!((a) < (b))); break;                                    \
+    case CMP_NUM: LANES((a) == (a) && (b) == (b)); break;                        \
+    case CMP_NAN: LANES((a) != (a) || (b) != (b)); break;
+
+static bool fast_setp_f32(ExecCtx *x)
+{
+    const uint64_t *A = x->v[1], *B = x->v[2];
+    uint64_t r[WARP_SIZE];
+    if (IN->flags & FL_FTZ) {
+        switch (IN->cmp) { FCMP_CASES(lane_f32_ftz(A[l]), lane_f32_ftz(B[l])) default: return false; }
+    } else {
+        switch (IN->cmp) { FCMP_CASES(lane_f32(A[l]), lane_f32(B[l])) default: return false; }
+    }
+    setp_write(x, r);
+    return true;
+}
+
+static bool fast_setp_f64(ExecCtx *x)
+{
+    const uint64_t *A = x->v[1], *B = x->v[2];
+    uint64_t r[WARP_SIZE];
+    switch (IN->cmp) {
+        FCMP_CASES(fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]))
+    default: return false;
+    }
+    setp_write(x, r);
+    return true;
+}
+
+/* ---- floating point, round to nearest even --------------------------------
+ * Arithmetic NaNs become the canonical NaN; .ftz flushes subnormal inputs
+ * and results (float_op in exec_ops.c). */
+
+static inline uint64_t f32_result(float f, bool ftz)
+{
+    if (f != f)
+        return FP_CANON_NAN_F32;
+    return fp_f32_bits(ftz ? fp_ftz32(f) : f);
+}
+static inline uint64_t f64_result(double d)
+{
+    return d != d ? FP_CANON_NAN_F64 : fp_f64_bits(d);
+}
+
+typedef enum { FF_ADD, FF_SUB, FF_MUL, FF_DIV, FF_FMA } FastFloatOp;
+
+static inline float f32_apply(FastFloatOp op, float a, float b, float c)
+{
+    switch (op) {
+    case FF_ADD: return a + b;
+    case FF_SUB: return a - b;
+    case FF_MUL: return a * b;
+    case FF_DIV: return a / b;
+    default: return fmaf(a, b, c);
+    }
+}
+
+static inline double f64_apply(FastFloatOp op, double a, double b, double c)
+{
+    switch (op) {
+    case FF_ADD: return a + b;
+    case FF_SUB: return a - b;
+    case FF_MUL: return a * b;
+    case FF_DIV: return a / b;
+    default: return fma(a, b, c);
+    }
+}
+
+/* op and ftz are constants in each caller, so every loop is branch-free */
+static inline void f32_lanes(uint64_t *restrict r, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                             FastFloatOp op, bool ftz)
+{
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        float a = ftz ? lane_f32_ftz(A[l]) : lane_f32(A[l]);
+        float b = ftz ? lane_f32_ftz(B[l]) : lane_f32(B[l]);
+        float c = op == FF_FMA ? (ftz ? lane_f32_ftz(C[l]) : lane_f32(C[l])) : 0.0f;
+        r[l] = f32_result(f32_apply(op, a, b, c), ftz);
+    }
+}
+
+#define F32_FORM(name, op, ftz)                                                  \
+    VECTOR_CLONES static bool name(ExecCtx *x)                                   \
+    {                                                                            \
+        uint64_t r[WARP_SIZE];                                                   \
+        f32_lanes(r, x->v[1], x->v[2], x->v[3], op, ftz);                        \
+        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        return true;                                                             \
+    }
+F32_FORM(fast_add_f32, FF_ADD, false)
+F32_FORM(fast_sub_f32, FF_SUB, false)
+F32_FORM(fast_mul_f32, FF_MUL, false)
+F32_FORM(fast_div_f32, FF_DIV, false)
+F32_FORM(fast_fma_f32, FF_FMA, false)
+F32_FORM(fast_add_f32_ftz, FF_ADD, true)
+F32_FORM(fast_sub_f32_ftz, FF_SUB, true)
+F32_FORM(fast_mul_f32_ftz, FF_MUL, true)
+F32_FORM(fast_div_f32_ftz, FF_DIV, true)
+F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
+
+#define F64_FORM(name, op)                                                       \
+    VECTOR_CLONES static bool name(ExecCtx *x)                                   \
+    {                                                                            \
+        const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
+        uint64_t r[WARP_SIZE];                                                   \
+        for (uint32_t l = 0; l < WARP_SIZE; l++)                                 \
+            r[l] = f64_result(f64_apply(op, fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]), \
+                                        op == FF_FMA ? fp_f64_from_bits(C[l]) : 0.0)); \
+        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        return true;                                                             \
+    }
+F64_FORM(fast_add_f64, FF_ADD)
+F64_FORM(fast_sub_f64, FF_SUB)
+F64_FORM(fast_mul_f64, FF_MUL)
+F64_FORM(fast_div_f64, FF_DIV)
+F64_FORM(fast_fma_f64, FF_FMA)
+
+/* ---- loads and stores -----------------------------------------------------
+ * The warp's addresses, checked together; anything unusual (a fault, a
+ * generic address outside one window, local or parameter space) goes to
+ * the general handler. */
+
+typedef struct {
+    uint8_t *host;   /* host address of space offset 0 */
+    PtxSpace space;  /* resolved space of every lane */
+    uint64_t window; /* generic-window base subtracted from each address */
+} WarpSpan;
+
+static bool span_resolve(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write, WarpSpan *span)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+    FOR_LANES(x->exec, l) {
+        uint64_t a = addr[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        any |= a;
+    }
+    if (any & (size - 1))
+        return false; /* misaligned: the general handler reports it */
+    PtxSpace space = (PtxSpace)IN->space;
+    span->window = 0;
+    if (space == SPACE_GENERIC) {
+        if (lo >= SHARED_WINDOW_BASE && hi < GENERIC_WINDOWS_END) {
+            space = SPACE_SHARED;
+            span->window = SHARED_WINDOW_BASE;
+        } else if (hi < CONST_WINDOW_BASE || lo >= GENERIC_WINDOWS_END) {
+            /* every lane below the windows, or every lane above them */
+            space = SPACE_GLOBAL;
+        } else {
+            return false;
+        }
+    }
+    lo -= span->window;
+    hi -= span->window;
+    if (hi + size < hi)
+        return false;
+    Cta *c = x->cta;
+    switch (space) {
+    case SPACE_GLOBAL: {
+        Allocation *a = gmem_lookup(c->image->gmem, lo, hi + size - lo);
+        if (!a || (write && a->read_only))
+            return false;
+        span->host = a->data - a->base;
+        break;
+    }
+    case SPACE_SHARED:
+        if (hi + size > c->shared_size)
+            return false;
+        span->host = c->shared;
+        break;
+    case SPACE_CONST:
+        if (write || hi + size > c->image->const_size)
+            return false;
+        span->host = c->image->const_bank;
+        break;
+    default:
+        return false;
+    }
+    span->space = space;
+    return true;
+}
+
+static void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write, const WarpSpan *span)
+{
+    WarpAccess *log = x->w->mem_log;
+    if (!log)
+        return;
+    log->mask |= x->exec;
+    log->size = size;
+    log->space = (uint8_t)span->space;
+    log->write = write;
+    FOR_LANES(x->exec, l) log->addr[l] = addr[l] - span->window;
+}
+
+/* the lanes' addresses of a memory operand [reg + imm] */
+static inline void lane_addresses(const ExecCtx *x, const Operand *m, uint64_t *addr)
+{
+    const uint64_t *base = dst_lanes(x, m->reg);
+    uint64_t imm = (uint64_t)m->imm;
+    uint64_t mask = x->m->address_size == 32 ? M32 : ~0ull;
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        addr[l] = (base[l] + imm) & mask;
+}
+
+static inline uint64_t load_lane(const uint8_t *p, unsigned size, bool sgn)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);
+    return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
+}
+
+static bool fast_ld(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0], *m = &IN->opd[1];
+    unsigned esz = isa_type_size(IN->type), n = IN->vec ? IN->vec : 1;
+    bool sgn = isa_type_class(IN->type) == TC_SINT;
+    uint64_t addr[WARP_SIZE];
+    WarpSpan span;
+    lane_addresses(x, m, addr);
+    if (x->exec == 0 || !span_resolve(x, addr, esz * n, false, &span))
+        return exec_handlers[IN->op](x);
+    span_log(x, addr, esz * n, false, &span);
+    if (d->kind == OPD_VEC) {
+        for (unsigned k = 0; k < d->vec_count; k++) {
+            if (d->vec_regs[k] == NO_INDEX)
+                continue;
+            uint64_t *dst = dst_lanes(x, d->vec_regs[k]);
+            FOR_LANES(x->exec, l) dst[l] = load_lane(span.host + addr[l] - span.window + k * esz, esz, sgn);
+        }
+        return true;
+    }
+    uint64_t *dst = dst_lanes(x, d->reg);
+    FOR_LANES(x->exec, l) dst[l] = load_lane(span.host + addr[l] - span.window, esz, sgn);
+    return true;
+}
+
+static bool fast_st(ExecCtx *x)
+{
+    const Operand *m = &IN->opd[0], *s = &IN->opd[1];
+    unsigned esz = isa_type_size(IN->type), n = IN->vec ? IN->vec : 1;
+    uint64_t addr[WARP_SIZE];
+    WarpSpan span;
+    lane_addresses(x, m, addr);
+    if (x->exec == 0 || !span_resolve(x, addr, esz * n, true, &span))
+        return exec_handlers[IN->op](x);
+    span_log(x, addr, esz * n, true, &span);
+    if (s->kind == OPD_VEC) {
+        FOR_LANES(x->exec, l) {
+            uint8_t *p = span.host + addr[l] - span.window;
+            for (unsigned k = 0; k < s->vec_count; k++) {
+                uint64_t v = s->vec_regs[k] != NO_INDEX ? x->fr->regs[(size_t)s->vec_regs[k] * WARP_SIZE + l] : 0;
+                memcpy(p + k * esz, &v, esz);
+            }
+        }
+        return true;
+    }
+    const uint64_t *src = x->v[1];
+    FOR_LANES(x->exec, l) memcpy(span.host + addr[l] - span.window, &src[l], esz);
+    return true;
+}
+
+/* ---- choosing a form --------------------------------------------------- */
+
+static bool plain_dst(const Insn *in) { return in->nopd > 0 && in->opd[0].kind == OPD_REG && in->opd[0].reg != NO_INDEX; }
+static bool is_int(PtxType t) { return (isa_type_class(t) & TC_INT) != 0; }
+static bool srcs_are_values(const Insn *in, uint32_t from)
+{
+    for (uint32_t i = from; i < in->nopd; i++) {
+        uint8_t k = in->opd[i].kind;
+        if (k != OPD_REG && k != OPD_IMM && k != OPD_SREG && k != OPD_SYMBOL)
+            return false;
+    }
+    return true;
+}
+
+static OpHandler int_form(unsigned size, OpHandler f32, OpHandler f64)
+{
+    return size == 4 ? f32 : size == 8 ? f64 : NULL;
+}
+
+static OpHandler float_form(const Insn *in, FastFloatOp op)
+{
+    static OpHandler const f32[2][5] = {
+        {fast_add_f32, fast_sub_f32, fast_mul_f32, fast_div_f32, fast_fma_f32},
+        {fast_add_f32_ftz, fast_sub_f32_ftz, fast_mul_f32_ftz, fast_div_f32_ftz, fast_fma_f32_ftz},
+    };
+    static OpHandler const f64[5] = {fast_add_f64, fast_sub_f64, fast_mul_f64, fast_div_f64, fast_fma_f64};
+    if ((in->flags & FL_SAT) || (in->round != RND_NONE && in->round != RND_RN))
+        return NULL;
+    if (in->type == PTX_TYPE_F32)
+        return f32[(in->flags & FL_FTZ) ? 1 : 0][op];
+    if (in->type == PTX_TYPE_F64 && !(in->flags & FL_FTZ))
+        return f64[op];
+    return NULL;
+}
+
+static OpHandler memory_form(const Insn *in, bool load)
+{
+    const Operand *m = &in->opd[load ? 1 : 0], *v = &in->opd[load ? 0 : 1];
+    PtxSpace sp = (PtxSpace)in->space;
+    if (sp != SPACE_GLOBAL && sp != SPACE_SHARED && sp != SPACE_CONST && sp != SPACE_GENERIC)
+        return NULL;
+    if (m->kind != OPD_ADDR || m->reg == NO_INDEX || m->sym != NO_INDEX || in->type == PTX_TYPE_PRED)
+        return NULL;
+    unsigned esz = isa_type_size(in->type);
+    if (esz == 0 || esz > 8 || (esz & (esz - 1)))
+        return NULL;
+    if (load)
+        return (v->kind == OPD_VEC || (v->kind == OPD_REG && v->reg != NO_INDEX)) ? fast_ld : NULL;
+    return (v->kind == OPD_VEC || v->kind == OPD_REG || v->kind == OPD_IMM) ? fast_st : NULL;
+}
+
+static OpHandler select_form(const Insn *in)
+{
+    PtxType t = (PtxType)in->type;
+    unsigned size = isa_type_size(t);
+    bool plain_int = is_int(t) && !(in->flags & (FL_CC | FL_SAT));
+    switch ((PtxOpcode)in->op) {
+    case OP_LD:
+    case OP_LDU:
+        return in->nopd == 2 ? memory_form(in, true) : NULL;
+    case OP_ST:
+        return in->nopd == 2 ? memory_form(in, false) : NULL;
+    default:
+        break;
+    }
+    if (!plain_dst(in) || !srcs_are_values(in, 1))
+        return NULL;
+    switch ((PtxOpcode)in->op) {
+    case OP_ADD:
+        return plain_int ? int_form(size, fast_add32, fast_add64) : float_form(in, FF_ADD);
+    case OP_SUB:
+        return plain_int ? int_form(size, fast_sub32, fast_sub64) : float_form(in, FF_SUB);
+    case OP_MUL:
+        if (!plain_int)
+            return float_form(in, FF_MUL);
+        if (in->mul == MUL_LO)
+            return int_form(size, fast_mul_lo32, fast_mul_lo64);
+        if (in->mul == MUL_WIDE && size == 4)
+            return isa_type_class(t) == TC_SINT ? fast_mul_wide_s32 : fast_mul_wide_u32;
+        return NULL;
+    case OP_MAD:
+        if (!plain_int)
+            return float_form(in, FF_FMA);
+        if (in->mul == MUL_LO)
+            return int_form(size, fast_mad_lo32, fast_mad_lo64);
+        if (in->mul == MUL_WIDE && size == 4)
+            return isa_type_class(t) == TC_SINT ? fast_mad_wide_s32 : fast_mad_wide_u32;
+        return NULL;
+    case OP_FMA:
+        return float_form(in, FF_FMA);
+    case OP_DIV:
+        return isa_type_is_float(t) ? float_form(in, FF_DIV) : NULL;
+    case OP_AND:
+        return t == PTX_TYPE_PRED ? fast_and_pred : plain_int ? int_form(size, fast_and32, fast_and64) : NULL;
+    case OP_OR:
+        return t == PTX_TYPE_PRED ? fast_or_pred : plain_int ? int_form(size, fast_or32, fast_or64) : NULL;
+    case OP_XOR:
+        return t == PTX_TYPE_PRED ? fast_xor_pred : plain_int ? int_form(size, fast_xor32, fast_xor64) : NULL;
+    case OP_SHL:
+        return plain_int ? int_form(size, fast_shl32, fast_shl64) : NULL;
+    case OP_SHR:
+        if (!plain_int)
+            return NULL;
+        return isa_type_class(t) == TC_SINT ? int_form(size, fast_shr_s32, fast_shr_s64)
+                                            : int_form(size, fast_shr_u32, fast_shr_u64);
+    case OP_MOV:
+        if (t == PTX_TYPE_PRED)
+            return fast_mov_pred;
+        return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_mov32, fast_mov64) : NULL;
+    case OP_SELP:
+        return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_selp32, fast_selp64) : NULL;
+    case OP_CVT:
+        if (in->nopd != 2 || (in->flags & FL_SAT) || !is_int(t) || !is_int((PtxType)in->type2))
+            return NULL;
+        return fast_cvt_int;
+    default:
+        return NULL;
+    }
+}
+
+/* setp's destination is a predicate or a p|q pair */
+static OpHandler select_setp(const Insn *in)
+{
+    if (in->nopd != 3 || !srcs_are_values(in, 1))
+        return NULL;
+    const Operand *d = &in->opd[0];
+    if (!((d->kind == OPD_REG || d->kind == OPD_PAIR) && d->reg != NO_INDEX))
+        return NULL;
+    PtxType t = (PtxType)in->type;
+    unsigned size = isa_type_size(t);
+    if (is_int(t) && (size == 4 || size == 8) && in->cmp >= CMP_EQ && in->cmp <= CMP_HS)
+        return fast_setp_int;
+    if (t == PTX_TYPE_F32 && in->cmp >= CMP_EQ)
+        return fast_setp_f32;
+    if (t == PTX_TYPE_F64 && in->cmp >= CMP_EQ && !(in->flags & FL_FTZ))
+        return fast_setp_f64;
+    return NULL;
+}
+
+ExecPlan *exec_plan_new(const Module *m)
+{
+    ExecPlan *p = g_new0(ExecPlan, 1);
+    p->nfuncs = m->funcs->len;
+    p->by_func = g_new0(OpHandler *, MAX(p->nfuncs, 1u));
+    for (uint32_t f = 0; f < p->nfuncs; f++) {
+        const Function *fn = module_func(m, f);
+        uint32_t n = func_ninsns(fn);
+        p->by_func[f] = g_new(OpHandler, MAX(n, 1u));
+        for (uint32_t i = 0; i < n; i++) {
+            const Insn *in = func_insn(fn, i);
+            OpHandler h = in->op == OP_SETP ? select_setp(in) : select_form(in);
+            p->by_func[f][i] = h ? h : exec_handlers[in->op];
+        }
+    }
+    return p;
+}
+
+void exec_plan_free(ExecPlan *p)
+{
+    if (!p)
+        return;
+    for (uint32_t f = 0; f < p->nfuncs; f++)
+        g_free(p->by_func[f]);
+    g_free(p->by_func);
+    g_free(p);
+}
