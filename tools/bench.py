@@ -1,80 +1,592 @@
 #!/usr/bin/env python3
-"""bench.py — simulation speed of warpsim, functional and timing mode.
+"""bench.py — how fast warpsim simulates, functional and timing mode.
 
-Usage: tools/bench.py [--warpsim build/src/warpsim] [--runs 3] [--out FILE.md]
+Contract: runs a fixed set of workloads from traces/ (tagged ALU-bound,
+memory-bound, divergent, shared-memory, barrier-heavy, small or large grid)
+in every mode this build offers, several times each, and reports medians of
+simulated instructions and cycles per second of simulation time (the
+per-launch `host.sim_seconds` of the JSON report), whole-process wall time
+and peak memory.  Prints the project's speed targets as PASS/FAIL for
+information only: the exit status is non-zero only when warpsim itself
+fails (a crash or a failed output check), never for speed.
 
-Runs a fixed set of workloads (ALU-bound, memory-bound, divergent,
-shared-memory, barrier-heavy) in both modes, several times each, and prints
-the median wall time, simulated warp instructions per second and the
-timing/functional slowdown.  Wall time is measured around the whole
-process, so it includes parsing and setup.  Speed is only ever compared
-side by side on the same machine; nothing here is a pass/fail test.
+  tools/bench.py [--warpsim build/src/warpsim] [--runs 5]
+                 [--threads 1,2] [--save-baseline [FILE]] [--out docs/performance.md]
+  tools/bench.py --memory-check [--memory-gib 1] [--no-workloads]
+
+Speed numbers are only comparable on the same machine; the baseline file
+(tools/bench-baseline.json) records the medians of an earlier run so that
+the next one can print new/baseline ratios.
 """
 import argparse
+import dataclasses
+import datetime
 import json
+import math
 import os
 import platform
+import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_BASELINE = os.path.join(ROOT, "tools", "bench-baseline.json")
+
+# Workload kinds; the acceptance groups below select workloads by these tags.
+ALU, MEMORY, DIVERGENT, SHARED, BARRIER = "alu", "memory", "divergent", "shared", "barrier"
+SMALL, LARGE = "small-grid", "large-grid"
+
+
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    name: str
+    manifest: str          # relative to the repository root
+    kinds: tuple
+    why: str
+
+
 WORKLOADS = [
-    ("ALU-bound", "traces/ilp_full/kernel1.json"),
-    ("memory-bound", "traces/coalescing/stride_s8.json"),
-    ("divergent", "traces/dec2zero/random.json"),
-    ("shared memory", "traces/banks/tile.json"),
-    ("barrier-heavy", "traces/matmul_tiled/launch.json"),
-    ("large grid", "traces/stencil/sweep/base_r1_x512.json"),
+    Workload("ilp", "traces/ilp_full/kernel1.json", (ALU, SMALL),
+             "8 blocks x 512 threads, long chains of dependent FMAs"),
+    Workload("transcendentals", "traces/transcendentals/accurate.json", (ALU, SMALL),
+             "16 x 256 threads, sinf/expf/logf/powf expanded to many ALU instructions"),
+    Workload("stride", "traces/coalescing/stride_s8.json", (MEMORY, LARGE),
+             "1024 x 256 threads, strided loads (8 sectors per request)"),
+    Workload("saxpy", "traces/saxpy/launch.json", (MEMORY, LARGE),
+             "256 x 256 threads, streaming y = a*x + y"),
+    Workload("adj_diff", "traces/adj_diff/naive.json", (MEMORY, LARGE),
+             "1024 x 256 threads, two overlapping global loads per thread"),
+    Workload("stencil", "traces/stencil/sweep/base_r1_x512.json", (MEMORY, LARGE),
+             "16x16x4 blocks of 32x16, 3-D 7-point stencil"),
+    Workload("dec2zero", "traces/dec2zero/random.json", (DIVERGENT, SMALL),
+             "25 x 256 threads, data-dependent loop trip counts"),
+    Workload("divergence", "traces/divergence/divergence.json", (DIVERGENT, SMALL),
+             "16 x 64 threads, branch on thread index"),
+    Workload("banks", "traces/banks/tile.json", (SHARED, BARRIER, SMALL),
+             "32 x 1024 threads, shared-memory tile with bank conflicts"),
+    Workload("matmul_tiled", "traces/matmul_tiled/launch.json", (BARRIER, SHARED, SMALL),
+             "8x8 blocks of 16x16, shared tiles with two barriers per step"),
+    Workload("bitonic", "traces/bitonic/launch.json", (BARRIER, SHARED, SMALL),
+             "one block of 512 threads, a barrier after every compare-exchange step"),
 ]
 
+# Targets of the speed issue (rates in simulated warp instructions per second).
+TARGET_FUNCTIONAL_GROUP = 30e6      # geomean of functional ALU-bound, and of memory-bound
+TARGET_FUNCTIONAL_ALL = 15e6        # geomean of functional over the whole set
+TARGET_TIMING_ALL = 3e6             # geomean of timing over the whole set
+TARGET_SLOWDOWN = 3.0               # timing / functional simulation time, per workload
+TARGET_MEMORY_RATIO = 1.2           # peak RSS / buffer bytes for the memory check
 
-def one_run(ws, manifest, functional):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = [ws, "run", "--quiet", "--json", path, os.path.join(ROOT, manifest)] + (["--functional"] if functional else [])
-    t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
-    dt = time.perf_counter() - t0
-    with open(path) as f:
-        launches = json.load(f)["launches"]
-    os.unlink(path)
-    insts = sum(l["metrics"]["smsp__inst_executed.sum"] for l in launches)
-    cycles = sum(l["metrics"].get("sm__cycles_elapsed.max", 0) for l in launches)
-    return dt, insts, cycles
+
+@dataclasses.dataclass(frozen=True)
+class Mode:
+    """One way of running warpsim: the extra command-line options, and the
+    mode whose metrics it must reproduce exactly (None: nothing to compare)."""
+    name: str
+    options: tuple
+    same_metrics_as: str = None
+
+
+BASE_MODES = [Mode("functional", ("--functional",)), Mode("timing", ())]
+
+
+def extra_modes(help_text, threads, notes):
+    """Modes that depend on what this build's `warpsim run --help` offers.
+    A new mode (sampling, say) is a few lines here."""
+    modes = []
+    if threads:
+        if "--threads" in help_text:
+            counts = sorted(set([1] + threads))
+            modes += [Mode("timing-t%d" % n, ("--threads", str(n)),
+                           None if n == 1 else "timing-t1") for n in counts]
+        else:
+            notes.append("threads: not supported by this build")
+    if "--sample" in help_text:
+        notes.append("sampling: `--sample` exists in this build but is not benchmarked yet")
+    return modes
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclasses.dataclass
+class Run:
+    wall_s: float
+    cpu_s: float
+    sim_s: float
+    warp_insts: int
+    thread_insts: int
+    cycles: int
+    max_rss_bytes: int
+    fingerprint: str       # metrics and checks of every launch, without "host"
+    checks_ok: bool
+
+
+def run_warpsim(cmd):
+    """Run cmd; return (exit code, wall seconds, CPU seconds, max RSS bytes
+    of that child alone, stderr text).  os.wait4 gives the child's own resource usage,
+    unlike RUSAGE_CHILDREN, which is the maximum over all children so far."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    return proc.returncode, wall, cpu, usage.ru_maxrss * 1024, text  # ru_maxrss is KiB on Linux
+
+
+def run_once(warpsim, manifest, options):
+    fd, report = tempfile.mkstemp(suffix=".json", prefix="bench-")
+    os.close(fd)
+    try:
+        cmd = [warpsim, "run", "--quiet", "--json", report, *options, manifest]
+        rc, wall, cpu, rss, err = run_warpsim(cmd)
+        if rc != 0:
+            raise RuntimeError("%s exited with %d:\n%s" % (" ".join(cmd), rc, err.strip()))
+        with open(report) as f:
+            launches = json.load(f)["launches"]
+    finally:
+        os.unlink(report)
+    metrics = [l["metrics"] for l in launches]
+    checks = [l.get("checks", {}) for l in launches]
+    return Run(
+        wall_s=wall,
+        cpu_s=cpu,
+        sim_s=sum(l["host"]["sim_seconds"] for l in launches),
+        warp_insts=sum(m["smsp__inst_executed.sum"] for m in metrics),
+        thread_insts=sum(m.get("smsp__thread_inst_executed.sum", 0) for m in metrics),
+        cycles=sum(m.get("sm__cycles_elapsed.max", 0) for m in metrics),
+        max_rss_bytes=rss,
+        fingerprint=json.dumps([{"metrics": m, "checks": c} for m, c in zip(metrics, checks)],
+                               sort_keys=True),
+        checks_ok=all(v == "pass" for c in checks for v in c.values()),
+    )
+
+
+def rate(count, seconds):
+    return count / seconds if seconds > 0 else float("nan")
+
+
+def summarise(runs, timing):
+    """Medians over the runs of one workload in one mode."""
+    med = lambda f: statistics.median(f(r) for r in runs)
+    return {
+        "warp_insts": runs[0].warp_insts,
+        "thread_insts": runs[0].thread_insts,
+        "cycles": runs[0].cycles if timing else None,
+        "sim_s": med(lambda r: r.sim_s),
+        "wall_s": med(lambda r: r.wall_s),
+        "cpu_s": med(lambda r: r.cpu_s),
+        "warp_inst_per_s": med(lambda r: rate(r.warp_insts, r.sim_s)),
+        "thread_inst_per_s": med(lambda r: rate(r.thread_insts, r.sim_s)),
+        "cycles_per_s": med(lambda r: rate(r.cycles, r.sim_s)) if timing else None,
+        "max_rss_bytes": med(lambda r: r.max_rss_bytes),
+        "checks_ok": all(r.checks_ok for r in runs),
+        "deterministic": len({r.fingerprint for r in runs}) == 1,
+    }
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0 and not math.isnan(v)]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+# ---------------------------------------------------------------- machine
+
+
+def read_first(path, key):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key):
+                    return line.split(":", 1)[1].strip() if ":" in line else line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return None
+
+
+def command_line(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=30)
+        return out.stdout.strip() if out.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def machine_description(warpsim, commit=None):
+    """The machine and the code measured; `commit` overrides the commit
+    read from this checkout (for a binary built from another tree)."""
+    mem_kib = read_first("/proc/meminfo", "MemTotal")
+    if commit:
+        return dict(machine_description(warpsim), warpsim_commit=commit)
+    commit = command_line(["git", "rev-parse", "--short=12", "HEAD"])
+    if commit and command_line(["git", "status", "--porcelain", "--untracked-files=no", "--", "src", "isa"]):
+        commit += " (with uncommitted changes in src/ or isa/)"
+    version = command_line([warpsim, "--version"])
+    return {
+        "cpu": read_first("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "memory": "%.1f GiB" % (int(mem_kib.split()[0]) / 2**20) if mem_kib else "unknown",
+        "os": (read_first("/etc/os-release", "PRETTY_NAME") or platform.system()) + ", kernel " + platform.release(),
+        "compiler": (command_line(["cc", "--version"]) or "unknown").splitlines()[0],
+        "python": platform.python_version(),
+        "warpsim_commit": commit or "unknown",
+        "warpsim_version": version.splitlines()[0] if version else "unknown",
+        "date": datetime.date.today().isoformat(),
+        "load_before": os.getloadavg()[0],
+    }
+
+
+# ---------------------------------------------------------------- reporting
+
+def M(v):
+    """A rate in millions: two decimals, or three significant digits below 1."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    v /= 1e6
+    return "%.2f" % v if v >= 1 or v == 0 else "%.3g" % v
+
+
+
+MIB = lambda v: "%.1f" % (v / 2**20)
+VERDICT = lambda ok: "PASS" if ok else "FAIL"
+
+COLUMN_DEFINITIONS = """\
+Every number below is defined here; all rates divide by **simulation
+time**, not by process time.
+
+- **sim s**: simulation time, the sum over the manifest's launches of
+  `launches[i].host.sim_seconds` in warpsim's JSON report: the wall-clock
+  time warpsim spent executing each launch, without reading the PTX and
+  manifest, allocating and initialising buffers, output checks or writing
+  the report.  Median over the runs.
+- **wall s**: wall-clock time of the whole `warpsim run` process, as seen
+  by bench.py (includes start-up, parsing, buffer set-up and checks).
+  Median over the runs.
+- **cpu s**: user + system CPU time of the whole process (`ru_utime +
+  ru_stime` from `os.wait4`), median over the runs.  Less sensitive than
+  the wall times to other work on the machine: when cpu s is well below
+  wall s, the machine was busy and the rates are understated.
+- **warp insts**: simulated warp instructions, `smsp__inst_executed.sum`
+  summed over launches (one per warp per issued instruction, as Nsight
+  Compute counts them).  The same in every run and mode.
+- **M warp inst/s**: warp insts / sim s, in millions; median of the per-run
+  rates.  The rate the targets are stated in.
+- **M thread inst/s**: `smsp__thread_inst_executed.sum` (instructions
+  times active threads) / sim s, in millions; median of the per-run rates.
+- **M cycles/s** (timing only): simulated GPU cycles per second of
+  simulation time: `sm__cycles_elapsed.max` summed over launches / sim s,
+  in millions; median of the per-run rates.
+- **peak RSS MiB**: maximum resident set size of the warpsim process
+  itself (`ru_maxrss` from `os.wait4` on that child), in MiB; median over
+  the runs.
+- **slowdown**: timing sim s / functional sim s of the same workload.
+- **geomean**: geometric mean of a rate over the workloads named.
+- **ratio new/baseline**: this run's M warp inst/s divided by the
+  baseline's, for the same workload and mode (> 1 is faster); the RSS
+  ratio likewise (< 1 is smaller)."""
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def mode_table(results, mode):
+    timing = mode.name != "functional"
+    header = ["workload", "kinds", "warp insts", "sim s", "wall s", "cpu s", "M warp inst/s", "M thread inst/s"]
+    header += ["M cycles/s"] if timing else []
+    header += ["peak RSS MiB"]
+    rows = []
+    for w in WORKLOADS:
+        s = results[w.name][mode.name]
+        flags = ("" if s["checks_ok"] else " (checks FAILED)") + ("" if s["deterministic"] else " (metrics vary between runs)")
+        row = [w.name + flags, ", ".join(w.kinds), s["warp_insts"], "%.3f" % s["sim_s"], "%.3f" % s["wall_s"],
+               "%.3f" % s["cpu_s"], M(s["warp_inst_per_s"]), M(s["thread_inst_per_s"])]
+        row += [M(s["cycles_per_s"])] if timing else []
+        row += [MIB(s["max_rss_bytes"])]
+        rows.append(row)
+    return md_table(header, rows)
+
+
+def targets_section(results):
+    """The acceptance numbers and their verdicts, as (markdown text, list of lines)."""
+    def rates(mode, kind=None):
+        return [results[w.name][mode]["warp_inst_per_s"] for w in WORKLOADS if kind is None or kind in w.kinds]
+
+    rows = []
+    for label, kind in (("ALU-bound", ALU), ("memory-bound", MEMORY)):
+        if not rates("functional", kind):
+            continue   # a subset chosen with --only
+        g, lo = geomean(rates("functional", kind)), min(rates("functional", kind))
+        rows.append(["functional %s geomean (slowest %s M)" % (label, M(lo)), M(g),
+                     ">= %s" % M(TARGET_FUNCTIONAL_GROUP), VERDICT(g >= TARGET_FUNCTIONAL_GROUP)])
+    g = geomean(rates("functional"))
+    rows.append(["functional geomean, all workloads", M(g), ">= %s" % M(TARGET_FUNCTIONAL_ALL),
+                 VERDICT(g >= TARGET_FUNCTIONAL_ALL)])
+    g = geomean(rates("timing"))
+    rows.append(["timing geomean, all workloads", M(g), ">= %s" % M(TARGET_TIMING_ALL), VERDICT(g >= TARGET_TIMING_ALL)])
+    table = md_table(["target (M warp inst/s)", "measured", "target", "verdict"], rows)
+
+    slow_rows = []
+    for w in WORKLOADS:
+        f, t = results[w.name]["functional"], results[w.name]["timing"]
+        slowdown = t["sim_s"] / f["sim_s"] if f["sim_s"] > 0 else float("nan")
+        slow_rows.append([w.name, M(f["warp_inst_per_s"]), M(t["warp_inst_per_s"]), "%.2fx" % slowdown,
+                          VERDICT(slowdown <= TARGET_SLOWDOWN)])
+    slow = md_table(["workload", "functional M warp inst/s", "timing M warp inst/s",
+                     "slowdown (target <= %gx)" % TARGET_SLOWDOWN, "verdict"], slow_rows)
+    return table + "\n\n" + slow
+
+
+def threads_section(results, modes):
+    thread_modes = [m for m in modes if m.same_metrics_as]
+    if not thread_modes:
+        return None
+    rows = []
+    for w in WORKLOADS:
+        for m in thread_modes:
+            ref, s = results[w.name][m.same_metrics_as], results[w.name][m.name]
+            rows.append([w.name, m.options[-1], "%.3f" % s["sim_s"],
+                         "%.2fx" % (ref["sim_s"] / s["sim_s"]) if s["sim_s"] > 0 else "—",
+                         "yes" if s["fingerprint"] == ref["fingerprint"] else "NO"])
+    return md_table(["workload", "threads", "sim s", "speed-up over 1 thread", "metrics identical to 1 thread"], rows)
+
+
+def baseline_section(results, modes, baseline):
+    if not baseline:
+        return None
+    rows = []
+    for w in WORKLOADS:
+        for m in modes:
+            old = baseline.get("results", {}).get(w.name, {}).get(m.name)
+            new = results[w.name][m.name]
+            if not old:
+                rows.append([w.name, m.name, "—", M(new["warp_inst_per_s"]), "(not in baseline)", ""])
+                continue
+            rows.append([w.name, m.name, M(old["warp_inst_per_s"]), M(new["warp_inst_per_s"]),
+                         "%.2f" % (new["warp_inst_per_s"] / old["warp_inst_per_s"]),
+                         "%.2f" % (new["max_rss_bytes"] / old["max_rss_bytes"])])
+    bm = baseline.get("machine", {})
+    head = "Baseline: commit %s, %s, %s." % (bm.get("warpsim_commit", "?"), bm.get("date", "?"), bm.get("cpu", "?"))
+    return head + "\n\n" + md_table(["workload", "mode", "baseline M warp inst/s", "new M warp inst/s",
+                                     "ratio new/baseline", "RSS ratio new/baseline"], rows)
+
+
+def machine_section(machine, runs):
+    loads = [machine[k] for k in ("load_before", "load_after") if k in machine]
+    load = "- load average (1 min), before%s the runs: %s\n" % (" / after" if len(loads) > 1 else "",
+                                                              " / ".join("%.2f" % v for v in loads))
+    keys = [("CPU", "cpu"), ("cores", "cores"), ("memory", "memory"), ("OS", "os"), ("compiler", "compiler"),
+            ("Python", "python"), ("warpsim", "warpsim_version"), ("commit", "warpsim_commit"), ("date", "date")]
+    return "\n".join("- %s: %s" % (label, machine[k]) for label, k in keys) + "\n" + load + "- runs per workload and mode: %d (medians)" % runs
+
+
+def render(machine, args, modes, results, notes, baseline, memory):
+    machine["load_after"] = os.getloadavg()[0]
+    if max(machine["load_before"], machine["load_after"]) > 0.75 * machine["cores"]:
+        notes.append("the machine was busy (load average near or above its %d cores): "
+                     "rates are understated and noisy; compare cpu s with wall s" % machine["cores"])
+    parts = ["## Machine", machine_section(machine, args.runs)]
+    for m in modes if WORKLOADS else []:
+        parts += ["## %s mode%s" % (m.name.capitalize(), " (`%s`)" % " ".join(m.options) if m.options else ""),
+                  mode_table(results, m)]
+    if WORKLOADS:
+        parts += ["## Targets (information only)", targets_section(results)]
+        t = threads_section(results, modes)
+        if t:
+            parts += ["## Threads", t]
+        b = baseline_section(results, modes, baseline)
+        parts += ["## Against the baseline", b if b else "No baseline file; record one with `--save-baseline`."]
+    if memory:
+        parts += ["## Memory check", memory]
+    if notes:
+        parts += ["## Notes", "\n".join("- " + n for n in notes)]
+    return "\n\n".join(parts) + "\n"
+
+
+def workload_list():
+    return md_table(["workload", "manifest", "kinds", "what it stresses"],
+                    [[w.name, "`%s`" % w.manifest, ", ".join(w.kinds), w.why] for w in WORKLOADS])
+
+
+def write_markdown(path, body):
+    intro = """# Simulation speed
+
+Generated by `tools/bench.py --out docs/performance.md`; do not edit by
+hand.  How fast warpsim simulates the fixed workload set below, in
+functional mode (`--functional`: outputs and counts, no timing model) and
+timing mode (the default).  Speed is only comparable on one machine, so
+every table names it; compare runs through the saved baseline
+(`tools/bench.py --save-baseline`, then a plain run prints new/baseline
+ratios).  Run it with `meson test -C build --benchmark` or
+`python3 tools/bench.py --warpsim build/src/warpsim [--runs N] [--threads 1,2]`.
+
+## Workloads
+
+%s
+
+## Columns
+
+%s
+
+""" % (workload_list(), COLUMN_DEFINITIONS)
+    with open(path, "w") as f:
+        f.write(intro + body)
+
+
+# ---------------------------------------------------------------- memory check
+
+MEMORY_KERNEL_PTX = os.path.join(ROOT, "traces", "saxpy", "saxpy.ptx")
+
+
+def memory_check(warpsim, gib, mode):
+    """Run saxpy (y = a*x + y) over two f32 buffers totalling `gib` GiB in
+    `mode` and compare warpsim's peak RSS with the buffer bytes."""
+    options = next(m.options for m in BASE_MODES if m.name == mode)
+    count = int(gib * 2**30) // 8 // 256 * 256   # elements per buffer, whole blocks
+    if count <= 0 or count >= 2**31:
+        raise SystemExit("bench.py: --memory-gib must give between 256 and 2^31 - 1 elements per buffer")
+    buffer_bytes = 2 * count * 4
+    with tempfile.TemporaryDirectory(prefix="bench-mem-") as tmp:
+        shutil.copy(MEMORY_KERNEL_PTX, os.path.join(tmp, "saxpy.ptx"))
+        manifest = {
+            "name": "memory-check",
+            "ptx": "saxpy.ptx",
+            "kernel": "_Z5saxpyifPKfPf",
+            "grid": [count // 256],
+            "block": [256],
+            "args": [{"s32": count}, {"f32": 2.0}, {"buffer": "x"}, {"buffer": "y"}],
+            "buffers": {
+                "x": {"type": "f32", "count": count, "init": {"kind": "random", "seed": 1, "min": -1.0, "max": 1.0}},
+                "y": {"type": "f32", "count": count, "init": {"kind": "iota", "start": 0, "step": 1}},
+            },
+        }
+        path = os.path.join(tmp, "memory.json")
+        with open(path, "w") as f:
+            json.dump(manifest, f)
+        print("memory check: saxpy over 2 x %d f32 (%.3f GiB of buffers), grid %d x 256, %s mode ..."
+              % (count, buffer_bytes / 2**30, count // 256, mode), flush=True)
+        r = run_once(warpsim, path, options)
+    idle = run_once(warpsim, os.path.join(ROOT, "traces", "saxpy", "launch.json"), options)
+    ratio = r.max_rss_bytes / buffer_bytes
+    table = md_table(["buffers MiB", "peak RSS MiB", "peak RSS / buffers", "target", "verdict",
+                      "peak RSS of the 0.5 MiB saxpy, MiB", "warp insts", "sim s", "wall s"],
+                     [[MIB(buffer_bytes), MIB(r.max_rss_bytes), "%.3f" % ratio, "<= %.1f" % TARGET_MEMORY_RATIO,
+                       VERDICT(ratio <= TARGET_MEMORY_RATIO), MIB(idle.max_rss_bytes), r.warp_insts,
+                       "%.1f" % r.sim_s, "%.1f" % r.wall_s]])
+    text = ("`saxpy` (traces/saxpy/saxpy.ptx) in %s mode over two f32 buffers of %d elements "
+            "(x random, y iota; no expected outputs), grid %d x 256, one run.  Peak RSS as in the "
+            "tables; the target is the buffers plus 20 %%.\n\n%s" % (mode, count, count // 256, table))
+    print(text + "\n", flush=True)
+    return text
+
+
+# ---------------------------------------------------------------- main
+
+
+def parse_threads(text):
+    try:
+        counts = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of thread counts, e.g. 1,2")
+    return counts
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "src", "warpsim"))
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--out", help="also write the table as Markdown to this file")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "src", "warpsim"), help="the warpsim binary")
+    ap.add_argument("--runs", type=int, default=5, help="runs per workload and mode (median reported; default 5)")
+    ap.add_argument("--threads", type=parse_threads, metavar="LIST",
+                    help="also run timing mode with --threads N for each N (e.g. 1,2)")
+    ap.add_argument("--only", metavar="NAMES", help="comma-separated workload names (default: all)")
+    ap.add_argument("--save-baseline", nargs="?", const=DEFAULT_BASELINE, metavar="FILE",
+                    help="write the medians as JSON (default %s)" % os.path.relpath(DEFAULT_BASELINE, ROOT))
+    ap.add_argument("--baseline", default=DEFAULT_BASELINE, metavar="FILE",
+                    help="compare against this baseline when it exists")
+    ap.add_argument("--commit", metavar="TEXT",
+                    help="the commit the binary was built from, when not this checkout's HEAD and tree")
+    ap.add_argument("--out", metavar="FILE.md", help="also write the report as Markdown (docs/performance.md)")
+    ap.add_argument("--memory-check", action="store_true",
+                    help="also check peak memory of a kernel over --memory-gib GiB of buffers")
+    ap.add_argument("--no-workloads", action="store_true",
+                    help="run no workloads (with --memory-check: only the memory check)")
+    ap.add_argument("--memory-gib", type=float, default=1.0, help="buffer size of the memory check (default 1)")
+    ap.add_argument("--memory-mode", choices=[m.name for m in BASE_MODES], default="functional",
+                    help="mode of the memory check (default functional)")
     args = ap.parse_args()
-    ws = os.path.abspath(args.warpsim)
-    rows = []
-    for kind, manifest in WORKLOADS:
-        res = {}
-        for functional in (True, False):
-            runs = [one_run(ws, manifest, functional) for _ in range(args.runs)]
-            dt = statistics.median(r[0] for r in runs)
-            res[functional] = (dt, runs[0][1], runs[0][2])
-        f, t = res[True], res[False]
-        rows.append((kind, manifest, f[1], f[0], f[1] / f[0], t[0], t[1] / t[0], t[2] / t[0], t[0] / f[0]))
-    head = ("| workload | manifest | warp insts | functional s | functional Minst/s | timing s | timing Minst/s "
-            "| timing Mcycles/s | timing / functional |")
-    lines = ["Machine: %s, %s, Python %s; median of %d runs." % (platform.node(), platform.processor() or platform.machine(),
-                                                               platform.python_version(), args.runs), "",
-             head, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in rows:
-        lines.append("| %s | `%s` | %d | %.3f | %.2f | %.3f | %.2f | %.2f | %.2fx |" %
-                     (r[0], r[1], r[2], r[3], r[4] / 1e6, r[5], r[6] / 1e6, r[7] / 1e6, r[8]))
-    text = "\n".join(lines)
-    print(text)
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    warpsim = os.path.abspath(args.warpsim)
+    if not os.access(warpsim, os.X_OK):
+        ap.error("no warpsim binary at %s (build it, or pass --warpsim)" % warpsim)
+
+    global WORKLOADS
+    if args.no_workloads:
+        WORKLOADS = []
+    elif args.only:
+        names = set(args.only.split(","))
+        unknown = names - {w.name for w in WORKLOADS}
+        if unknown:
+            ap.error("unknown workloads: %s" % ", ".join(sorted(unknown)))
+        WORKLOADS = [w for w in WORKLOADS if w.name in names]
+
+    help_text = subprocess.run([warpsim, "run", "--help"], capture_output=True, text=True).stdout
+    notes = []
+    modes = BASE_MODES + extra_modes(help_text, args.threads, notes)
+    machine = machine_description(warpsim, args.commit)
+    print(machine_section(machine, args.runs) + "\n", flush=True)
+    for n in notes:
+        print(n, flush=True)
+
+    results = {}
+    failed = False
+    for w in WORKLOADS:
+        results[w.name] = {}
+        for m in modes:
+            try:
+                runs = [run_once(warpsim, os.path.join(ROOT, w.manifest), m.options) for _ in range(args.runs)]
+            except RuntimeError as e:
+                raise SystemExit("bench.py: %s: %s" % (w.name, e))
+            s = summarise(runs, timing=m.name != "functional")
+            s["fingerprint"] = runs[0].fingerprint
+            results[w.name][m.name] = s
+            failed |= not s["checks_ok"]
+            print("  %-16s %-12s %8s M warp inst/s  sim %.3f s  wall %.3f s" %
+                  (w.name, m.name, M(s["warp_inst_per_s"]), s["sim_s"], s["wall_s"]), flush=True)
+
+    memory = memory_check(warpsim, args.memory_gib, args.memory_mode) if args.memory_check else None
+    baseline = None
+    if os.path.exists(args.baseline):
+        with open(args.baseline) as f:
+            baseline = json.load(f)
+    body = render(machine, args, modes, results, notes, baseline, memory)
+    print("\n" + body)
+
+    if args.save_baseline and results:
+        saved = {w: {m: {k: v for k, v in s.items() if k != "fingerprint"} for m, s in per.items()}
+                 for w, per in results.items()}
+        with open(args.save_baseline, "w") as f:
+            json.dump({"machine": machine, "runs": args.runs, "results": saved}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print("baseline written to %s" % args.save_baseline)
     if args.out:
-        with open(args.out, "w") as f:
-            f.write("# Simulation speed\n\nGenerated by `tools/bench.py`.\n\n" + text + "\n")
+        write_markdown(args.out, body)
+        print("report written to %s" % args.out)
+    if failed:
+        print("bench.py: some workloads failed their output checks (see the tables)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
