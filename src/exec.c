@@ -136,6 +136,25 @@ uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane)
 
 static const uint64_t zero_lanes[WARP_SIZE];
 
+/* One component of %tid for the 32 lanes, stepping through the block
+ * instead of dividing per lane (warp_lane_tid's numbering). */
+static void tid_lanes(const Warp *w, uint32_t comp, uint64_t *out)
+{
+    Dim3 t;
+    warp_lane_tid(w, 0, &t);
+    const Dim3 b = w->cta->spec->block;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        out[l] = comp == 0 ? t.x : comp == 1 ? t.y : t.z;
+        if (++t.x == b.x) {
+            t.x = 0;
+            if (++t.y == b.y) {
+                t.y = 0;
+                t.z++;
+            }
+        }
+    }
+}
+
 void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
 {
     const Insn *in = x->in;
@@ -160,6 +179,10 @@ void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
             break;
         }
         case OPD_SREG:
+            if (o->reg == SREG_TID) {
+                tid_lanes(x->w, o->component, s);
+                break;
+            }
             for (uint32_t l = 0; l < WARP_SIZE; l++)
                 s[l] = sreg_value(x, o, l);
             break;
@@ -732,8 +755,8 @@ static void count_step(ExecCtx *x)
     if (!s)
         return;
     s->warp_insts++;
-    s->thread_insts += (uint32_t)__builtin_popcount(x->active);
-    s->thread_insts_pred_on += (uint32_t)__builtin_popcount(x->exec);
+    s->thread_insts += lane_count(x->active);
+    s->thread_insts_pred_on += lane_count(x->exec);
     uint32_t fi = x->func;
     if (s->insn_warp_count && s->insn_warp_count[fi])
         s->insn_warp_count[fi][x->pc]++;
@@ -769,56 +792,80 @@ static bool warp_settle(ExecCtx *x)
     return false;
 }
 
+/* Instructions after which the reconvergence stack or the frames may need
+ * settling: they change masks, push paths or frames, or block the warp. */
+static bool changes_control(uint16_t op)
+{
+    return op == OP_BRA || op == OP_CALL || op == OP_RET || op == OP_EXIT || op == OP_TRAP ||
+           op == OP_BAR || op == OP_BARRIER;
+}
+
+/* Point x at the warp's current frame and function (after a settle). */
+static void ctx_enter_frame(ExecCtx *x)
+{
+    x->fr = top_frame(x->w);
+    x->func = x->fr->func;
+    x->fn = module_func(x->m, x->func);
+}
+
+/* Execute the instruction at the top of a settled, ready warp's stack.
+ * Sets *settle when the stack may need settling before the next one. */
+static bool step_one(ExecCtx *x, bool *settle)
+{
+    Warp *w = x->w;
+    x->live = w->live;
+    StackEntry *top = &w->stack[w->depth - 1];
+    x->pc = top->pc;
+    if (x->pc >= func_ninsns(x->fn)) {
+        /* ran off the end of a function without ret/exit */
+        x->in = func_insn(x->fn, func_ninsns(x->fn) - 1);
+        return exec_fault(x, (uint32_t)__builtin_ctz(top->mask),
+                          "execution ran past the last instruction of '%s'", x->fn->name);
+    }
+    x->in = func_insn(x->fn, x->pc);
+    x->active = top->mask;
+    x->exec = x->active;
+    x->diverged = x->blocked = false;
+    if (x->in->guard != NO_INDEX) {
+        uint32_t g = 0;
+        const uint64_t *p = &x->fr->regs[(size_t)x->in->guard * WARP_SIZE];
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            g |= (uint32_t)(p[l] & 1) << l;
+        g &= x->active;
+        x->exec = x->in->guard_negate ? x->active & ~g : g;
+    }
+    x->next_pc = x->pc + 1;
+    uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
+    operands_resolve(x, scratch);
+    w->cta->clock++;
+    const ExecPlan *plan = x->cta->image->plan;
+    OpHandler handler = plan ? plan->by_func[x->func][x->pc] : exec_handlers[x->in->op];
+    if (!handler(x))
+        return false;
+    count_step(x);
+    *settle = changes_control(x->in->op) || x->next_pc == NO_INDEX;
+    if (x->next_pc != NO_INDEX) {
+        /* the handler may have pushed a frame (call) — then it set NO_INDEX */
+        StackEntry *t = &w->stack[w->depth - 1];
+        t->pc = x->next_pc;
+        *settle |= t->pc == t->rpc;
+    }
+    return true;
+}
+
 bool warp_step(Warp *w, StepInfo *info, GError **error)
 {
-    ExecCtx x = {0};
-    x.w = w;
-    x.cta = w->cta;
-    x.m = w->cta->module;
-    x.error = error;
+    ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
     x.fr = top_frame(w);
     if (!warp_settle(&x)) {
         if (info)
             *info = (StepInfo){0};
         return true;
     }
-    x.fr = top_frame(w);
-    x.func = x.fr->func;
-    x.fn = module_func(x.m, x.func);
-    x.live = w->live;
-    StackEntry *top = &w->stack[w->depth - 1];
-    x.pc = top->pc;
-    if (x.pc >= func_ninsns(x.fn)) {
-        /* ran off the end of a function without ret/exit */
-        x.in = func_insn(x.fn, func_ninsns(x.fn) - 1);
-        return exec_fault(&x, (uint32_t)__builtin_ctz(top->mask),
-                          "execution ran past the last instruction of '%s'", x.fn->name);
-    }
-    x.in = func_insn(x.fn, x.pc);
-    x.active = top->mask;
-    x.exec = x.active;
-    if (x.in->guard != NO_INDEX) {
-        uint32_t g = 0;
-        const uint64_t *p = &x.fr->regs[(size_t)x.in->guard * WARP_SIZE];
-        FOR_LANES(x.active, l) {
-            if (p[l] & 1)
-                g |= 1u << l;
-        }
-        x.exec = x.in->guard_negate ? x.active & ~g : g;
-    }
-    x.next_pc = x.pc + 1;
-    uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
-    operands_resolve(&x, scratch);
-    w->cta->clock++;
-    const ExecPlan *plan = x.cta->image->plan;
-    OpHandler handler = plan ? plan->by_func[x.func][x.pc] : exec_handlers[x.in->op];
-    if (!handler(&x))
+    ctx_enter_frame(&x);
+    bool settle;
+    if (!step_one(&x, &settle))
         return false;
-    count_step(&x);
-    if (x.next_pc != NO_INDEX) {
-        /* the handler may have pushed a frame (call) — then it set NO_INDEX */
-        w->stack[w->depth - 1].pc = x.next_pc;
-    }
     if (info) {
         info->pc = x.pc;
         info->func = x.func;
@@ -829,4 +876,29 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     }
     warp_settle(&x);
     return true;
+}
+
+bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
+{
+    ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
+    uint32_t n = 0;
+    bool settle = true, ok = true;
+    while (n < max_steps && w->state == WARP_READY) {
+        if (settle) {
+            x.fr = top_frame(w);
+            if (!warp_settle(&x))
+                break;
+            ctx_enter_frame(&x);
+        }
+        ok = step_one(&x, &settle);
+        if (!ok)
+            break;
+        n++;
+    }
+    if (ok && settle) {
+        x.fr = top_frame(w);
+        warp_settle(&x);
+    }
+    *executed = n;
+    return ok;
 }

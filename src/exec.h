@@ -113,6 +113,13 @@ void cta_release(Cta *cta);
  * error on a kernel fault; the CTA is then unusable. */
 bool warp_step(Warp *w, StepInfo *info, GError **error);
 
+/* Execute up to max_steps instructions while the warp stays ready (it
+ * stops early when it finishes or waits at a barrier); *executed receives
+ * the count.  The functional launch's inner loop: equivalent to repeated
+ * warp_step, without settling the stack between straight-line
+ * instructions. */
+bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error);
+
 /* Release barriers whose arrivals are complete (after a warp arrived or a
  * warp finished).  Returns true if some warp was released. */
 bool cta_try_release_barriers(Cta *cta);
@@ -132,6 +139,15 @@ static inline bool warp_peek(const Warp *w, uint32_t *func, uint32_t *pc)
  * that executes it (exec_fast.c).  Owned by the ModuleImage. */
 ExecPlan *exec_plan_new(const Module *m);
 void exec_plan_free(ExecPlan *plan);
+
+/* Number of lanes in a mask, without a libgcc call on targets whose
+ * baseline has no population-count instruction. */
+static inline uint32_t lane_count(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
 
 /* Thread index of a lane, for messages and %tid. */
 void warp_lane_tid(const Warp *w, uint32_t lane, Dim3 *tid);

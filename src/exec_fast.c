@@ -440,6 +440,49 @@ static bool fast_st(ExecCtx *x)
     return true;
 }
 
+/* ld.param of a kernel parameter: one value for the whole warp */
+static bool fast_ld_kernel_param(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0], *m = &IN->opd[1];
+    unsigned size = isa_type_size(IN->type);
+    uint64_t addr = module_var(x->m, m->sym)->offset + (uint64_t)m->imm;
+    const Function *k = module_func(x->m, x->cta->spec->kernel);
+    if (x->exec == 0 || addr + size > k->frame_param_bytes || (addr & (size - 1)))
+        return exec_handlers[IN->op](x);
+    WarpAccess *log = x->w->mem_log;
+    if (log) {
+        log->mask |= x->exec;
+        log->size = size;
+        log->space = SPACE_PARAM;
+        log->write = false;
+        FOR_LANES(x->exec, l) log->addr[l] = addr;
+    }
+    uint64_t v = load_lane(x->cta->spec->params + addr, size, isa_type_class(IN->type) == TC_SINT);
+    uint64_t r[WARP_SIZE];
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        r[l] = v;
+    merge(dst_lanes(x, d->reg), r, x->exec);
+    return true;
+}
+
+/* cvta between global and generic is the identity (global addresses are
+ * generic addresses); the other windows move by their base */
+static bool fast_cvta(ExecCtx *x)
+{
+    const uint64_t *A = x->v[1];
+    uint64_t r[WARP_SIZE];
+    uint64_t base = IN->space == SPACE_SHARED ? SHARED_WINDOW_BASE
+                  : IN->space == SPACE_LOCAL ? LOCAL_WINDOW_BASE
+                  : IN->space == SPACE_CONST ? CONST_WINDOW_BASE
+                  : IN->space == SPACE_PARAM ? PARAM_WINDOW_BASE : 0;
+    if (IN->flags & FL_TO)
+        base = (uint64_t)0 - base;
+    uint64_t mask = isa_type_size(IN->type) == 4 ? M32 : ~0ull;
+    LANES((A[l] + base) & mask);
+    merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);
+    return true;
+}
+
 /* ---- choosing a form --------------------------------------------------- */
 
 static bool plain_dst(const Insn *in) { return in->nopd > 0 && in->opd[0].kind == OPD_REG && in->opd[0].reg != NO_INDEX; }
@@ -475,10 +518,14 @@ static OpHandler float_form(const Insn *in, FastFloatOp op)
     return NULL;
 }
 
-static OpHandler memory_form(const Insn *in, bool load)
+static OpHandler memory_form(const Module *mod, const Insn *in, bool load)
 {
     const Operand *m = &in->opd[load ? 1 : 0], *v = &in->opd[load ? 0 : 1];
     PtxSpace sp = (PtxSpace)in->space;
+    if (load && sp == SPACE_PARAM && m->kind == OPD_ADDR && m->reg == NO_INDEX && m->sym != NO_INDEX &&
+        module_var(mod, m->sym)->scope == VAR_KERNEL_PARAM && v->kind == OPD_REG && v->reg != NO_INDEX &&
+        in->vec <= 1 && in->type != PTX_TYPE_PRED && isa_type_size(in->type) <= 8)
+        return fast_ld_kernel_param;
     if (sp != SPACE_GLOBAL && sp != SPACE_SHARED && sp != SPACE_CONST && sp != SPACE_GENERIC)
         return NULL;
     if (m->kind != OPD_ADDR || m->reg == NO_INDEX || m->sym != NO_INDEX || in->type == PTX_TYPE_PRED)
@@ -491,7 +538,7 @@ static OpHandler memory_form(const Insn *in, bool load)
     return (v->kind == OPD_VEC || v->kind == OPD_REG || v->kind == OPD_IMM) ? fast_st : NULL;
 }
 
-static OpHandler select_form(const Insn *in)
+static OpHandler select_form(const Module *mod, const Insn *in)
 {
     PtxType t = (PtxType)in->type;
     unsigned size = isa_type_size(t);
@@ -499,9 +546,9 @@ static OpHandler select_form(const Insn *in)
     switch ((PtxOpcode)in->op) {
     case OP_LD:
     case OP_LDU:
-        return in->nopd == 2 ? memory_form(in, true) : NULL;
+        return in->nopd == 2 ? memory_form(mod, in, true) : NULL;
     case OP_ST:
-        return in->nopd == 2 ? memory_form(in, false) : NULL;
+        return in->nopd == 2 ? memory_form(mod, in, false) : NULL;
     default:
         break;
     }
@@ -551,6 +598,8 @@ static OpHandler select_form(const Insn *in)
         return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_mov32, fast_mov64) : NULL;
     case OP_SELP:
         return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_selp32, fast_selp64) : NULL;
+    case OP_CVTA:
+        return (size == 4 || size == 8) && in->nopd == 2 ? fast_cvta : NULL;
     case OP_CVT:
         if (in->nopd != 2 || (in->flags & FL_SAT) || !is_int(t) || !is_int((PtxType)in->type2))
             return NULL;
@@ -590,7 +639,7 @@ ExecPlan *exec_plan_new(const Module *m)
         p->by_func[f] = g_new(OpHandler, MAX(n, 1u));
         for (uint32_t i = 0; i < n; i++) {
             const Insn *in = func_insn(fn, i);
-            OpHandler h = in->op == OP_SETP ? select_setp(in) : select_form(in);
+            OpHandler h = in->op == OP_SETP ? select_setp(in) : select_form(m, in);
             p->by_func[f][i] = h ? h : exec_handlers[in->op];
         }
     }

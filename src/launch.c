@@ -280,21 +280,25 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
         bool progress = false;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             Warp *w = &cta->warps[i];
-            for (int q = 0; q < WARP_QUANTUM && w->state == WARP_READY; q++) {
-                StepInfo info;
-                if (!warp_step(w, &info, error))
-                    return false;
-                progress = true;
-                if (budget && ++*budget_used > budget) {
-                    GString *s = g_string_new(NULL);
-                    g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
-                                       " warp instructions exhausted in block (%u,%u,%u)",
-                                    cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-                    launch_describe_warps(s, cta);
-                    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
-                    g_string_free(s, TRUE);
-                    return false;
-                }
+            if (w->state != WARP_READY)
+                continue;
+            /* with a budget, stop on the instruction that exceeds it */
+            uint64_t allowed = budget ? MIN((uint64_t)WARP_QUANTUM, budget - *budget_used + 1) : WARP_QUANTUM;
+            uint32_t executed = 0;
+            bool ok = warp_run(w, (uint32_t)allowed, &executed, error);
+            *budget_used += executed;
+            if (!ok)
+                return false;
+            progress |= executed > 0 || w->state == WARP_DONE;
+            if (budget && *budget_used > budget) {
+                GString *s = g_string_new(NULL);
+                g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
+                                   " warp instructions exhausted in block (%u,%u,%u)",
+                                cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+                launch_describe_warps(s, cta);
+                g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+                g_string_free(s, TRUE);
+                return false;
             }
         }
         if (cta->done_warps == cta->nwarps)
