@@ -360,8 +360,11 @@ static Frame *top_frame(Warp *w) { return &w->frames[w->nframes - 1]; }
 
 static void frame_release(Warp *w, Frame *f)
 {
-    g_free(f->regs);
-    g_free(f->params);
+    /* the kernel frame's buffers belong to the warp, kept for reuse */
+    if (f->regs != w->kernel_regs)
+        g_free(f->regs);
+    if (f->params != w->kernel_params)
+        g_free(f->params);
     w->local_top = f->local_base;
 }
 
@@ -682,11 +685,84 @@ bool cta_try_release_barriers(Cta *cta)
 /* ------------------------------------------------------------------ */
 /* CTA lifetime                                                         */
 
+/* Free everything a warp owns. */
+static void warp_free(Warp *w)
+{
+    while (w->nframes > 0)
+        frame_release(w, &w->frames[--w->nframes]);
+    g_free(w->kernel_regs);
+    g_free(w->kernel_params);
+    g_free(w->frames);
+    g_free(w->stack);
+    g_free(w->local);
+}
+
+/* Make warp i of the CTA ready to start the kernel, reusing the buffers a
+ * previous CTA left in *w (the allocations are what cost, not the zeroing). */
+static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
+{
+    while (w->nframes > 1) /* a warp stopped by a fault inside a call */
+        frame_release(w, &w->frames[--w->nframes]);
+    w->nframes = 0;
+    w->cta = cta;
+    w->index = i;
+    uint32_t nlanes = MIN(WARP_SIZE, cta->nthreads - i * WARP_SIZE);
+    w->live = (uint32_t)width_mask(nlanes);
+    w->state = WARP_READY;
+    w->barrier_id = 0;
+    w->depth = 0;
+    w->carry = 0;
+    w->pending_red_dst = NO_INDEX;
+    w->pending_red_type = 0;
+    w->mem_log = NULL;
+    if (!w->frames) {
+        w->frames_cap = 4;
+        w->frames = g_new0(Frame, w->frames_cap);
+    }
+    if (w->local)
+        memset(w->local, 0, (size_t)w->local_stride * WARP_SIZE);
+    size_t nregs = (size_t)MAX(k->regs->len, 1u) * WARP_SIZE;
+    if (w->kernel_regs_len < nregs) {
+        g_free(w->kernel_regs);
+        w->kernel_regs = g_new0(uint64_t, nregs);
+        w->kernel_regs_len = nregs;
+    } else {
+        memset(w->kernel_regs, 0, nregs * sizeof *w->kernel_regs);
+    }
+    uint32_t param_stride = (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
+    size_t nparams = (size_t)param_stride * WARP_SIZE;
+    if (w->kernel_params_len < nparams) {
+        g_free(w->kernel_params);
+        w->kernel_params = g_malloc0(nparams);
+        w->kernel_params_len = nparams;
+    } else if (nparams) {
+        memset(w->kernel_params, 0, nparams);
+    }
+    w->nframes = 1;
+    Frame *f = &w->frames[0];
+    *f = (Frame){0};
+    f->func = cta->spec->kernel;
+    f->regs = w->kernel_regs;
+    f->param_stride = param_stride;
+    /* kernel parameters live in the launch's buffer; this per-lane area
+     * holds the call-site .param variables declared in the body */
+    f->params = param_stride ? w->kernel_params : NULL;
+    f->local_base = 0;
+    f->call_site = NO_INDEX;
+    f->lanes = w->live;
+    w->local_top = (uint32_t)k->frame_local_bytes;
+    stack_push(w, 0, RPC_NONE, w->live);
+}
+
 bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spec,
               const uint64_t *shared_offset, uint32_t shared_size, Dim3 ctaid,
               LaunchStats *stats, GError **error)
 {
     (void)error;
+    Warp *warps = cta->warps;
+    uint32_t warps_cap = cta->warps_cap;
+    uint8_t *shared = cta->shared;
+    uint32_t shared_cap = cta->shared_cap;
     *cta = (Cta){0};
     cta->module = m;
     cta->image = img;
@@ -695,52 +771,40 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     cta->ctaid = ctaid;
     cta->shared_offset = shared_offset;
     cta->shared_size = shared_size;
-    cta->shared = g_malloc0(MAX(shared_size, 1u));
+    if (shared && shared_cap >= MAX(shared_size, 1u)) {
+        memset(shared, 0, shared_size);
+    } else {
+        g_free(shared);
+        shared_cap = MAX(shared_size, 1u);
+        shared = g_malloc0(shared_cap);
+    }
+    cta->shared = shared;
+    cta->shared_cap = shared_cap;
     cta->nthreads = spec->block.x * spec->block.y * spec->block.z;
     cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
     uint32_t linear = ctaid.x + spec->grid.x * (ctaid.y + spec->grid.y * ctaid.z);
     cta->smid = spec->nsm ? linear % spec->nsm : 0;
-    cta->warps = g_new0(Warp, cta->nwarps);
+    if (!warps || warps_cap < cta->nwarps) {
+        for (uint32_t i = 0; i < warps_cap; i++)
+            warp_free(&warps[i]);
+        g_free(warps);
+        warps_cap = cta->nwarps;
+        warps = g_new0(Warp, warps_cap);
+    }
+    cta->warps = warps;
+    cta->warps_cap = warps_cap;
     for (uint32_t i = 0; i < MAX_BARRIERS; i++)
         cta->barriers[i].red_and = 1;
     const Function *k = module_func(m, spec->kernel);
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        Warp *w = &cta->warps[i];
-        w->cta = cta;
-        w->index = i;
-        uint32_t nlanes = MIN(WARP_SIZE, cta->nthreads - i * WARP_SIZE);
-        w->live = (uint32_t)width_mask(nlanes);
-        w->state = WARP_READY;
-        w->pending_red_dst = NO_INDEX;
-        w->frames_cap = 4;
-        w->frames = g_new0(Frame, w->frames_cap);
-        w->nframes = 1;
-        Frame *f = &w->frames[0];
-        f->func = spec->kernel;
-        f->regs = g_new0(uint64_t, (size_t)MAX(k->regs->len, 1u) * WARP_SIZE);
-        f->param_stride = (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
-        /* kernel parameters live in the launch's buffer; this per-lane area
-         * holds the call-site .param variables declared in the body */
-        f->params = f->param_stride ? g_malloc0((size_t)f->param_stride * WARP_SIZE) : NULL;
-        f->local_base = 0;
-        f->call_site = NO_INDEX;
-        f->lanes = w->live;
-        w->local_top = (uint32_t)k->frame_local_bytes;
-        stack_push(w, 0, RPC_NONE, w->live);
-    }
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        warp_start(cta, &cta->warps[i], i, k);
     return true;
 }
 
 void cta_release(Cta *cta)
 {
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        Warp *w = &cta->warps[i];
-        while (w->nframes > 0)
-            frame_release(w, &w->frames[--w->nframes]);
-        g_free(w->frames);
-        g_free(w->stack);
-        g_free(w->local);
-    }
+    for (uint32_t i = 0; i < cta->warps_cap; i++)
+        warp_free(&cta->warps[i]);
     g_free(cta->warps);
     g_free(cta->shared);
     *cta = (Cta){0};

@@ -67,6 +67,10 @@ typedef struct {
     uint8_t pending_red_type; /* PtxType of that destination */
     WarpAccess *mem_log;    /* when set (timing model), each step records its
                                memory accesses here; the caller clears mask */
+    uint64_t *kernel_regs;  /* the kernel frame's registers and .param area, */
+    size_t kernel_regs_len; /* kept across CTAs so a new CTA allocates nothing */
+    uint8_t *kernel_params;
+    size_t kernel_params_len;
 } Warp;
 
 typedef struct {
@@ -88,7 +92,9 @@ struct Cta {
     uint32_t shared_size;
     const uint64_t *shared_offset; /* per variable: offset in shared memory (launch layout) */
     uint32_t nwarps, done_warps;
-    Warp *warps;
+    Warp *warps;            /* warps_cap allocated, nwarps in use */
+    uint32_t warps_cap;
+    uint32_t shared_cap;    /* bytes allocated at shared */
     Barrier barriers[MAX_BARRIERS];
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
 };
@@ -103,10 +109,13 @@ typedef struct {
     bool blocked;           /* the warp now waits at a barrier */
 } StepInfo;
 
-/* Create a CTA's warps and shared memory; fails on out-of-memory only. */
+/* Create a CTA's warps and shared memory; fails on out-of-memory only.
+ * *cta must be zeroed, released, or a CTA initialised before: then its
+ * allocations are reused (a launch runs CTA after CTA in one Cta). */
 bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spec,
               const uint64_t *shared_offset, uint32_t shared_size, Dim3 ctaid,
               LaunchStats *stats, GError **error);
+/* Free everything; leaves *cta zeroed. */
 void cta_release(Cta *cta);
 
 /* Execute the warp's next instruction.  Returns false with a WS_ERR_FAULT

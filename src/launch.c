@@ -347,10 +347,10 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
         s.params = empty_params;
     uint64_t budget_used = 0;
     bool ok = true;
+    Cta cta = {0}; /* one CTA after another, reusing its buffers */
     for (uint32_t z = 0; ok && z < s.grid.z; z++)
         for (uint32_t y = 0; ok && y < s.grid.y; y++)
             for (uint32_t xx = 0; ok && xx < s.grid.x; xx++) {
-                Cta cta;
                 Dim3 id = {xx, y, z};
                 ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, id, stats, error);
                 if (!ok)
@@ -361,8 +361,8 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
                     stats->warps += cta.nwarps;
                     stats->threads += cta.nthreads;
                 }
-                cta_release(&cta);
             }
+    cta_release(&cta);
     g_free(shared_offset);
     return ok;
 }
