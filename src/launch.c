@@ -146,6 +146,32 @@ void launch_stats_init(LaunchStats *s, const Module *m)
     }
 }
 
+void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *m)
+{
+    into->warp_insts += from->warp_insts;
+    into->thread_insts += from->thread_insts;
+    into->thread_insts_pred_on += from->thread_insts_pred_on;
+    into->branches += from->branches;
+    into->divergent_branches += from->divergent_branches;
+    into->ctas += from->ctas;
+    into->warps += from->warps;
+    into->threads += from->threads;
+    uint32_t nf = MIN(into->nfuncs, from->nfuncs);
+    for (uint32_t f = 0; f < nf; f++) {
+        const Function *fn = module_func(m, f);
+        uint32_t nb = fn->cfg ? fn->cfg->nblocks : 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            if (into->block_visits[f] && from->block_visits[f])
+                into->block_visits[f][b] += from->block_visits[f][b];
+            if (into->block_divergent[f] && from->block_divergent[f])
+                into->block_divergent[f][b] += from->block_divergent[f][b];
+        }
+        if (into->insn_warp_count[f] && from->insn_warp_count[f])
+            for (uint32_t i = 0; i < func_ninsns(fn); i++)
+                into->insn_warp_count[f][i] += from->insn_warp_count[f][i];
+    }
+}
+
 void launch_stats_clear(LaunchStats *s)
 {
     for (uint32_t i = 0; i < s->nfuncs; i++) {
@@ -334,6 +360,128 @@ bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_o
     return true;
 }
 
+bool launch_ctas_independent(const Module *m, uint32_t kernel)
+{
+    /* the kernel and everything it calls, directly */
+    gboolean *seen = g_new0(gboolean, MAX(m->funcs->len, 1u));
+    GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_val(todo, kernel);
+    seen[kernel] = TRUE;
+    bool independent = true;
+    while (todo->len && independent) {
+        uint32_t f = g_array_index(todo, uint32_t, todo->len - 1);
+        g_array_set_size(todo, todo->len - 1);
+        const Function *fn = module_func(m, f);
+        for (uint32_t i = 0; i < func_ninsns(fn) && independent; i++) {
+            const Insn *in = func_insn(fn, i);
+            if ((in->op == OP_ATOM || in->op == OP_RED) && in->space != SPACE_SHARED)
+                independent = false;
+            if (in->op != OP_CALL)
+                continue;
+            const CallSite *cs = &g_array_index(fn->calls, CallSite, in->call);
+            if (cs->callee == NO_INDEX || !module_func(m, cs->callee)->is_defined) {
+                independent = false;
+            } else if (!seen[cs->callee]) {
+                seen[cs->callee] = TRUE;
+                g_array_append_val(todo, cs->callee);
+            }
+        }
+    }
+    g_array_free(todo, TRUE);
+    g_free(seen);
+    return independent;
+}
+
+static Dim3 cta_id_of(const LaunchSpec *s, uint64_t linear)
+{
+    Dim3 id = {(uint32_t)(linear % s->grid.x), (uint32_t)(linear / s->grid.x % s->grid.y),
+               (uint32_t)(linear / ((uint64_t)s->grid.x * s->grid.y))};
+    return id;
+}
+
+/* The CTAs of one launch, shared by the threads that simulate it. */
+typedef struct {
+    ModuleImage *img;
+    const LaunchSpec *spec;
+    const uint64_t *shared_offset;
+    uint32_t shared_size;
+    uint64_t nctas;
+    uint64_t next;       /* next CTA to hand out (atomic) */
+    uint64_t stop_at;    /* lowest faulting CTA so far (atomic); nctas if none */
+} CtaQueue;
+
+typedef struct {
+    CtaQueue *q;
+    LaunchStats stats;
+    GError *error;       /* of the lowest faulting CTA this worker ran */
+    uint64_t error_cta;
+} CtaWorker;
+
+static gpointer cta_worker_main(gpointer data)
+{
+    CtaWorker *wk = data;
+    CtaQueue *q = wk->q;
+    Cta cta = {0};
+    uint64_t unused_budget = 0;
+    for (;;) {
+        uint64_t i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
+        if (i >= q->nctas || i > __atomic_load_n(&q->stop_at, __ATOMIC_RELAXED))
+            break;
+        GError *e = NULL;
+        bool ok = cta_init(&cta, q->img->module, q->img, q->spec, q->shared_offset, q->shared_size,
+                           cta_id_of(q->spec, i), &wk->stats, &e) &&
+                  run_cta(&cta, &unused_budget, 0, &e);
+        wk->stats.ctas++;
+        wk->stats.warps += cta.nwarps;
+        wk->stats.threads += cta.nthreads;
+        if (!ok) {
+            if (!wk->error || i < wk->error_cta) {
+                g_clear_error(&wk->error);
+                wk->error = e;
+                wk->error_cta = i;
+            } else {
+                g_clear_error(&e);
+            }
+            uint64_t cur = __atomic_load_n(&q->stop_at, __ATOMIC_RELAXED);
+            while (i < cur && !__atomic_compare_exchange_n(&q->stop_at, &cur, i, false, __ATOMIC_RELAXED,
+                                                           __ATOMIC_RELAXED)) {
+            }
+        }
+    }
+    cta_release(&cta);
+    return NULL;
+}
+
+/* CTAs spread over threads; statistics summed in worker order (sums of
+ * integers, so the order cannot show). */
+static bool run_ctas_parallel(CtaQueue *q, uint32_t nthreads, LaunchStats *stats, GError **error)
+{
+    CtaWorker *wk = g_new0(CtaWorker, nthreads);
+    GThread **th = g_new0(GThread *, nthreads);
+    for (uint32_t t = 0; t < nthreads; t++) {
+        wk[t].q = q;
+        launch_stats_init(&wk[t].stats, q->img->module);
+        th[t] = g_thread_new("warpsim-cta", cta_worker_main, &wk[t]);
+    }
+    CtaWorker *first_fault = NULL;
+    for (uint32_t t = 0; t < nthreads; t++) {
+        g_thread_join(th[t]);
+        if (stats)
+            launch_stats_add(stats, &wk[t].stats, q->img->module);
+        launch_stats_clear(&wk[t].stats);
+        if (wk[t].error && (!first_fault || wk[t].error_cta < first_fault->error_cta))
+            first_fault = &wk[t];
+    }
+    bool ok = first_fault == NULL;
+    if (first_fault)
+        g_propagate_error(error, g_steal_pointer(&first_fault->error));
+    for (uint32_t t = 0; t < nthreads; t++)
+        g_clear_error(&wk[t].error);
+    g_free(th);
+    g_free(wk);
+    return ok;
+}
+
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error)
 {
     const Module *m = img->module;
@@ -345,23 +493,29 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     LaunchSpec s = *spec;
     if (!s.params)
         s.params = empty_params;
-    uint64_t budget_used = 0;
+    uint64_t nctas = (uint64_t)s.grid.x * s.grid.y * s.grid.z;
+    uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(s.host_threads, 1u), nctas);
     bool ok = true;
+    if (nthreads > 1 && s.max_instructions == 0 && launch_ctas_independent(m, s.kernel)) {
+        CtaQueue q = {.img = img, .spec = &s, .shared_offset = shared_offset, .shared_size = shared_size,
+                      .nctas = nctas, .stop_at = nctas};
+        ok = run_ctas_parallel(&q, nthreads, stats, error);
+        g_free(shared_offset);
+        return ok;
+    }
+    uint64_t budget_used = 0;
     Cta cta = {0}; /* one CTA after another, reusing its buffers */
-    for (uint32_t z = 0; ok && z < s.grid.z; z++)
-        for (uint32_t y = 0; ok && y < s.grid.y; y++)
-            for (uint32_t xx = 0; ok && xx < s.grid.x; xx++) {
-                Dim3 id = {xx, y, z};
-                ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, id, stats, error);
-                if (!ok)
-                    break;
-                ok = run_cta(&cta, &budget_used, s.max_instructions, error);
-                if (stats) {
-                    stats->ctas++;
-                    stats->warps += cta.nwarps;
-                    stats->threads += cta.nthreads;
-                }
-            }
+    for (uint64_t i = 0; ok && i < nctas; i++) {
+        ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, cta_id_of(&s, i), stats, error);
+        if (!ok)
+            break;
+        ok = run_cta(&cta, &budget_used, s.max_instructions, error);
+        if (stats) {
+            stats->ctas++;
+            stats->warps += cta.nwarps;
+            stats->threads += cta.nthreads;
+        }
+    }
     cta_release(&cta);
     g_free(shared_offset);
     return ok;

@@ -51,6 +51,8 @@ typedef struct {
     uint32_t gridid;        /* %gridid: launch sequence number */
     uint32_t nsm;           /* %nsmid; CTAs get %smid = ctaid_linear % nsm */
     uint64_t max_instructions; /* warp-instruction budget, 0 = unlimited */
+    uint32_t host_threads;  /* host threads that may simulate the launch (0, 1:
+                               this one); the results never depend on it */
 } LaunchSpec;
 
 /* Functional counts of one launch.  Per-block arrays are indexed by function
@@ -70,8 +72,22 @@ typedef struct {
 
 void launch_stats_init(LaunchStats *s, const Module *m);
 void launch_stats_clear(LaunchStats *s);
+/* Adds every count of `from` to `into`; both were initialised for module m. */
+void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *m);
 
+/* Functional execution of a whole launch.  With spec->host_threads > 1 the
+ * CTAs run on several threads when they cannot observe each other's order
+ * (launch_ctas_independent); outputs and statistics are the same as on one
+ * thread.  On a fault the error of the lowest-numbered faulting CTA is
+ * reported. */
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
+
+/* True when the kernel's CTAs can run in any order with the same results:
+ * no global atomics or reductions, no calls to built-ins with side effects
+ * in order (printf, malloc), no indirect calls.  Plain global stores from
+ * different CTAs to the same word are a data race in CUDA; warpsim does not
+ * order them. */
+bool launch_ctas_independent(const Module *m, uint32_t kernel);
 
 /* What launch_run and the timing model share: validates the launch shape
  * (CUDA's limits) and lays out shared memory — *shared_offset (g_free it)

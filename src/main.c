@@ -42,6 +42,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
     char **overrides = NULL;
     gint64 max_insts = 0;
+    gint threads = 0;
     gboolean quiet = FALSE, functional = FALSE;
     GpuConfig *gpu = NULL;
     GOptionEntry entries[] = {
@@ -51,6 +52,8 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report to FILE", "FILE"},
         {"dump", 'd', 0, G_OPTION_ARG_FILENAME, &dump_dir, "Write every buffer to DIR/<name>.bin after the run", "DIR"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
+        {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
+         "Host threads simulating each launch (default: all cores); results never depend on it", "N"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
@@ -68,6 +71,10 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
         goto out;
     }
+    if (threads < 0 || threads > 1024) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --threads must be between 1 and 1024");
+        goto out;
+    }
     gpu = config_load(config ? config : CONFIG_DEFAULT_NAME, (const char *const *)overrides, error);
     if (!gpu)
         goto out;
@@ -75,7 +82,8 @@ static int cmd_run(int argc, char **argv, GError **error)
     if (!mf)
         goto out;
     RunOptions opt = {.config = functional ? NULL : gpu, .config_name = gpu->name, .dump_dir = dump_dir,
-                      .max_instructions = (uint64_t)max_insts};
+                      .max_instructions = (uint64_t)max_insts,
+                      .threads = threads ? (uint32_t)threads : g_get_num_processors()};
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
     if (report && !quiet)

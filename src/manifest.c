@@ -1423,6 +1423,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .kernel = p->kernel, .grid = d->grid, .block = d->block,
         .dynamic_shared_bytes = d->dynamic_shared_bytes, .params = params,
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
+        .host_threads = opt ? opt->threads : 1,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
@@ -1446,7 +1447,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
             launch_run(p->lm->image, &spec, ls, &fault);
         }
         if (!first) {
-            report_stats_accumulate(&total, &one, mod);
+            launch_stats_add(&total, &one, mod);
             launch_stats_clear(&one);
             if (cfg) {
                 timing_stats_accumulate(&ttotal, &tone, mod);

@@ -34,6 +34,7 @@ typedef struct {
     const char *config_name;   /* for the report when config is NULL; NULL: "h200" */
     const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
     uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */
+    uint32_t threads;          /* host threads per launch (0 or 1: one) */
 } RunOptions;
 
 /* Runs every launch in order.  On return *report holds the report built so

@@ -62,7 +62,9 @@ Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)
     if (n == 0)
         return NULL;
     Allocation *all = (Allocation *)g->allocs->data;
-    Allocation *a = &all[g->last_hit < n ? g->last_hit : 0];
+    /* last_hit is a hint shared by the threads simulating one launch */
+    guint hint = __atomic_load_n(&g->last_hit, __ATOMIC_RELAXED);
+    Allocation *a = &all[hint < n ? hint : 0];
     if (addr >= a->base && addr - a->base + size <= a->size && addr + size >= addr)
         return a;
     guint lo = 0, hi = n;
@@ -77,7 +79,7 @@ Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)
         return NULL;
     a = &all[lo - 1];
     if (addr - a->base + size <= a->size && addr + size >= addr) {
-        g->last_hit = lo - 1;
+        __atomic_store_n(&g->last_hit, lo - 1, __ATOMIC_RELAXED);
         return a;
     }
     return NULL;

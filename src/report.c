@@ -62,38 +62,6 @@ json_t *report_scalar(PtxType type, uint64_t bits)
     return json_integer((json_int_t)bits);
 }
 
-static const Cfg *func_cfg(const Module *m, uint32_t f)
-{
-    return module_func(m, f)->cfg;
-}
-
-void report_stats_accumulate(LaunchStats *into, const LaunchStats *from, const Module *m)
-{
-    into->warp_insts += from->warp_insts;
-    into->thread_insts += from->thread_insts;
-    into->thread_insts_pred_on += from->thread_insts_pred_on;
-    into->branches += from->branches;
-    into->divergent_branches += from->divergent_branches;
-    into->ctas += from->ctas;
-    into->warps += from->warps;
-    into->threads += from->threads;
-    uint32_t nf = MIN(into->nfuncs, from->nfuncs);
-    for (uint32_t f = 0; f < nf; f++) {
-        const Cfg *cfg = func_cfg(m, f);
-        uint32_t nb = cfg ? cfg->nblocks : 0;
-        uint32_t ni = func_ninsns(module_func(m, f));
-        for (uint32_t b = 0; b < nb; b++) {
-            if (into->block_visits && into->block_visits[f] && from->block_visits[f])
-                into->block_visits[f][b] += from->block_visits[f][b];
-            if (into->block_divergent && into->block_divergent[f] && from->block_divergent[f])
-                into->block_divergent[f][b] += from->block_divergent[f][b];
-        }
-        if (into->insn_warp_count && into->insn_warp_count[f] && from->insn_warp_count[f])
-            for (uint32_t i = 0; i < ni; i++)
-                into->insn_warp_count[f][i] += from->insn_warp_count[f][i];
-    }
-}
-
 static double pct(uint64_t part, uint64_t whole, double if_none)
 {
     return whole ? 100.0 * (double)part / (double)whole : if_none;

@@ -42,9 +42,6 @@ json_t *report_metrics_from_stats(const Module *m, uint32_t kernel, const Launch
 void report_add_timing_metrics(json_t *metrics, const Module *m, const LaunchStats *s, const TimingStats *ts,
                                const GpuConfig *cfg);
 
-/* Adds every count of `from` to `into`; both were initialised for module m. */
-void report_stats_accumulate(LaunchStats *into, const LaunchStats *from, const Module *m);
-
 /* One element as JSON: integers as numbers (u64 above 2^63 as a decimal
  * string), floats as numbers, or "nan", "inf", "-inf" where JSON has none. */
 json_t *report_scalar(PtxType type, uint64_t bits);

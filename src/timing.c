@@ -50,23 +50,44 @@ typedef struct CtaSlot {
     uint32_t live_warps;
 } CtaSlot;
 
+/* Where a slot is in the scheduler's bookkeeping: each live warp that is not
+ * at a barrier is either ready (its own operands and fetch allow issue now;
+ * a bit in its scheduler's ready mask) or waiting (in the SM's wake heap,
+ * keyed by the cycle its operands and fetch allow issue). */
+enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING };
+
 typedef struct {
     Warp *w;             /* NULL when free */
     CtaSlot *cs;
     uint32_t sched;
-    uint64_t *reg_ready; /* per register: cycle its value is available */
-    uint8_t *reg_state;  /* per register: the state a reader waits in */
+    uint32_t bit;        /* index among its scheduler's slots */
+    uint64_t *reg;       /* per register: SB_PACK(cycle its value is available, state a reader waits in) */
     const TInsn *next;   /* NULL when the warp is done */
     uint32_t next_func, next_pc;
     uint64_t dep_ready;
     uint8_t dep_state;
+    bool at_barrier;
     uint64_t fetch_ready;
     uint64_t stall_from; /* first cycle not yet attributed to a state */
     uint64_t start;
-    uint64_t age;
-    bool at_barrier;
-    WarpAccess log;
 } WarpSlot;
+
+/* A scoreboard entry: ready cycle above, warp state in the low byte (one
+ * array, one host cache line per lookup). */
+#define SB_PACK(ready, state) ((ready) << 8 | (state))
+#define SB_READY(v) ((v) >> 8)
+#define SB_STATE(v) ((uint8_t)(v))
+
+/* A (cycle, index) pair in a binary min-heap; ties go to the lower index. */
+typedef struct {
+    uint64_t time;
+    uint32_t id;
+} WakeEntry;
+
+typedef struct {
+    WakeEntry *e;
+    uint32_t n;
+} WakeHeap;
 
 typedef struct {
     uint32_t id;
@@ -78,8 +99,21 @@ typedef struct {
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
+    uint64_t *ready;     /* per scheduler: ready_words words, bit k = slot sched + k * schedulers */
+    /* what the schedulers look at, per slot, kept apart from the slots so a
+     * scan of ready warps stays in a few host cache lines */
+    uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
+    uint8_t *where;      /* SLOT_IDLE / READY / WAITING */
+    uint64_t *age;       /* dispatch order of the slot's warp (greedy-then-oldest) */
+    uint64_t *regs;      /* every slot's scoreboard */
+    uint32_t ready_words;
+    WakeHeap waiting;    /* slots in SLOT_WAITING, by the cycle they become ready */
     uint64_t wake;
     uint64_t active_since;
+    /* the memory accesses of the instruction being issued: the SM issues
+     * one warp at a time and consumes them at once, so its warps share one
+     * record, which stays in the host cache */
+    WarpAccess log;
 } Sm;
 
 typedef struct {
@@ -102,6 +136,62 @@ typedef struct {
     uint32_t schedulers;
     uint64_t issued;
 } Model;
+
+/* ------------------------------------------------------------------ */
+/* wake heaps and ready masks                                           */
+
+static bool wake_before(WakeEntry a, WakeEntry b)
+{
+    return a.time < b.time || (a.time == b.time && a.id < b.id);
+}
+
+static void heap_push(WakeHeap *h, uint64_t time, uint32_t id)
+{
+    uint32_t i = h->n++;
+    WakeEntry x = {time, id};
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!wake_before(x, h->e[p]))
+            break;
+        h->e[i] = h->e[p];
+        i = p;
+    }
+    h->e[i] = x;
+}
+
+static WakeEntry heap_pop(WakeHeap *h)
+{
+    WakeEntry top = h->e[0], x = h->e[--h->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && wake_before(h->e[c + 1], h->e[c]))
+            c++;
+        if (!wake_before(h->e[c], x))
+            break;
+        h->e[i] = h->e[c];
+        i = c;
+    }
+    if (h->n)
+        h->e[i] = x;
+    return top;
+}
+
+/* The first set bit of `words` in [from, limit), else limit. */
+static uint32_t bits_next(const uint64_t *words, uint32_t from, uint32_t limit)
+{
+    while (from < limit) {
+        uint64_t w = words[from / 64] >> (from % 64);
+        if (w) {
+            uint32_t b = from + (uint32_t)__builtin_ctzll(w);
+            return b < limit ? b : limit;
+        }
+        from = (from / 64 + 1) * 64;
+    }
+    return limit;
+}
 
 /* ------------------------------------------------------------------ */
 /* instruction decoding                                                 */
@@ -205,15 +295,15 @@ static void latest_ready(const Model *md, const WarpSlot *s, const uint32_t *reg
 {
     for (unsigned i = 0; i < n; i++) {
         uint32_t r = regs[i];
-        if (r < md->max_regs && s->reg_ready[r] > *ready) {
-            *ready = s->reg_ready[r];
-            *state = s->reg_state[r];
+        if (r < md->max_regs && SB_READY(s->reg[r]) > *ready) {
+            *ready = SB_READY(s->reg[r]);
+            *state = SB_STATE(s->reg[r]);
         }
     }
 }
 
 /* Look at the warp's next instruction: when its operands are ready. */
-static void slot_peek(Model *md, WarpSlot *s)
+static void slot_peek_insn(Model *md, WarpSlot *s)
 {
     uint32_t f, pc;
     s->next = NULL;
@@ -239,6 +329,12 @@ static void slot_peek(Model *md, WarpSlot *s)
     s->dep_state = state;
 }
 
+static void slot_peek(Model *md, Sm *sm, WarpSlot *s)
+{
+    slot_peek_insn(md, s);
+    sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
+}
+
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -250,24 +346,48 @@ static void attribute(Model *md, WarpStateKind k, uint64_t from, uint64_t to)
         md->ts->state_cycles[k] += to - from;
 }
 
-static bool eligible(const Sm *sm, const WarpSlot *s, uint64_t t)
+static uint64_t *ready_mask(const Sm *sm, uint32_t sched)
 {
-    if (!s->w || !s->next || s->at_barrier || s->fetch_ready > t || s->dep_ready > t)
-        return false;
-    unsigned u = s->next->unit;
-    if (sm->unit_free[s->sched * UNIT_COUNT + u] > t)
-        return false;
-    return u != UNIT_LSU || sm->pipe_free <= t;
+    return sm->ready + (size_t)sched * sm->ready_words;
 }
 
-/* earliest cycle the slot could issue, ignoring other warps; UINT64_MAX if never by itself */
-static uint64_t slot_wake(const Sm *sm, const WarpSlot *s)
+/* Files a live warp with a next instruction as ready (its operands and
+ * fetch allow issue at `now`) or waiting until they do. */
+static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
 {
-    if (!s->w || !s->next || s->at_barrier)
-        return UINT64_MAX;
-    uint64_t t = MAX(s->fetch_ready, s->dep_ready);
-    unsigned u = s->next->unit;
-    t = MAX(t, sm->unit_free[s->sched * UNIT_COUNT + u]);
+    uint64_t own = MAX(s->fetch_ready, s->dep_ready);
+    if (own <= now) {
+        ready_mask(sm, s->sched)[s->bit / 64] |= 1ull << (s->bit % 64);
+        sm->where[s - sm->slots] = SLOT_READY;
+    } else {
+        heap_push(&sm->waiting, own, (uint32_t)(s - sm->slots));
+        sm->where[s - sm->slots] = SLOT_WAITING;
+    }
+}
+
+static void slot_unready(Sm *sm, WarpSlot *s)
+{
+    if (sm->where[s - sm->slots] == SLOT_READY)
+        ready_mask(sm, s->sched)[s->bit / 64] &= ~(1ull << (s->bit % 64));
+    sm->where[s - sm->slots] = SLOT_IDLE;
+}
+
+/* Waiting slots whose time has come join their scheduler's ready mask. */
+static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
+{
+    while (sm->waiting.n && sm->waiting.e[0].time <= t) {
+        uint32_t k = heap_pop(&sm->waiting).id, bit = k / schedulers;
+        ready_mask(sm, k % schedulers)[bit / 64] |= 1ull << (bit % 64);
+        sm->where[k] = SLOT_READY;
+    }
+}
+
+/* The cycle slot k's functional unit (and the memory pipe, for LSU
+ * instructions) takes its next instruction. */
+static uint64_t unit_wake(const Sm *sm, uint32_t k, uint32_t sched)
+{
+    unsigned u = sm->next_unit[k];
+    uint64_t t = sm->unit_free[sched * UNIT_COUNT + u];
     if (u == UNIT_LSU)
         t = MAX(t, sm->pipe_free);
     return t;
@@ -315,15 +435,21 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
         WarpSlot *s = &sm->slots[cs->first_slot + i];
         s->w = &cs->cta.warps[i];
         s->cs = cs;
-        s->w->mem_log = &s->log;
-        memset(s->reg_ready, 0, sizeof(uint64_t) * md->max_regs);
-        memset(s->reg_state, STATE_WAIT, md->max_regs);
+        s->w->mem_log = &sm->log;
+        for (uint32_t r = 0; r < md->max_regs; r++)
+            s->reg[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
         s->stall_from = t;
         s->start = t;
-        s->age = md->age++;
+        sm->age[cs->first_slot + i] = md->age++;
         s->at_barrier = false;
-        slot_peek(md, s);
+        slot_peek(md, sm, s);
+        /* waiting even when ready at t: the SM's cycle t may be under way */
+        sm->where[s - sm->slots] = SLOT_IDLE;
+        if (s->next) {
+            heap_push(&sm->waiting, MAX(s->fetch_ready, s->dep_ready), cs->first_slot + i);
+            sm->where[s - sm->slots] = SLOT_WAITING;
+        }
     }
     if (md->stats) {
         md->stats->ctas++;
@@ -369,7 +495,9 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         attribute(md, STATE_BARRIER, s->stall_from, release);
         s->stall_from = MAX(s->stall_from, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
-        slot_peek(md, s);
+        slot_peek(md, sm, s);
+        if (s->next)
+            slot_schedule(sm, s, t);
     }
 }
 
@@ -413,10 +541,11 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     }
     md->ts->state_cycles[STATE_SELECTED]++;
     s->stall_from = t + 1;
+    slot_unready(sm, s);
 
     Warp *w = s->w;
     Cta *cta = &s->cs->cta;
-    s->log.mask = 0;
+    sm->log.mask = 0;
     cta->clock = t;
     StepInfo info;
     if (!warp_step(w, &info, error))
@@ -434,10 +563,10 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
-    if (s->log.mask) {
+    if (sm->log.mask) {
         const Function *fn = module_func(md->m, info.func);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        MemTiming mt = memsys_access(md->mem, sm->id, t, func_insn(fn, info.pc), &s->log, local_id, &md->ts->mem);
+        MemTiming mt = memsys_access(md->mem, sm->id, t, func_insn(fn, info.pc), &sm->log, local_id, &md->ts->mem);
         ready = MAX(mt.ready, t + 1);
         state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
         sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
@@ -445,8 +574,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     for (unsigned i = 0; i < done->ndst; i++) {
         uint32_t r = done->dst[i];
         if (r < md->max_regs) {
-            s->reg_ready[r] = ready;
-            s->reg_state[r] = state;
+            s->reg[r] = SB_PACK(ready, state);
         }
     }
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
@@ -457,7 +585,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     if (warp_done)
         finish_warp(md, sm, s, t);
     else
-        slot_peek(md, s);
+        slot_peek(md, sm, s);
     /* a barrier may have completed, by this arrival or by this warp exiting */
     if (info.blocked || warp_done || done->unit == UNIT_BARRIER)
         release_waiters(md, sm, s->cs, t);
@@ -470,41 +598,48 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
                 return false;
         }
     }
+    /* still the same warp (not released at a barrier above, not a new CTA's) */
+    if (s->w && !s->at_barrier && sm->where[s - sm->slots] == SLOT_IDLE && s->next)
+        slot_schedule(sm, s, t);
     return true;
 }
 
-/* The slot the scheduler issues from at cycle t, or NULL. */
+/* The slot the scheduler issues from at cycle t, or NULL.  Only ready
+ * slots are looked at, in the order the policy defines over all of them. */
 static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
     uint32_t count = (sm->nslots + n - 1 - sched) / n; /* slots sched, sched+n, ... */
-    if (count == 0)
-        return NULL;
+    const uint64_t *mask = ready_mask(sm, sched);
     uint32_t last = sm->last[sched];
     if (md->cfg->sched_policy == SCHED_GTO) {
-        WarpSlot *g = last < sm->nslots ? &sm->slots[last] : NULL;
-        if (g && eligible(sm, g, t))
-            return g;
+        if (last < sm->nslots && sm->where[last] == SLOT_READY && unit_wake(sm, last, sched) <= t)
+            return &sm->slots[last];
         WarpSlot *best = NULL;
-        for (uint32_t k = 0; k < count; k++) {
-            WarpSlot *s = &sm->slots[sched + k * n];
-            if (eligible(sm, s, t) && (!best || s->age < best->age))
-                best = s;
+        for (uint32_t k = bits_next(mask, 0, count); k < count; k = bits_next(mask, k + 1, count)) {
+            uint32_t i = sched + k * n;
+            if ((!best || sm->age[i] < sm->age[best - sm->slots]) && unit_wake(sm, i, sched) <= t)
+                best = &sm->slots[i];
         }
         return best;
     }
+    /* loose round-robin: from the slot after the last one issued, wrapping */
     uint32_t start = last < sm->nslots ? (last - sched) / n + 1 : 0;
-    for (uint32_t k = 0; k < count; k++) {
-        WarpSlot *s = &sm->slots[sched + ((start + k) % count) * n];
-        if (eligible(sm, s, t))
-            return s;
-    }
+    if (start >= count)
+        start = 0;
+    for (uint32_t k = bits_next(mask, start, count); k < count; k = bits_next(mask, k + 1, count))
+        if (unit_wake(sm, sched + k * n, sched) <= t)
+            return &sm->slots[sched + k * n];
+    for (uint32_t k = bits_next(mask, 0, start); k < start; k = bits_next(mask, k + 1, start))
+        if (unit_wake(sm, sched + k * n, sched) <= t)
+            return &sm->slots[sched + k * n];
     return NULL;
 }
 
 static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **error)
 {
     *issued = 0;
+    sm_wake_slots(sm, md->schedulers, t);
     for (uint32_t sched = 0; sched < md->schedulers; sched++) {
         for (uint32_t k = 0; k < md->cfg->issue_width; k++) {
             WarpSlot *s = pick(md, sm, sched, t);
@@ -519,11 +654,19 @@ static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **e
     return true;
 }
 
-static uint64_t sm_next_wake(const Sm *sm)
+/* After a cycle where nothing issued: no earlier cycle than this can issue.
+ * (A waiting slot may still find its unit busy then: the SM just looks
+ * again, which changes nothing.) */
+static uint64_t sm_next_wake(const Model *md, const Sm *sm)
 {
-    uint64_t wake = UINT64_MAX;
-    for (uint32_t i = 0; i < sm->nslots; i++)
-        wake = MIN(wake, slot_wake(sm, &sm->slots[i]));
+    uint64_t wake = sm->waiting.n ? sm->waiting.e[0].time : UINT64_MAX;
+    uint32_t n = md->schedulers;
+    for (uint32_t sched = 0; sched < n; sched++) {
+        uint32_t count = (sm->nslots + n - 1 - sched) / n;
+        const uint64_t *mask = ready_mask(sm, sched);
+        for (uint32_t k = bits_next(mask, 0, count); k < count; k = bits_next(mask, k + 1, count))
+            wake = MIN(wake, unit_wake(sm, sched + k * n, sched));
+    }
     return wake;
 }
 
@@ -537,14 +680,16 @@ static void model_free(Model *md)
         for (uint32_t c = 0; c < sm->nctas; c++)
             if (sm->ctas[c].used)
                 cta_release(&sm->ctas[c].cta);
-        for (uint32_t k = 0; k < sm->nslots; k++) {
-            g_free(sm->slots[k].reg_ready);
-            g_free(sm->slots[k].reg_state);
-        }
         g_free(sm->slots);
         g_free(sm->ctas);
         g_free(sm->unit_free);
         g_free(sm->last);
+        g_free(sm->ready);
+        g_free(sm->next_unit);
+        g_free(sm->where);
+        g_free(sm->age);
+        g_free(sm->regs);
+        g_free(sm->waiting.e);
     }
     g_free(md->sms);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++)
@@ -651,15 +796,22 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->ctas = g_new0(CtaSlot, sm->nctas);
         sm->nslots = sm->nctas * wpb;
         sm->slots = g_new0(WarpSlot, sm->nslots);
+        sm->regs = g_new(uint64_t, (size_t)sm->nslots * md.max_regs);
+        sm->next_unit = g_new0(uint8_t, MAX(sm->nslots, 1u));
+        sm->where = g_new0(uint8_t, MAX(sm->nslots, 1u));
+        sm->age = g_new0(uint64_t, MAX(sm->nslots, 1u));
         for (uint32_t k = 0; k < sm->nslots; k++) {
             sm->slots[k].sched = k % md.schedulers;
-            sm->slots[k].reg_ready = g_new0(uint64_t, md.max_regs);
-            sm->slots[k].reg_state = g_new0(uint8_t, md.max_regs);
+            sm->slots[k].bit = k / md.schedulers;
+            sm->slots[k].reg = sm->regs + (size_t)k * md.max_regs;
         }
         sm->unit_free = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT);
         sm->last = g_new(uint32_t, md.schedulers);
         for (uint32_t k = 0; k < md.schedulers; k++)
             sm->last[k] = UINT32_MAX;
+        sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
+        sm->ready = g_new0(uint64_t, (size_t)md.schedulers * sm->ready_words);
+        sm->waiting.e = g_new(WakeEntry, MAX(sm->nslots, 1u));
         sm->wake = UINT64_MAX;
     }
     /* breadth first: one CTA per SM in turn, as long as they fit */
@@ -670,43 +822,58 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     for (uint32_t i = 0; i < md.nsms; i++)
         ts->sms_used += md.sms[i].resident_ctas > 0;
 
+    /* Only SMs with something to do are visited: those due next cycle (in
+     * index order, as they were visited) and a heap of later wake-ups; each
+     * cycle runs them in index order, so shared state sees one order. */
+    uint32_t *due = g_new(uint32_t, MAX(md.nsms, 1u)), *due_next = g_new(uint32_t, MAX(md.nsms, 1u));
+    uint32_t *order = g_new(uint32_t, MAX(md.nsms, 1u)), ndue = 0;
+    WakeHeap later = {g_new(WakeEntry, MAX(md.nsms, 1u)), 0};
+    for (uint32_t i = 0; i < md.nsms; i++)
+        if (md.sms[i].resident_warps && md.sms[i].wake != UINT64_MAX)
+            heap_push(&later, md.sms[i].wake, i);
     uint64_t t = 0, end = 0;
-    while (ok) {
-        uint64_t next = UINT64_MAX;
-        bool resident = false;
-        for (uint32_t i = 0; ok && i < md.nsms; i++) {
-            Sm *sm = &md.sms[i];
-            if (!sm->resident_warps)
-                continue;
-            if (sm->wake > t) {
-                resident = true;
-                next = MIN(next, sm->wake);
-                continue;
-            }
+    while (ok && (ndue || later.n)) {
+        t = ndue ? t + 1 : later.e[0].time; /* heap entries are never before the due cycle */
+        uint32_t norder = 0, a = 0;
+        while (later.n && later.e[0].time == t) {
+            uint32_t id = heap_pop(&later).id;
+            while (a < ndue && due[a] < id)
+                order[norder++] = due[a++];
+            order[norder++] = id;
+        }
+        while (a < ndue)
+            order[norder++] = due[a++];
+        uint32_t nnext = 0;
+        for (uint32_t k = 0; k < norder; k++) {
+            Sm *sm = &md.sms[order[k]];
             uint32_t issued;
             ok = sm_cycle(&md, sm, t, &issued, error);
             if (!ok)
                 break;
-            if (sm->resident_warps)
-                sm->wake = issued ? t + 1 : sm_next_wake(sm);
-            else
-                sm->wake = UINT64_MAX;
             end = MAX(end, t + 1);
-            if (sm->resident_warps) {
-                resident = true;
-                next = MIN(next, sm->wake);
+            if (!sm->resident_warps) {
+                sm->wake = UINT64_MAX;
+                continue;
             }
+            sm->wake = issued ? t + 1 : sm_next_wake(&md, sm);
+            if (sm->wake == t + 1)
+                due_next[nnext++] = sm->id;
+            else if (sm->wake != UINT64_MAX)
+                heap_push(&later, sm->wake, sm->id);
         }
-        if (!ok)
-            break;
-        if (!resident)
-            break;
-        if (next == UINT64_MAX) {
-            ok = deadlock(&md, error);
-            break;
-        }
-        t = MAX(next, t + 1);
+        uint32_t *swap = due;
+        due = due_next;
+        due_next = swap;
+        ndue = nnext;
     }
+    g_free(due);
+    g_free(due_next);
+    g_free(order);
+    g_free(later.e);
+    /* SMs left with warps but no wake-up: they all wait at barriers */
+    for (uint32_t i = 0; ok && i < md.nsms; i++)
+        if (md.sms[i].resident_warps)
+            ok = deadlock(&md, error);
     ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
     ts->issued = md.issued;
     memsys_finish(md.mem, &ts->mem);
