@@ -17,6 +17,8 @@
 #include "errors.h"
 #include "manifest.h"
 #include "report.h"
+#include "launch.h"
+#include "ptx_parser.h"
 
 /* ---------------------------------------------------------- helpers */
 
@@ -732,6 +734,71 @@ END_TEST
 
 /* ---------------------------------------------------------- suite */
 
+/* The report of a manifest run with `threads` host threads, host facts
+ * removed. */
+static json_t *report_with_threads(const char *manifest, uint32_t threads)
+{
+    GError *e = NULL;
+    Manifest *m = manifest_load(manifest, &e);
+    ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
+    RunOptions opt = {.threads = threads};
+    json_t *report = NULL;
+    guint failed = 0;
+    ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
+    ck_assert_uint_eq(failed, 0);
+    json_t *launches = json_object_get(report, "launches");
+    for (size_t i = 0; i < json_array_size(launches); i++)
+        json_object_del(json_array_get(launches, i), "host");
+    manifest_free(m);
+    return report;
+}
+
+START_TEST(threads_do_not_change_results)
+{
+    /* many CTAs without atomics (run in parallel), a 3-D grid, and
+     * atomics (kept in order) */
+    const char *manifests[] = {"traces/matmul_tiled/launch.json", "traces/dec2zero/random.json",
+                               "tests/gpu-probe/lib/grid3d.json", "tests/gpu-probe/lib/atomics.json"};
+    for (size_t i = 0; i < G_N_ELEMENTS(manifests); i++) {
+        json_t *one = report_with_threads(manifests[i], 1);
+        json_t *four = report_with_threads(manifests[i], 4);
+        ck_assert_msg(json_equal(one, four), "%s differs with 4 threads", manifests[i]);
+        json_decref(one);
+        json_decref(four);
+    }
+}
+END_TEST
+
+static bool independent(const char *body)
+{
+    char *ptx = g_strdup_printf(".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+                                ".func helper(.param .b64 p)\n{\n .reg .b64 %%rd<2>;\n .reg .b32 %%r<2>;\n"
+                                " ld.param.u64 %%rd1, [p];\n atom.global.add.u32 %%r1, [%%rd1], 1;\n ret;\n}\n"
+                                ".visible .entry k(.param .u64 p)\n{\n .reg .b64 %%rd<4>;\n .reg .b32 %%r<4>;\n"
+                                " .shared .u32 s;\n ld.param.u64 %%rd1, [p];\n%s ret;\n}\n", body);
+    GError *e = NULL;
+    Module *m = ptx_parse_string(ptx, "t.ptx", &e);
+    ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
+    bool r = launch_ctas_independent(m, module_find_func(m, "k"));
+    module_free(m);
+    g_free(ptx);
+    return r;
+}
+
+START_TEST(which_launches_run_in_parallel)
+{
+    ck_assert(independent(" st.global.u32 [%rd1], 1;\n"));
+    ck_assert(independent(" atom.shared.add.u32 %r1, [s], 1;\n"));
+    ck_assert(!independent(" atom.global.add.u32 %r1, [%rd1], 1;\n"));
+    ck_assert(!independent(" red.global.add.u32 [%rd1], 1;\n"));
+    ck_assert(!independent(" atom.add.u32 %r1, [%rd1], 1;\n")); /* generic: may be global */
+    ck_assert(!independent(" { .param .b64 a;\n st.param.b64 [a], %rd1;\n call.uni helper, (a);\n }\n"));
+    ck_assert(!independent(" { .param .b64 f;\n .param .b64 a;\n .param .b32 r;\n st.param.b64 [f], %rd1;\n"
+                           " st.param.b64 [a], %rd1;\n call.uni (r), vprintf, (f, a);\n }\n"));
+}
+END_TEST
+
 static Suite *manifest_suite(void)
 {
     Suite *s = suite_create("manifest");
@@ -761,6 +828,8 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, e2e_fault_still_dumps);
     tcase_add_test(e2e, bad_runs);
     tcase_add_test(e2e, summary_mentions_the_numbers);
+    tcase_add_test(e2e, threads_do_not_change_results);
+    tcase_add_test(e2e, which_launches_run_in_parallel);
     suite_add_tcase(s, e2e);
     return s;
 }
