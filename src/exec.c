@@ -136,6 +136,23 @@ uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane)
 
 static const uint64_t zero_lanes[WARP_SIZE];
 
+/* special registers whose value differs between the lanes of a warp */
+static bool sreg_per_lane(uint32_t sreg)
+{
+    switch ((PtxSreg)sreg) {
+    case SREG_TID:
+    case SREG_LANEID:
+    case SREG_LANEMASK_EQ:
+    case SREG_LANEMASK_LE:
+    case SREG_LANEMASK_LT:
+    case SREG_LANEMASK_GE:
+    case SREG_LANEMASK_GT:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* One component of %tid for the 32 lanes, stepping through the block
  * instead of dividing per lane (warp_lane_tid's numbering). */
 static void tid_lanes(const Warp *w, uint32_t comp, uint64_t *out)
@@ -183,8 +200,14 @@ void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
                 tid_lanes(x->w, o->component, s);
                 break;
             }
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                s[l] = sreg_value(x, o, l);
+            if (sreg_per_lane(o->reg)) {
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    s[l] = sreg_value(x, o, l);
+            } else {
+                uint64_t val = sreg_value(x, o, 0);
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    s[l] = val;
+            }
             break;
         default:
             x->v[i] = zero_lanes;
