@@ -4,7 +4,12 @@
  * so shared resources (L2, DRAM) see requests in non-decreasing time and
  * every run is the same.  An SM that cannot issue computes the first cycle
  * at which one of its warps could (operands ready, unit free, barrier
- * released) and sleeps until then; the loop jumps to the earliest wake-up.
+ * released) and sleeps until then; the loop visits only SMs that are due
+ * (a list for the next cycle plus a heap of later wake-ups, merged into
+ * index order) and jumps to the earliest wake-up.  Inside an SM a warp is
+ * either ready (a bit in its scheduler's mask), waiting for its operands
+ * or fetch (a heap keyed by that cycle), at a barrier, or gone; schedulers
+ * look only at ready bits, in the order the policy defines.
  *
  * Stall accounting is interval-based: when a warp issues at cycle t, the
  * cycles since it last issued are split into the reasons that held it
