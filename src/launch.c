@@ -392,6 +392,13 @@ bool launch_ctas_independent(const Module *m, uint32_t kernel)
     return independent;
 }
 
+void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end)
+{
+    uint64_t n = (uint64_t)spec->grid.x * spec->grid.y * spec->grid.z;
+    *first = MIN(spec->cta_first, n);
+    *end = spec->cta_count ? MIN(n, *first + spec->cta_count) : n;
+}
+
 static Dim3 cta_id_of(const LaunchSpec *s, uint64_t linear)
 {
     Dim3 id = {(uint32_t)(linear % s->grid.x), (uint32_t)(linear / s->grid.x % s->grid.y),
@@ -405,9 +412,9 @@ typedef struct {
     const LaunchSpec *spec;
     const uint64_t *shared_offset;
     uint32_t shared_size;
-    uint64_t nctas;
+    uint64_t end;        /* one past the last CTA to run */
     uint64_t next;       /* next CTA to hand out (atomic) */
-    uint64_t stop_at;    /* lowest faulting CTA so far (atomic); nctas if none */
+    uint64_t stop_at;    /* lowest faulting CTA so far (atomic); end if none */
 } CtaQueue;
 
 typedef struct {
@@ -425,7 +432,7 @@ static gpointer cta_worker_main(gpointer data)
     uint64_t unused_budget = 0;
     for (;;) {
         uint64_t i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
-        if (i >= q->nctas || i > __atomic_load_n(&q->stop_at, __ATOMIC_RELAXED))
+        if (i >= q->end || i > __atomic_load_n(&q->stop_at, __ATOMIC_RELAXED))
             break;
         GError *e = NULL;
         bool ok = cta_init(&cta, q->img->module, q->img, q->spec, q->shared_offset, q->shared_size,
@@ -493,19 +500,20 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     LaunchSpec s = *spec;
     if (!s.params)
         s.params = empty_params;
-    uint64_t nctas = (uint64_t)s.grid.x * s.grid.y * s.grid.z;
-    uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(s.host_threads, 1u), nctas);
+    uint64_t first, end;
+    launch_cta_range(&s, &first, &end);
+    uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(s.host_threads, 1u), end - first);
     bool ok = true;
     if (nthreads > 1 && s.max_instructions == 0 && launch_ctas_independent(m, s.kernel)) {
         CtaQueue q = {.img = img, .spec = &s, .shared_offset = shared_offset, .shared_size = shared_size,
-                      .nctas = nctas, .stop_at = nctas};
+                      .end = end, .next = first, .stop_at = end};
         ok = run_ctas_parallel(&q, nthreads, stats, error);
         g_free(shared_offset);
         return ok;
     }
     uint64_t budget_used = 0;
     Cta cta = {0}; /* one CTA after another, reusing its buffers */
-    for (uint64_t i = 0; ok && i < nctas; i++) {
+    for (uint64_t i = first; ok && i < end; i++) {
         ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, cta_id_of(&s, i), stats, error);
         if (!ok)
             break;

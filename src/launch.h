@@ -53,6 +53,8 @@ typedef struct {
     uint64_t max_instructions; /* warp-instruction budget, 0 = unlimited */
     uint32_t host_threads;  /* host threads that may simulate the launch (0, 1:
                                this one); the results never depend on it */
+    uint64_t cta_first;     /* run only CTAs cta_first .. cta_first + cta_count - 1 */
+    uint64_t cta_count;     /* (linear ids, x fastest); 0 = through the last CTA */
 } LaunchSpec;
 
 /* Functional counts of one launch.  Per-block arrays are indexed by function
@@ -88,6 +90,9 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
  * different CTAs to the same word are a data race in CUDA; warpsim does not
  * order them. */
 bool launch_ctas_independent(const Module *m, uint32_t kernel);
+
+/* The linear CTA ids a spec selects: [*first, *end). */
+void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end);
 
 /* What launch_run and the timing model share: validates the launch shape
  * (CUDA's limits) and lays out shared memory — *shared_offset (g_free it)

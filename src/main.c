@@ -42,7 +42,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
     char **overrides = NULL;
     gint64 max_insts = 0;
-    gint threads = 0;
+    gint threads = 0, sample_waves = 0;
     gboolean quiet = FALSE, functional = FALSE;
     GpuConfig *gpu = NULL;
     GOptionEntry entries[] = {
@@ -54,6 +54,8 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
          "Host threads simulating each launch (default: all cores); results never depend on it", "N"},
+        {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
+         "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
@@ -71,6 +73,11 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
         goto out;
     }
+    if (sample_waves == 1 || sample_waves < 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
+                    "run: --sample-waves needs at least 2 waves (the first one fills the GPU)");
+        goto out;
+    }
     if (threads < 0 || threads > 1024) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --threads must be between 1 and 1024");
         goto out;
@@ -83,7 +90,8 @@ static int cmd_run(int argc, char **argv, GError **error)
         goto out;
     RunOptions opt = {.config = functional ? NULL : gpu, .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts,
-                      .threads = threads ? (uint32_t)threads : g_get_num_processors()};
+                      .threads = threads ? (uint32_t)threads : g_get_num_processors(),
+                      .sample_waves = (uint32_t)sample_waves};
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
     if (report && !quiet)

@@ -22,6 +22,7 @@
 #include "module.h"
 #include "ptx_parser.h"
 #include "report.h"
+#include "sampling.h"
 #include "timing.h"
 
 #define DEFAULT_NSM 132            /* %nsmid of a functional run: the default config's SMs */
@@ -1427,6 +1428,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
+    SampleInfo sampling = {0};
     launch_stats_init(&total, mod);
     if (cfg)
         timing_stats_init(&ttotal, mod);
@@ -1442,7 +1444,14 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         if (cfg) {
             if (!first)
                 timing_stats_init(&tone, mod);
-            timing_run(p->lm->image, &spec, cfg, p->regs, ls, ts, &fault);
+            if (opt->sample_waves) {
+                SampleInfo one_sample;
+                sampling_run(p->lm->image, &spec, cfg, p->regs, opt->sample_waves, ls, ts, &one_sample, &fault);
+                if (first)
+                    sampling = one_sample;
+            } else {
+                timing_run(p->lm->image, &spec, cfg, p->regs, ls, ts, &fault);
+            }
         } else {
             launch_run(p->lm->image, &spec, ls, &fault);
         }
@@ -1467,6 +1476,15 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         timing_stats_clear(&ttotal);
     }
     json_object_set_new(entry, "metrics", mx);
+    if (cfg && opt->sample_waves)
+        json_object_set_new(entry, "sampling",
+                            json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:f}", "sampled", sampling.sampled,
+                                      "waves", (json_int_t)sampling.waves,
+                                      "detailed_waves", (json_int_t)sampling.detailed_waves,
+                                      "detailed_ctas", (json_int_t)sampling.detailed_ctas,
+                                      "detailed_cycles", (json_int_t)sampling.detailed_cycles,
+                                      "estimated_cycles", (json_int_t)sampling.estimated_cycles,
+                                      "error_bound_pct", sampling.error_bound_pct));
     /* host-side facts, not metrics: they differ between runs and machines */
     json_object_set_new(entry, "host", json_pack("{s:f}", "sim_seconds", sim_seconds));
     launch_stats_clear(&total);

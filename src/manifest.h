@@ -35,6 +35,8 @@ typedef struct {
     const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
     uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */
     uint32_t threads;          /* host threads per launch (0 or 1: one) */
+    uint32_t sample_waves;     /* timing: simulate this many CTA waves in detail and
+                                  extrapolate (sampling.h); 0 = every CTA */
 } RunOptions;
 
 /* Runs every launch in order.  On return *report holds the report built so

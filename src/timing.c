@@ -135,7 +135,7 @@ typedef struct {
     uint32_t shared_size;
     Sm *sms;
     uint32_t nsms;
-    uint64_t next_cta, total_ctas;
+    uint64_t first_cta, next_cta, total_ctas; /* CTAs [first_cta, total_ctas) */
     uint64_t age;
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
@@ -467,6 +467,10 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
 
 static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 {
+    if (md->ts->cta_end) {
+        const Dim3 g = md->spec.grid, id = cs->cta.ctaid;
+        md->ts->cta_end[id.x + (uint64_t)g.x * (id.y + (uint64_t)g.y * id.z) - md->first_cta] = t;
+    }
     cta_release(&cs->cta);
     cs->used = false;
     if (--sm->resident_ctas == 0)
@@ -783,7 +787,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         g_free(md.shared_offset);
         return false;
     }
-    md.total_ctas = (uint64_t)spec->grid.x * spec->grid.y * spec->grid.z;
+    launch_cta_range(spec, &md.first_cta, &md.total_ctas);
+    md.next_cta = md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
         uint32_t lanes = cfg->unit_lanes[u] ? cfg->unit_lanes[u] : WARP_SIZE;

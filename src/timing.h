@@ -61,6 +61,8 @@ typedef struct {
     MemCounters mem;
     Occupancy occ;
     uint32_t regs_per_thread;
+    uint64_t *cta_end;           /* when set by the caller (one entry per CTA of
+                                    the spec's range): the cycle each CTA retired */
 } TimingStats;
 
 void timing_stats_init(TimingStats *t, const Module *m);

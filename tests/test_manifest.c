@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "manifest.h"
 #include "report.h"
+#include "config.h"
 #include "launch.h"
 #include "ptx_parser.h"
 
@@ -799,6 +800,54 @@ START_TEST(which_launches_run_in_parallel)
 }
 END_TEST
 
+static json_t *timed_launch(const char *manifest, const GpuConfig *gpu, uint32_t sample_waves, uint32_t threads)
+{
+    GError *e = NULL;
+    Manifest *m = manifest_load(manifest, &e);
+    ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
+    RunOptions opt = {.config = gpu, .threads = threads, .sample_waves = sample_waves};
+    json_t *report = NULL;
+    guint failed = 0;
+    ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
+    ck_assert_uint_eq(failed, 0); /* outputs still right */
+    manifest_free(m);
+    json_t *launch = json_incref(json_array_get(json_object_get(report, "launches"), 0));
+    json_decref(report);
+    return launch;
+}
+
+START_TEST(sampling_estimates_a_long_grid)
+{
+    /* 1024 CTAs of 512 threads on the 10 SMs of a GTX 1060: 26 waves */
+    GError *e = NULL;
+    GpuConfig *gpu = config_load("gtx1060", NULL, &e);
+    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    const char *manifest = "traces/stencil/sweep/base_r1_x512.json";
+    json_t *full = timed_launch(manifest, gpu, 0, 1);
+    json_t *sampled = timed_launch(manifest, gpu, 4, 2);
+    json_t *info = json_object_get(sampled, "sampling");
+    ck_assert(json_is_true(json_object_get(info, "sampled")));
+    ck_assert_int_ge(json_integer_value(json_object_get(info, "waves")), 16);
+    ck_assert_int_eq(json_integer_value(json_object_get(info, "detailed_waves")), 4);
+    ck_assert_int_lt(json_integer_value(json_object_get(info, "detailed_ctas")), 1024);
+    /* functional counts cover the whole grid */
+    ck_assert_int_eq(metric(full, "smsp__inst_executed.sum"), metric(sampled, "smsp__inst_executed.sum"));
+    ck_assert_int_eq(metric(full, "launch__grid_size"), metric(sampled, "launch__grid_size"));
+    double fc = (double)metric(full, "sm__cycles_elapsed.max"), sc = (double)metric(sampled, "sm__cycles_elapsed.max");
+    ck_assert_msg(fabs(sc - fc) / fc < 0.05, "estimate %.0f vs %.0f cycles", sc, fc);
+    ck_assert_int_eq((json_int_t)sc, json_integer_value(json_object_get(info, "estimated_cycles")));
+    double bound = json_real_value(json_object_get(info, "error_bound_pct"));
+    ck_assert(bound >= 0 && bound < 50);
+    /* a grid of fewer waves than asked for runs in full */
+    json_t *small = timed_launch("traces/matmul_tiled/launch.json", gpu, 64, 1);
+    ck_assert(json_is_false(json_object_get(json_object_get(small, "sampling"), "sampled")));
+    json_decref(small);
+    json_decref(full);
+    json_decref(sampled);
+    config_free(gpu);
+}
+END_TEST
+
 static Suite *manifest_suite(void)
 {
     Suite *s = suite_create("manifest");
@@ -830,6 +879,7 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, summary_mentions_the_numbers);
     tcase_add_test(e2e, threads_do_not_change_results);
     tcase_add_test(e2e, which_launches_run_in_parallel);
+    tcase_add_test(e2e, sampling_estimates_a_long_grid);
     suite_add_tcase(s, e2e);
     return s;
 }

@@ -1,0 +1,85 @@
+/* sampling.c — timing a large grid from a few of its waves (sampling.h).
+ *
+ * The estimate: with F_j the cycle at which the last CTA of wave j (CTAs
+ * j*W .. (j+1)*W-1 in launch order) retired, the steady time per wave is
+ * the mean of d_j = F_j - F_(j-1) over the detailed waves after the first
+ * (the first also fills the GPU and warms the caches).  The launch then
+ * takes the detailed cycles plus that time for every wave not simulated.
+ * The error bound assumes the remaining waves vary no more than the
+ * detailed ones did: the largest |d_j - mean| per remaining wave, or, with
+ * only two detailed waves, the difference between the first and second.
+ */
+#include "sampling.h"
+
+#include <math.h>
+
+#include "occupancy.h"
+
+bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
+                  uint32_t waves, LaunchStats *stats, TimingStats *ts, SampleInfo *info, GError **error)
+{
+    *info = (SampleInfo){0};
+    uint64_t *shared_offset = NULL;
+    uint32_t shared_size = 0;
+    if (!launch_prepare(img->module, spec, &shared_offset, &shared_size, error))
+        return false;
+    g_free(shared_offset);
+    Occupancy occ;
+    occupancy_compute(cfg, spec->block.x * spec->block.y * spec->block.z, regs_per_thread, shared_size, &occ);
+    uint64_t nctas = (uint64_t)spec->grid.x * spec->grid.y * spec->grid.z;
+    uint64_t wave = (uint64_t)occ.blocks_per_sm * cfg->num_sms;
+    info->waves = wave ? (nctas + wave - 1) / wave : 0;
+    waves = MAX(waves, 2u);
+    if (wave == 0 || info->waves <= waves) {
+        /* nothing to gain, or a launch that does not fit: timing_run says why */
+        bool ok = timing_run(img, spec, cfg, regs_per_thread, stats, ts, error);
+        info->detailed_waves = info->waves;
+        info->detailed_ctas = nctas;
+        info->detailed_cycles = info->estimated_cycles = ts->cycles;
+        return ok;
+    }
+    LaunchSpec detailed = *spec;
+    detailed.cta_first = 0;
+    detailed.cta_count = waves * wave;
+    uint64_t *ends = g_new0(uint64_t, detailed.cta_count);
+    ts->cta_end = ends;
+    bool ok = timing_run(img, &detailed, cfg, regs_per_thread, stats, ts, error);
+    ts->cta_end = NULL;
+    if (ok) {
+        /* F_j and the per-wave steps */
+        uint64_t *finish = g_new0(uint64_t, waves);
+        uint64_t latest = 0;
+        for (uint64_t i = 0; i < detailed.cta_count; i++) {
+            latest = MAX(latest, ends[i]);
+            if ((i + 1) % wave == 0)
+                finish[i / wave] = latest;
+        }
+        double mean = 0;
+        for (uint32_t j = 1; j < waves; j++)
+            mean += (double)(finish[j] - finish[j - 1]);
+        mean /= (double)(waves - 1);
+        double spread = 0;
+        if (waves > 2) {
+            for (uint32_t j = 1; j < waves; j++)
+                spread = MAX(spread, fabs((double)(finish[j] - finish[j - 1]) - mean));
+        } else {
+            spread = fabs((double)finish[0] - mean);
+        }
+        uint64_t rest = info->waves - waves;
+        info->sampled = true;
+        info->detailed_waves = waves;
+        info->detailed_ctas = detailed.cta_count;
+        info->detailed_cycles = ts->cycles;
+        info->estimated_cycles = ts->cycles + (uint64_t)llround(mean * (double)rest);
+        info->error_bound_pct = 100.0 * spread * (double)rest / (double)MAX(info->estimated_cycles, 1u);
+        ts->cycles = info->estimated_cycles;
+        g_free(finish);
+        /* the rest only for its outputs and functional counts */
+        LaunchSpec remaining = *spec;
+        remaining.cta_first = detailed.cta_count;
+        remaining.cta_count = 0;
+        ok = launch_run(img, &remaining, stats, error);
+    }
+    g_free(ends);
+    return ok;
+}
