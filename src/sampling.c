@@ -5,9 +5,16 @@
  * the mean of d_j = F_j - F_(j-1) over the detailed waves after the first
  * (the first also fills the GPU and warms the caches).  The launch then
  * takes the detailed cycles plus that time for every wave not simulated.
+ * A kernel that saturates DRAM builds a queue over many waves, so its
+ * first waves look faster than its last: the estimate is never below the
+ * time DRAM needs to read the whole grid's data (the detailed waves' bytes
+ * read, scaled by CTAs) at the configured bandwidth.  Writes are left out:
+ * the dirty lines flushed at the end of the detailed run are counted as
+ * DRAM writes but cost it no time, so they would not scale.
  * The error bound assumes the remaining waves vary no more than the
  * detailed ones did: the largest |d_j - mean| per remaining wave, or, with
- * only two detailed waves, the difference between the first and second.
+ * only two detailed waves, the difference between the first and second;
+ * when the DRAM floor decides, it also covers the gap to the rhythm.
  */
 #include "sampling.h"
 
@@ -66,12 +73,20 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
             spread = fabs((double)finish[0] - mean);
         }
         uint64_t rest = info->waves - waves;
+        double rhythm = (double)ts->cycles + mean * (double)rest;
+        double dram_floor = 0;
+        if (cfg->dram_bytes_per_cycle > 0)
+            dram_floor = (double)ts->mem.dram_bytes_read * (double)nctas /
+                             (double)detailed.cta_count / cfg->dram_bytes_per_cycle +
+                         (double)cfg->launch_overhead_cycles;
+        double estimate = MAX(rhythm, dram_floor);
+        double bound = spread * (double)rest + (estimate > rhythm ? estimate - rhythm : 0);
         info->sampled = true;
         info->detailed_waves = waves;
         info->detailed_ctas = detailed.cta_count;
         info->detailed_cycles = ts->cycles;
-        info->estimated_cycles = ts->cycles + (uint64_t)llround(mean * (double)rest);
-        info->error_bound_pct = 100.0 * spread * (double)rest / (double)MAX(info->estimated_cycles, 1u);
+        info->estimated_cycles = (uint64_t)llround(estimate);
+        info->error_bound_pct = 100.0 * bound / MAX(estimate, 1.0);
         ts->cycles = info->estimated_cycles;
         g_free(finish);
         /* the rest only for its outputs and functional counts */

@@ -104,9 +104,16 @@ def extra_modes(help_text, threads, notes):
                            None if n == 1 else "timing-t1") for n in counts]
         else:
             notes.append("threads: not supported by this build")
-    if "--sample" in help_text:
-        notes.append("sampling: `--sample` exists in this build but is not benchmarked yet")
     return modes
+
+
+def single_threaded(modes, help_text):
+    """The acceptance rates are single-threaded: pin the base modes to one
+    host thread when the build can use more."""
+    if "--threads" not in help_text:
+        return modes
+    return [dataclasses.replace(m, options=m.options + ("--threads", "1")) if m in BASE_MODES else m
+            for m in modes]
 
 
 # ---------------------------------------------------------------- running
@@ -389,7 +396,7 @@ def machine_section(machine, runs):
     return "\n".join("- %s: %s" % (label, machine[k]) for label, k in keys) + "\n" + load + "- runs per workload and mode: %d (medians)" % runs
 
 
-def render(machine, args, modes, results, notes, baseline, memory):
+def render(machine, args, modes, results, notes, baseline, memory, sampling=None):
     machine["load_after"] = os.getloadavg()[0]
     if max(machine["load_before"], machine["load_after"]) > 0.75 * machine["cores"]:
         notes.append("the machine was busy (load average near or above its %d cores): "
@@ -407,6 +414,8 @@ def render(machine, args, modes, results, notes, baseline, memory):
         parts += ["## Against the baseline", b if b else "No baseline file; record one with `--save-baseline`."]
     if memory:
         parts += ["## Memory check", memory]
+    if sampling:
+        parts += ["## Sampling", sampling]
     if notes:
         parts += ["## Notes", "\n".join("- " + n for n in notes)]
     return "\n\n".join(parts) + "\n"
@@ -489,6 +498,60 @@ def memory_check(warpsim, gib, mode):
     return text
 
 
+# ---------------------------------------------------------------- sampling check
+
+TARGET_SAMPLING_SPEEDUP = 5.0       # full timing run / sampled run, on >= 16 waves
+TARGET_SAMPLING_ERROR = 0.05        # |estimated - full cycles| / full cycles
+SAMPLING_CASES = [
+    # manifest, config, waves simulated in detail
+    ("traces/stencil/sweep/base_r1_x512.json", "gtx1060", 4),
+    ("traces/coalescing/stride_s8.json", "8800gtx", 4),
+]
+
+
+def sampling_check(warpsim, runs, help_text):
+    """Full timing runs against --sample-waves runs of grids of many waves:
+    speed-up in simulation time and the error of the cycle estimate."""
+    if "--sample-waves" not in help_text:
+        return "sampling: not supported by this build"
+    rows = []
+    for manifest, config, waves in SAMPLING_CASES:
+        path = os.path.join(ROOT, manifest)
+        base = ("--config", config, "--threads", "1")
+        full = [run_once(warpsim, path, base) for _ in range(runs)]
+        modes = [("1 thread", base + ("--sample-waves", str(waves))),
+                 ("all cores", ("--config", config, "--sample-waves", str(waves)))]
+        fd, report = tempfile.mkstemp(suffix=".json", prefix="bench-")
+        os.close(fd)
+        try:
+            subprocess.run([warpsim, "run", "--quiet", "--json", report, *modes[0][1], path],
+                           check=True, capture_output=True)
+            with open(report) as f:
+                info = json.load(f)["launches"][0].get("sampling", {})
+        finally:
+            os.unlink(report)
+        full_s = statistics.median(r.sim_s for r in full)
+        for label, options in modes:
+            sampled = [run_once(warpsim, path, options) for _ in range(runs)]
+            speedup = full_s / statistics.median(r.sim_s for r in sampled)
+            error = abs(sampled[0].cycles - full[0].cycles) / full[0].cycles
+            rows.append(["`%s`" % manifest, config, info.get("waves", "?"), waves, label,
+                         full[0].cycles, sampled[0].cycles, "%.2f %%" % (100 * error),
+                         "%.1f %%" % info.get("error_bound_pct", float("nan")),
+                         "%.2fx" % speedup,
+                         VERDICT(speedup >= TARGET_SAMPLING_SPEEDUP and error <= TARGET_SAMPLING_ERROR)])
+    table = md_table(["manifest", "config", "waves", "detailed waves", "sampled run", "full cycles",
+                      "estimated cycles", "error", "reported bound", "speed-up (sim time)",
+                      "target (>= %.0fx, <= %.0f %%)" % (TARGET_SAMPLING_SPEEDUP, 100 * TARGET_SAMPLING_ERROR)],
+                     rows)
+    text = ("Full timing runs on one thread against `--sample-waves` runs (median of %d): the sampled run "
+            "times the first waves and runs the rest functionally, on one thread or on all cores.  The "
+            "speed-up is the ratio of simulation times; the error compares the estimated cycles with the "
+            "full run's.\n\n%s" % (runs, table))
+    print(text + "\n", flush=True)
+    return text
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -543,7 +606,7 @@ def main():
 
     help_text = subprocess.run([warpsim, "run", "--help"], capture_output=True, text=True).stdout
     notes = []
-    modes = BASE_MODES + extra_modes(help_text, args.threads, notes)
+    modes = single_threaded(BASE_MODES, help_text) + extra_modes(help_text, args.threads, notes)
     machine = machine_description(warpsim, args.commit)
     print(machine_section(machine, args.runs) + "\n", flush=True)
     for n in notes:
@@ -566,11 +629,12 @@ def main():
                   (w.name, m.name, M(s["warp_inst_per_s"]), s["sim_s"], s["wall_s"]), flush=True)
 
     memory = memory_check(warpsim, args.memory_gib, args.memory_mode) if args.memory_check else None
+    sampling = None if args.no_workloads else sampling_check(warpsim, args.runs, help_text)
     baseline = None
     if os.path.exists(args.baseline):
         with open(args.baseline) as f:
             baseline = json.load(f)
-    body = render(machine, args, modes, results, notes, baseline, memory)
+    body = render(machine, args, modes, results, notes, baseline, memory, sampling)
     print("\n" + body)
 
     if args.save_baseline and results:
