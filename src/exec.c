@@ -172,7 +172,7 @@ static void tid_lanes(const Warp *w, uint32_t comp, uint64_t *out)
     }
 }
 
-void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
+static inline void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
 {
     const Insn *in = x->in;
     for (uint32_t i = 0; i < in->nopd; i++) {
@@ -893,6 +893,8 @@ static void ctx_enter_frame(ExecCtx *x)
     x->fr = top_frame(x->w);
     x->func = x->fr->func;
     x->fn = module_func(x->m, x->func);
+    const ExecPlan *plan = x->cta->image->plan;
+    x->handlers = plan ? plan->by_func[x->func] : NULL;
 }
 
 /* Execute the instruction at the top of a settled, ready warp's stack.
@@ -925,8 +927,7 @@ static bool step_one(ExecCtx *x, bool *settle)
     uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
     operands_resolve(x, scratch);
     w->cta->clock++;
-    const ExecPlan *plan = x->cta->image->plan;
-    OpHandler handler = plan ? plan->by_func[x->func][x->pc] : exec_handlers[x->in->op];
+    OpHandler handler = x->handlers ? x->handlers[x->pc] : exec_handlers[x->in->op];
     if (!handler(x))
         return false;
     count_step(x);

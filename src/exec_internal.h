@@ -11,8 +11,11 @@
 #include "exec.h"
 #include "memory.h"
 
+typedef struct ExecCtx ExecCtx;
+typedef bool (*OpHandler)(ExecCtx *x);
+
 /* Everything a handler needs for one warp instruction. */
-typedef struct {
+struct ExecCtx {
     Warp *w;
     Cta *cta;
     Frame *fr;
@@ -31,12 +34,11 @@ typedef struct {
      * is expanded into per-step scratch.  Kinds that are not values read
      * as zeros, as opd_value reads them. */
     const uint64_t *v[INSN_MAX_OPERANDS];
+    OpHandler const *handlers; /* the plan's handlers of this function, NULL: none */
     bool diverged;
     bool blocked;
     GError **error;
-} ExecCtx;
-
-typedef bool (*OpHandler)(ExecCtx *x);
+};
 
 /* iterate over the set bits of a lane mask */
 #define FOR_LANES(mask, lane) \
@@ -55,8 +57,6 @@ static inline uint64_t width_mask(unsigned bits)
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);
-/* Fill x->v for the current instruction; scratch must outlive the step. */
-void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE]);
 /* Store bits into a destination register, keeping the low `bytes` bytes. */
 static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t bits, unsigned bytes)
 {
