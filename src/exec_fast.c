@@ -65,6 +65,9 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
 
 #define M32 0xFFFFFFFFull
 
+static inline float lane_f32(uint64_t v) { return fp_f32_from_bits((uint32_t)v); }
+static inline float lane_f32_ftz(uint64_t v) { return fp_ftz32(lane_f32(v)); }
+
 /* ---- integers (results masked to the type, as reg_write stores them) ---- */
 
 FAST_FORM(fast_add32, LANES((A[l] + B[l]) & M32))
@@ -97,6 +100,26 @@ FAST_FORM(fast_shr_s64, LANES((uint64_t)((int64_t)A[l] >> ((uint32_t)B[l] >= 64 
 FAST_FORM(fast_mov32, LANES(A[l] & M32))
 FAST_FORM(fast_mov64, LANES(A[l]))
 FAST_FORM(fast_mov_pred, LANES(A[l] & 0xFF))
+FAST_FORM(fast_neg32, LANES((0 - A[l]) & M32))
+FAST_FORM(fast_neg64, LANES(0 - A[l]))
+FAST_FORM(fast_abs_s32, LANES((uint64_t)((int32_t)A[l] < 0 ? 0 - (uint64_t)(int64_t)(int32_t)A[l] : A[l]) & M32))
+FAST_FORM(fast_abs_s64, LANES((int64_t)A[l] < 0 ? 0 - A[l] : A[l]))
+FAST_FORM(fast_min_s32, LANES(((int32_t)A[l] < (int32_t)B[l] ? A[l] : B[l]) & M32))
+FAST_FORM(fast_max_s32, LANES(((int32_t)A[l] > (int32_t)B[l] ? A[l] : B[l]) & M32))
+FAST_FORM(fast_min_u32, LANES(((uint32_t)A[l] < (uint32_t)B[l] ? A[l] : B[l]) & M32))
+FAST_FORM(fast_max_u32, LANES(((uint32_t)A[l] > (uint32_t)B[l] ? A[l] : B[l]) & M32))
+FAST_FORM(fast_min_s64, LANES((int64_t)A[l] < (int64_t)B[l] ? A[l] : B[l]))
+FAST_FORM(fast_max_s64, LANES((int64_t)A[l] > (int64_t)B[l] ? A[l] : B[l]))
+FAST_FORM(fast_min_u64, LANES(A[l] < B[l] ? A[l] : B[l]))
+FAST_FORM(fast_max_u64, LANES(A[l] > B[l] ? A[l] : B[l]))
+/* float sign operations touch only the sign bit (NaNs included), after
+ * flushing a subnormal input under .ftz */
+FAST_FORM(fast_neg_f32, LANES((A[l] ^ 0x80000000u) & M32))
+FAST_FORM(fast_neg_f32_ftz, LANES((fp_f32_bits(lane_f32_ftz(A[l])) ^ 0x80000000u) & M32))
+FAST_FORM(fast_abs_f32, LANES(A[l] & 0x7FFFFFFFu))
+FAST_FORM(fast_abs_f32_ftz, LANES(fp_f32_bits(lane_f32_ftz(A[l])) & 0x7FFFFFFFu))
+FAST_FORM(fast_neg_f64, LANES(A[l] ^ (1ull << 63)))
+FAST_FORM(fast_abs_f64, LANES(A[l] & ~(1ull << 63)))
 FAST_FORM(fast_selp32, LANES(((C[l] & 1) ? A[l] : B[l]) & M32))
 FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
 
@@ -163,8 +186,6 @@ static bool fast_setp_int(ExecCtx *x)
     return true;
 }
 
-static inline float lane_f32(uint64_t v) { return fp_f32_from_bits((uint32_t)v); }
-static inline float lane_f32_ftz(uint64_t v) { return fp_ftz32(lane_f32(v)); }
 
 /* ordered comparisons are false on NaN by C's rules already; the unordered
  * ones are the negation of the opposite ordered one */
@@ -596,6 +617,29 @@ static OpHandler select_form(const Module *mod, const Insn *in)
         if (t == PTX_TYPE_PRED)
             return fast_mov_pred;
         return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_mov32, fast_mov64) : NULL;
+    case OP_NEG:
+        if (t == PTX_TYPE_F32)
+            return (in->flags & FL_FTZ) ? fast_neg_f32_ftz : fast_neg_f32;
+        if (t == PTX_TYPE_F64)
+            return fast_neg_f64;
+        return plain_int ? int_form(size, fast_neg32, fast_neg64) : NULL;
+    case OP_ABS:
+        if (t == PTX_TYPE_F32)
+            return (in->flags & FL_FTZ) ? fast_abs_f32_ftz : fast_abs_f32;
+        if (t == PTX_TYPE_F64)
+            return fast_abs_f64;
+        return plain_int && isa_type_class(t) == TC_SINT ? int_form(size, fast_abs_s32, fast_abs_s64) : NULL;
+    case OP_MIN:
+    case OP_MAX: {
+        if (!plain_int)
+            return NULL;
+        bool sgn = isa_type_class(t) == TC_SINT, mx = in->op == OP_MAX;
+        if (size == 4)
+            return sgn ? (mx ? fast_max_s32 : fast_min_s32) : (mx ? fast_max_u32 : fast_min_u32);
+        if (size == 8)
+            return sgn ? (mx ? fast_max_s64 : fast_min_s64) : (mx ? fast_max_u64 : fast_min_u64);
+        return NULL;
+    }
     case OP_SELP:
         return (is_int(t) || isa_type_is_float(t)) ? int_form(size, fast_selp32, fast_selp64) : NULL;
     case OP_CVTA:
