@@ -240,14 +240,17 @@ static bool exec_SUBC(ExecCtx *x) { return int_addsub(x, true, true); }
 static uint64_t int_mul(const ExecCtx *x, uint64_t a, uint64_t b, int mode, unsigned *out_bytes)
 {
     unsigned bits = tbits(IN->type);
-    __int128 p = int_in(x, a) * int_in(x, b);
-    if (!tsigned(IN->type)) {
+    __int128 p;
+    if (tsigned(IN->type)) {
+        p = int_in(x, a) * int_in(x, b); /* |product| < 2^126: no overflow */
+    } else {
+        /* unsigned 64-bit products need all 128 bits: multiply unsigned */
         unsigned __int128 up = (unsigned __int128)(a & width_mask(bits)) * (b & width_mask(bits));
-        p = (__int128)up;
         if (mode == MUL_HI) {
             *out_bytes = bits / 8;
             return (uint64_t)(up >> bits);
         }
+        p = (__int128)(up & (((unsigned __int128)1 << 127) - 1)); /* only the low 64 bits are used */
     }
     switch (mode) {
     case MUL_HI:

@@ -879,8 +879,12 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, summary_mentions_the_numbers);
     tcase_add_test(e2e, threads_do_not_change_results);
     tcase_add_test(e2e, which_launches_run_in_parallel);
-    tcase_add_test(e2e, sampling_estimates_a_long_grid);
     suite_add_tcase(s, e2e);
+    /* full timing runs of a 26-wave grid: slow under the sanitizers */
+    TCase *sampling = tcase_create("sampling");
+    tcase_set_timeout(sampling, 600);
+    tcase_add_test(sampling, sampling_estimates_a_long_grid);
+    suite_add_tcase(s, sampling);
     return s;
 }
 
