@@ -1,7 +1,8 @@
 /* cache.h — a sectored, set-associative cache with LRU replacement.
  *
  * Contract: the cache is a flat array of lines (tags, per-sector valid and
- * dirty bits, LRU stamps); no allocation per access.  An access names one
+ * dirty bits, LRU stamps); no allocation per access, and memory is only
+ * touched for the sets that are used.  An access names one
  * 32 B sector by address.  Reads allocate the line on a miss and fill only
  * the sector asked for; writes either allocate (write-back: the sector
  * becomes valid and dirty, no fetch) or, with allocate_on_write false, only
@@ -9,6 +10,10 @@
  * line reports how many dirty sectors it held, so DRAM can count written
  * bytes.  cache_flush_dirty() counts and cleans the dirty sectors left.
  * A cache of size 0 misses everything and holds nothing.
+ * cache_read_sectors()/cache_write_sectors() take the 32 B sectors of one
+ * memory transaction at once, with exactly the effect of the single-sector
+ * calls on each of them in ascending address order, but one tag lookup per
+ * line instead of one per sector.
  */
 #ifndef WARPSIM_CACHE_H
 #define WARPSIM_CACHE_H
@@ -29,9 +34,24 @@ Cache *cache_new(const CacheConfig *cfg);
 void cache_free(Cache *c);
 CacheOutcome cache_read(Cache *c, uint64_t addr);
 CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write);
+/* The 32 B sectors `sectors` (bit i: the sector at addr + 32 i; addr 32 B
+ * aligned) in ascending order, as cache_read() / cache_write() on each would
+ * do them.  Returns the mask of those that hit; the dirty sectors written
+ * back by the evictions this caused are added to *evicted_dirty. */
+uint32_t cache_read_sectors(Cache *c, uint64_t addr, uint32_t sectors, uint32_t *evicted_dirty);
+uint32_t cache_write_sectors(Cache *c, uint64_t addr, uint32_t sectors, bool allocate_on_write,
+                             uint32_t *evicted_dirty);
+/* A hint that addr's set is about to be used: starts loading it into the
+ * host's cache (so that the lookups of several transactions overlap).
+ * Changes nothing the cache models. */
+void cache_prefetch(const Cache *c, uint64_t addr);
 /* Drops every line (between launches when the model says caches are cold). */
 void cache_invalidate(Cache *c);
 /* Dirty sectors still held; marks them clean. */
 uint64_t cache_flush_dirty(Cache *c);
+/* For tests: the LRU clock is renumbered (keeping every set's order) once
+ * it would pass `limit` rather than at 2^32, so that path can be exercised.
+ * Limits below assoc + 32 are raised to that. */
+void cache_set_clock_limit(Cache *c, uint32_t limit);
 
 #endif

@@ -183,9 +183,39 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
         emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
 }
 
-/* cc >= 3: one transaction per 128 B line with the sectors touched in it */
+/* cc >= 3: one transaction per 128 B line with the sectors touched in it.
+ * Lanes inside one 32 B sector each (every size-aligned lane) take a lean
+ * path: a key and a sector bit per lane, with the same order of first touch
+ * and the same merging as collect_blocks(). */
 static void warp_sector(const WarpAccess *a, CoalesceResult *out)
 {
+    uint64_t size = lane_size(a), keys[32], min_key = 0, max_key = 0;
+    uint32_t masks[32];
+    int n = 0;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        if ((addr & (SECTOR_BYTES - 1)) + size > SECTOR_BYTES)
+            goto crossing;
+        uint64_t key = addr >> LINE_SHIFT;
+        uint32_t bit = 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
+        if (n > 0 && key >= min_key && key <= max_key) {
+            int i = n - 1;
+            while (i >= 0 && keys[i] != key)
+                i--;
+            if (i >= 0) {
+                masks[i] |= bit;
+                continue;
+            }
+        }
+        min_key = n == 0 || key < min_key ? key : min_key;
+        max_key = n == 0 || key > max_key ? key : max_key;
+        keys[n] = key;
+        masks[n++] = bit;
+    }
+    for (int i = 0; i < n; i++)
+        emit(out, keys[i] << LINE_SHIFT, LINE_BYTES, masks[i]);
+    return;
+crossing:;
     BlockSet lines;
     collect_blocks(a, a->mask, LINE_SHIFT, &lines);
     for (int i = 0; i < lines.n; i++)
@@ -197,6 +227,7 @@ void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceRe
     out->requests = 0;
     out->sectors = 0;
     out->ntrans = 0;
+    out->distinct_sectors = rule == COALESCE_SECTOR || (rule == COALESCE_CC20 && lane_size(a) < 8);
     if (a->mask == 0)
         return;
     out->requests = 1;

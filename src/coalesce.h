@@ -50,6 +50,9 @@ typedef struct {
                                (every rule; nvprof's gld_transactions_per_request is ntrans) */
     uint32_t sectors;       /* 32 B sectors moved, summed over transactions (l1tex__t_sectors) */
     uint32_t ntrans;        /* transactions (gld/gst_transactions in nvprof terms) */
+    bool distinct_sectors;  /* no 32 B sector is in two transactions (one request
+                               whose blocks are distinct: the sector rule, and
+                               cc 2.x words of at most 4 B) */
     MemTransaction trans[COALESCE_MAX_TRANS];
 } CoalesceResult;
 

@@ -214,6 +214,100 @@ START_TEST(fully_associative_small)
 }
 END_TEST
 
+/* A small deterministic generator (tests must not depend on libc's rand). */
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 33;
+}
+
+/* The same random stream of transactions (32 B aligned, 1 to 4 sectors of
+ * 32 B, reads, write-allocates and write-throughs) goes to two caches of
+ * one geometry: one gets the multi-sector calls, the other the single
+ * calls on each sector in ascending order.  Every hit, eviction and the
+ * final dirty count must agree. */
+static void check_grouped_equals_single(CacheConfig cfg, uint64_t span, int steps, uint32_t clock_limit)
+{
+    Cache *grouped = cache_new(&cfg), *single = cache_new(&cfg);
+    if (clock_limit)
+        cache_set_clock_limit(grouped, clock_limit);
+    uint64_t state = 12345 + cfg.size_bytes + cfg.line_bytes + cfg.sector_bytes;
+    for (int step = 0; step < steps; step++) {
+        uint64_t addr = (next_random(&state) % span) & ~(uint64_t)31;
+        uint32_t sectors = (uint32_t)next_random(&state) & 0xF;
+        int kind = (int)(next_random(&state) % 3);
+        uint32_t ev_grouped = 0, ev_single = 0, hits_single = 0;
+        uint32_t hits_grouped = kind == 0 ? cache_read_sectors(grouped, addr, sectors, &ev_grouped)
+                                          : cache_write_sectors(grouped, addr, sectors, kind == 1, &ev_grouped);
+        for (uint32_t s = 0; s < 4; s++) {
+            if (!(sectors >> s & 1))
+                continue;
+            CacheOutcome o = kind == 0 ? cache_read(single, addr + 32 * s)
+                                       : cache_write(single, addr + 32 * s, kind == 1);
+            hits_single |= (uint32_t)o.hit << s;
+            ev_single += o.evicted_dirty;
+        }
+        ck_assert_uint_eq(hits_grouped, hits_single);
+        ck_assert_uint_eq(ev_grouped, ev_single);
+    }
+    ck_assert_uint_eq(cache_flush_dirty(grouped), cache_flush_dirty(single));
+    cache_free(grouped);
+    cache_free(single);
+}
+
+START_TEST(grouped_sectors_match_single_calls)
+{
+    /* 4 KiB of 128 B lines (the transaction never leaves its line), 64 B
+     * and 32 B lines (it spans 2 or 4 lines), unsectored lines, 16 B
+     * sectors, and set counts that are not powers of two (3, 5, 6) */
+    static const CacheConfig geometries[] = {
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 4096, .line_bytes = 64, .sector_bytes = 32, .assoc = 2 },
+        { .size_bytes = 2048, .line_bytes = 32, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 128, .assoc = 4 },
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 16, .assoc = 2 },
+        { .size_bytes = 3 * 4 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 5 * 16 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 16 },
+        { .size_bytes = 6 * 1 * 256, .line_bytes = 256, .sector_bytes = 32, .assoc = 1 },
+    };
+    for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++)
+        check_grouped_equals_single(geometries[g], 4 * geometries[g].size_bytes, 20000, 0);
+}
+END_TEST
+
+START_TEST(lru_clock_renumbering_keeps_order)
+{
+    /* the LRU clock renumbered every few dozen uses (rather than at 2^32)
+     * must choose the same victims as a cache that never renumbers */
+    CacheConfig cfg = { .size_bytes = 5 * 4 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 };
+    check_grouped_equals_single(cfg, 3 * cfg.size_bytes, 20000, 40);
+    CacheConfig wide = { .size_bytes = 2 * 16 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 16 };
+    check_grouped_equals_single(wide, 2 * wide.size_bytes, 20000, 1);
+}
+END_TEST
+
+START_TEST(sets_not_power_of_two_at_large_addresses)
+{
+    /* 3 sets of 1 way: line L goes to set L mod 3, also for addresses far
+     * above 2^32 (where a remainder done in 32 bits would go wrong) */
+    CacheConfig cfg = { .size_bytes = 3 * LINE, .line_bytes = LINE, .sector_bytes = SECTOR, .assoc = 1 };
+    static const uint64_t lines[] = { 0, 1, 2, 1ull << 33, (1ull << 40) + 7, (1ull << 56) - 1, UINT64_MAX / LINE };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        for (uint64_t d = 1; d <= 6; d++) {
+            uint64_t a = lines[i], b = lines[i] - d;   /* wraps below 0 for small lines: still a line */
+            if (b > UINT64_MAX / LINE)
+                continue;
+            Cache *c = cache_new(&cfg);
+            cache_read(c, a * LINE);
+            cache_read(c, b * LINE);
+            /* b evicts a exactly when they share a set */
+            ck_assert_int_eq(cache_read(c, a * LINE).hit, a % 3 != b % 3);
+            cache_free(c);
+        }
+    }
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -230,6 +324,9 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, flush_and_invalidate);
     tcase_add_test(tc, size_zero);
     tcase_add_test(tc, fully_associative_small);
+    tcase_add_test(tc, grouped_sectors_match_single_calls);
+    tcase_add_test(tc, lru_clock_renumbering_keeps_order);
+    tcase_add_test(tc, sets_not_power_of_two_at_large_addresses);
     suite_add_tcase(s, tc);
     return s;
 }

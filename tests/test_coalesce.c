@@ -352,6 +352,70 @@ START_TEST(cc20_wide_words_split)
 }
 END_TEST
 
+START_TEST(sector_lane_crossing_sectors)
+{
+    /* lanes are size-aligned in practice, but one that is not is charged
+     * for every sector it touches: lane 0 reads 8 B at 28 (sectors 0 and 1
+     * of line 0), lane 1 8 B at 124 (sector 3 of line 0, sector 0 of line 1),
+     * lane 2 8 B at 256 (sector 0 of line 2) */
+    WarpAccess a = { .mask = 0x7, .size = 8 };
+    a.addr[0] = BASE + 28;
+    a.addr[1] = BASE + 124;
+    a.addr[2] = BASE + 256;
+    CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+    ck_assert_uint_eq(r.ntrans, 3);
+    ck_assert_uint_eq(r.sectors, 5);
+    ck_assert(has(&r, BASE, 128, 0xB));
+    ck_assert(has(&r, BASE + 128, 128, 0x1));
+    ck_assert(has(&r, BASE + 256, 128, 0x1));
+    ck_assert_uint_eq(r.trans[0].addr, BASE);          /* order of first touch */
+    ck_assert_uint_eq(r.trans[2].addr, BASE + 256);
+}
+END_TEST
+
+/* some 32 B sector is in two of r's transactions */
+static int repeats_a_sector(const CoalesceResult *r)
+{
+    for (uint32_t i = 0; i < r->ntrans; i++)
+        for (uint32_t j = i + 1; j < r->ntrans; j++)
+            for (uint32_t s = 0; s < r->trans[i].bytes / 32; s++)
+                for (uint32_t k = 0; k < r->trans[j].bytes / 32; k++)
+                    if ((r->trans[i].sector_mask >> s & 1) && (r->trans[j].sector_mask >> k & 1)
+                        && r->trans[i].addr + 32 * s == r->trans[j].addr + 32 * k)
+                        return 1;
+    return 0;
+}
+
+START_TEST(distinct_sectors_flag)
+{
+    /* scattered warps: the sector rule and cc 2.x with 4 B words never
+     * repeat a sector, and say so */
+    srand(7);
+    for (int trial = 0; trial < 200; trial++) {
+        WarpAccess a = { .mask = (uint32_t)rand() | 1u, .size = 4 };
+        for (int i = 0; i < 32; i++)
+            a.addr[i] = BASE + 4 * (uint64_t)(rand() % 256);   /* 1 KiB: many shared lines */
+        CoalesceResult r = run(COALESCE_SECTOR, &a, false);
+        ck_assert(r.distinct_sectors);
+        ck_assert(!repeats_a_sector(&r));
+        r = run(COALESCE_CC20, &a, trial % 2);
+        ck_assert(r.distinct_sectors);
+        ck_assert(!repeats_a_sector(&r));
+    }
+    /* 8 B words on cc 2.x: each half-warp is a request, so a broadcast
+     * gives the same line twice; the flag must not claim otherwise */
+    WarpAccess b = strided(0xFFFFFFFF, 8, BASE, 0);
+    CoalesceResult r = run(COALESCE_CC20, &b, true);
+    ck_assert_uint_eq(r.ntrans, 2);
+    ck_assert(repeats_a_sector(&r));
+    ck_assert(!r.distinct_sectors);
+    /* cc 1.x: one transaction per lane when not coalesced */
+    r = run(COALESCE_CC10, &b, false);
+    ck_assert(repeats_a_sector(&r));
+    ck_assert(!r.distinct_sectors);
+}
+END_TEST
+
 static Suite *coalesce_suite(void)
 {
     Suite *s = suite_create("coalesce");
@@ -362,6 +426,8 @@ static Suite *coalesce_suite(void)
     tcase_add_test(tc, sector_broadcast_and_permutation);
     tcase_add_test(tc, sector_partial_masks);
     tcase_add_test(tc, sector_small_words);
+    tcase_add_test(tc, sector_lane_crossing_sectors);
+    tcase_add_test(tc, distinct_sectors_flag);
     tcase_add_test(tc, cc10_in_order);
     tcase_add_test(tc, cc10_permuted_and_misaligned);
     tcase_add_test(tc, cc12_guide_examples);
