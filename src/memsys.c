@@ -5,6 +5,9 @@
  * a stream that asks for more than the configured bandwidth queues and its
  * latency grows until the warps issuing it stall.  Times inside servers are
  * fixed point (1/256 cycle) so fractional costs stay exact and deterministic.
+ * An SM's L1 and read-only caches are made on its first access (a small
+ * grid leaves most SMs idle, and a launch makes a fresh MemSys), and each
+ * transaction goes through a cache in one call for all its sectors.
  */
 #include "memsys.h"
 
@@ -30,8 +33,8 @@ typedef struct {
 
 struct MemSys {
     const GpuConfig *cfg;
-    Cache **l1;              /* per SM */
-    Cache **ro;              /* per SM read-only path, NULL entries when it is the L1 */
+    Cache **l1;              /* per SM; NULL until the SM's first global or local access */
+    Cache **ro;              /* per SM read-only path; NULL until used, always when it is the L1 */
     Cache *l2;
     Server l2_server, dram_server;
 };
@@ -61,11 +64,6 @@ MemSys *memsys_new(const GpuConfig *cfg)
     ms->cfg = cfg;
     ms->l1 = g_new0(Cache *, cfg->num_sms);
     ms->ro = g_new0(Cache *, cfg->num_sms);
-    for (uint32_t i = 0; i < cfg->num_sms; i++) {
-        ms->l1[i] = cache_new(&cfg->l1);
-        if (cfg->readonly.size_bytes)
-            ms->ro[i] = cache_new(&cfg->readonly);
-    }
     ms->l2 = cache_new(&cfg->l2);
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
@@ -89,13 +87,33 @@ void memsys_free(MemSys *ms)
 void memsys_reset(MemSys *ms)
 {
     for (uint32_t i = 0; i < ms->cfg->num_sms; i++) {
-        cache_invalidate(ms->l1[i]);
+        if (ms->l1[i])
+            cache_invalidate(ms->l1[i]);
         if (ms->ro[i])
             cache_invalidate(ms->ro[i]);
     }
     cache_invalidate(ms->l2);
     ms->l2_server.next_free = 0;
     ms->dram_server.next_free = 0;
+}
+
+/* without -mpopcnt, __builtin_popcount is a library call */
+static inline uint32_t popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* The cache an SM's global/local access of this kind goes through, made
+ * cold on first use: the read-only path for ld.global.nc when the GPU has
+ * one, else the L1. */
+static Cache *sm_cache(MemSys *ms, uint32_t sm, bool readonly_path)
+{
+    Cache **slot = readonly_path ? &ms->ro[sm] : &ms->l1[sm];
+    if (!*slot)
+        *slot = cache_new(readonly_path ? &ms->cfg->readonly : &ms->cfg->l1);
+    return *slot;
 }
 
 /* DRAM write-back of evicted dirty sectors: uses bandwidth, nobody waits. */
@@ -112,21 +130,15 @@ static void write_back(MemSys *ms, uint64_t now, uint32_t dirty, MemCounters *c)
 static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
-    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), misses = 0, dirty = 0, miss_mask = 0;
+    uint32_t n = popcount32(t->sector_mask), dirty = 0;
     uint64_t start = server_take(&ms->l2_server, now, n);
-    for (uint32_t m = t->sector_mask; m; m &= m - 1) {
-        uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);
-        CacheOutcome o = cache_read(ms->l2, addr);
-        c->l2_sectors++;
-        c->l2_sector_hits += o.hit;
-        misses += !o.hit;
-        if (!o.hit)
-            miss_mask |= 1u << __builtin_ctz(m);
-        dirty += o.evicted_dirty;
-    }
+    uint32_t hits = cache_read_sectors(ms->l2, t->addr, t->sector_mask, &dirty);
+    uint32_t miss_mask = t->sector_mask & ~hits;
+    c->l2_sectors += n;
+    c->l2_sector_hits += popcount32(hits);
     write_back(ms, start, dirty, c);
     uint64_t ready = start + cfg->l2.latency;
-    if (misses) {
+    if (miss_mask) {
         /* DRAM moves whole access granules: count the granules the missing
          * sectors fall in */
         uint32_t per = MAX(cfg->dram_access_bytes / SECTOR_BYTES, 1u), granules = 0, seen = 0;
@@ -149,19 +161,15 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
 
 static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
-    uint32_t n = (uint32_t)__builtin_popcount(t->sector_mask), dirty = 0;
+    uint32_t n = popcount32(t->sector_mask), dirty = 0;
     if (ms->cfg->l2.size_bytes == 0) { /* no L2 for global memory (cc 1.x): straight to DRAM */
         write_back(ms, now, n, c);
         return;
     }
     uint64_t start = server_take(&ms->l2_server, now, n);
-    for (uint32_t m = t->sector_mask; m; m &= m - 1) {
-        uint64_t addr = t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m);
-        CacheOutcome o = cache_write(ms->l2, addr, true);
-        c->l2_sectors++;
-        c->l2_sector_hits += o.hit;
-        dirty += o.evicted_dirty;
-    }
+    uint32_t hits = cache_write_sectors(ms->l2, t->addr, t->sector_mask, true, &dirty);
+    c->l2_sectors += n;
+    c->l2_sector_hits += popcount32(hits);
     write_back(ms, start, dirty, c);
 }
 
@@ -170,6 +178,16 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
  * (atomics to one address are serialised). */
 static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *max_same)
 {
+    /* the common case first: every lane on one address (a broadcast) */
+    uint64_t first = a->addr[__builtin_ctz(a->mask)];
+    uint32_t m0 = a->mask;
+    while (m0 && a->addr[__builtin_ctz(m0)] == first)
+        m0 &= m0 - 1;
+    if (!m0) {
+        *distinct = 1;
+        *max_same = popcount32(a->mask);
+        return;
+    }
     uint32_t n = 0, best = 0, seen = 0;
     for (uint32_t m = a->mask; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -224,6 +242,34 @@ static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, Mem
     return (MemTiming){.ready = now + ms->cfg->const_latency + n - 1, .pipe_cycles = n, .long_latency = false};
 }
 
+/* Whether a global or local access is looked up in the SM's L1 (or its
+ * read-only path): the configuration and the instruction decide. */
+static bool through_l1(const GpuConfig *cfg, const Insn *in, const WarpAccess *a, bool local)
+{
+    bool atomic = in->op == OP_ATOM || in->op == OP_RED;
+    bool write = a->write && !atomic;
+    bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
+    bool readonly_path = nc && cfg->readonly.size_bytes;
+    return !atomic && (local || nc || cfg->l1_caches_global)
+           && (readonly_path ? cfg->readonly.size_bytes : cfg->l1.size_bytes) > 0;
+}
+
+/* Local addresses are offsets in each thread's frame; the model
+ * interleaves the lanes' words as the hardware does, per warp. */
+static void local_view(const WarpAccess *a, uint64_t local_id, WarpAccess *g)
+{
+    *g = *a;
+    uint64_t base = LOCAL_MODEL_BASE + local_id * LOCAL_MODEL_WARP_SPAN;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t off = a->addr[l];
+        g->addr[l] = base + (off / 4) * 128 + (uint64_t)l * 4 + off % 4;
+    }
+    /* an access wider than 4 B spans consecutive words of one lane,
+     * which the interleaving puts 128 B apart: model it as 4 B wide */
+    g->size = MIN(a->size, 4u);
+}
+
 /* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
 static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                                bool local, MemCounters *c)
@@ -232,9 +278,8 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     bool atomic = in->op == OP_ATOM || in->op == OP_RED;
     bool write = a->write && !atomic;
     bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
-    Cache *l1 = nc && ms->ro[sm] ? ms->ro[sm] : ms->l1[sm];
-    bool use_l1 = !atomic && (local || nc || cfg->l1_caches_global)
-                  && (nc && ms->ro[sm] ? cfg->readonly.size_bytes : cfg->l1.size_bytes) > 0;
+    bool readonly_path = nc && cfg->readonly.size_bytes;
+    bool use_l1 = through_l1(cfg, in, a, local);
     CoalesceResult cr;
     coalesce(cfg->coalescing, a, use_l1, &cr);
     if (atomic) {
@@ -252,68 +297,80 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         c->gld_sectors += cr.sectors;
         c->gld_transactions += cr.ntrans;
     }
+    /* stores write through the L1 (no allocate) when it caches them or they are local */
+    Cache *l1 = (write ? use_l1 || local : use_l1) ? sm_cache(ms, sm, readonly_path) : NULL;
+    uint32_t hit_latency = readonly_path ? cfg->readonly.latency : cfg->l1.latency;
+    /* L1 and L2 hold separate state, so a request's L1 lookups can all come
+     * first and its L2 accesses after, each in transaction order, with the
+     * same results; meanwhile the sets each will use start loading into the
+     * host's cache together. */
+    for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
+        cache_prefetch(l1, cr.trans[i].addr);
     uint64_t ready = now;
+    uint32_t no_evictions = 0;
+    if (write || atomic) {
+        for (uint32_t i = 0; i < cr.ntrans; i++)
+            cache_prefetch(ms->l2, cr.trans[i].addr);
+        for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
+            cache_write_sectors(l1, cr.trans[i].addr, cr.trans[i].sector_mask, false, &no_evictions);
+        for (uint32_t i = 0; i < cr.ntrans; i++) {
+            const MemTransaction *t = &cr.trans[i];
+            if (write) {
+                l2_write(ms, now, t, c);
+                continue;
+            }
+            uint32_t n = popcount32(t->sector_mask), dirty = 0;
+            uint64_t start = server_take(&ms->l2_server, now, n);
+            uint32_t hits = cache_write_sectors(ms->l2, t->addr, t->sector_mask, true, &dirty);
+            c->l2_sectors += n;
+            c->l2_sector_hits += popcount32(hits);
+            write_back(ms, start, dirty, c);  /* one reservation for several evictions ends the same */
+            ready = MAX(ready, start + cfg->atomic_latency);
+        }
+        if (atomic) {
+            uint32_t distinct, same;
+            address_groups(a, &distinct, &same);
+            ready += same > 1 ? (uint64_t)(same - 1) * 2 : 0;
+        }
+        return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};
+    }
+    uint32_t miss[COALESCE_MAX_TRANS];
+    for (uint32_t i = 0; i < cr.ntrans; i++) {
+        const MemTransaction *t = &cr.trans[i];
+        miss[i] = t->sector_mask;
+        if (use_l1) {
+            uint32_t hits = cache_read_sectors(l1, t->addr, t->sector_mask, &no_evictions);
+            c->l1_sectors += popcount32(t->sector_mask);
+            c->l1_sector_hits += popcount32(hits);
+            miss[i] &= ~hits;
+            ready = MAX(ready, now + hit_latency);
+        }
+        if (miss[i])
+            cache_prefetch(ms->l2, t->addr);
+    }
     uint64_t fetched[FETCH_TRACK];
     uint32_t nfetched = 0;
     for (uint32_t i = 0; i < cr.ntrans; i++) {
-        const MemTransaction *t = &cr.trans[i];
-        if (write) {
-            if (use_l1 || local)
-                for (uint32_t m = t->sector_mask; m; m &= m - 1)
-                    cache_write(l1, t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m), false);
-            l2_write(ms, now, t, c);
-            continue;
-        }
-        if (atomic) {
-            uint64_t start = server_take(&ms->l2_server, now, (uint32_t)__builtin_popcount(t->sector_mask));
-            for (uint32_t m = t->sector_mask; m; m &= m - 1) {
-                CacheOutcome o = cache_write(ms->l2, t->addr + SECTOR_BYTES * (uint64_t)__builtin_ctz(m), true);
-                c->l2_sectors++;
-                c->l2_sector_hits += o.hit;
-                write_back(ms, start, o.evicted_dirty, c);
-            }
-            ready = MAX(ready, start + cfg->atomic_latency);
-            continue;
-        }
-        MemTransaction miss = *t;
-        miss.sector_mask = 0;
-        if (use_l1) {
-            for (uint32_t m = t->sector_mask; m; m &= m - 1) {
-                uint32_t s = (uint32_t)__builtin_ctz(m);
-                CacheOutcome o = cache_read(l1, t->addr + SECTOR_BYTES * (uint64_t)s);
-                c->l1_sectors++;
-                c->l1_sector_hits += o.hit;
-                if (!o.hit)
-                    miss.sector_mask |= 1u << s;
-            }
-            uint32_t hit_latency = nc && ms->ro[sm] ? cfg->readonly.latency : cfg->l1.latency;
-            ready = MAX(ready, now + hit_latency);
-        } else {
-            miss.sector_mask = t->sector_mask;
-        }
+        MemTransaction t = cr.trans[i];
+        t.sector_mask = miss[i];
         /* Transactions of one request that repeat a sector (the cc 1.x rules
          * issue one per lane, broadcasts included) are merged below L1: the
          * data comes back once, at the first one's time. */
-        for (uint32_t m = miss.sector_mask; m; m &= m - 1) {
+        for (uint32_t m = cr.distinct_sectors ? 0 : miss[i]; m; m &= m - 1) {
             uint32_t s = (uint32_t)__builtin_ctz(m);
-            uint64_t sector = t->addr + SECTOR_BYTES * (uint64_t)s;
+            uint64_t sector = t.addr + SECTOR_BYTES * (uint64_t)s;
             bool seen = false;
             for (uint32_t k = 0; k < nfetched && !seen; k++)
                 seen = fetched[k] == sector;
             if (seen)
-                miss.sector_mask &= ~(1u << s);
+                t.sector_mask &= ~(1u << s);
             else if (nfetched < FETCH_TRACK)
                 fetched[nfetched++] = sector;
         }
-        if (miss.sector_mask) {
-            uint64_t back = l2_read(ms, now, &miss, c); /* not inside MAX: it has effects */
+        if (t.sector_mask) {
+            uint64_t back = l2_read(ms, now, &t, c); /* not inside MAX: it has effects */
             ready = MAX(ready, back);
         }
-    }
-    if (atomic) {
-        uint32_t distinct, same;
-        address_groups(a, &distinct, &same);
-        ready += same > 1 ? (uint64_t)(same - 1) * 2 : 0;
     }
     return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};
 }
@@ -331,21 +388,29 @@ MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, c
     case SPACE_PARAM:
         return const_access(ms, now, a, c);
     case SPACE_LOCAL: {
-        WarpAccess g = *a;
-        uint64_t base = LOCAL_MODEL_BASE + local_id * LOCAL_MODEL_WARP_SPAN;
-        for (uint32_t m = a->mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctz(m);
-            uint64_t off = a->addr[l];
-            g.addr[l] = base + (off / 4) * 128 + (uint64_t)l * 4 + off % 4;
-        }
-        /* an access wider than 4 B spans consecutive words of one lane,
-         * which the interleaving puts 128 B apart: model it as 4 B wide */
-        g.size = MIN(a->size, 4u);
+        WarpAccess g;
+        local_view(a, local_id, &g);
         return global_access(ms, sm, now, in, &g, true, c);
     }
     default:
         return global_access(ms, sm, now, in, a, false, c);
     }
+}
+
+bool memsys_shared_level(const WarpAccess *a)
+{
+    return a->mask && a->space != SPACE_SHARED && a->space != SPACE_CONST && a->space != SPACE_PARAM;
+}
+
+uint32_t memsys_pipe_cycles(const MemSys *ms, const Insn *in, const WarpAccess *a, uint64_t local_id)
+{
+    WarpAccess g;
+    bool local = a->space == SPACE_LOCAL;
+    if (local)
+        local_view(a, local_id, &g);
+    CoalesceResult cr;
+    coalesce(ms->cfg->coalescing, local ? &g : a, through_l1(ms->cfg, in, local ? &g : a, local), &cr);
+    return MAX(cr.ntrans, 1u);
 }
 
 void memsys_finish(MemSys *ms, MemCounters *c)

@@ -51,6 +51,12 @@ void memsys_reset(MemSys *ms);
  * offsets in the thread's frame and `local_id` makes them unique per warp. */
 MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                         uint64_t local_id, MemCounters *c);
+/* Whether an access goes beyond the SM (global or local: L1, L2, DRAM),
+ * where the answer depends on other SMs' traffic. */
+bool memsys_shared_level(const WarpAccess *a);
+/* For such an access, the cycles the SM's memory pipe is busy with it
+ * (memsys_access's pipe_cycles), which depend only on its addresses. */
+uint32_t memsys_pipe_cycles(const MemSys *ms, const Insn *in, const WarpAccess *a, uint64_t local_id);
 /* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
 void memsys_finish(MemSys *ms, MemCounters *c);
 void mem_counters_add(MemCounters *into, const MemCounters *from);

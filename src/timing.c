@@ -59,7 +59,10 @@ typedef struct CtaSlot {
  * at a barrier is either ready (its own operands and fetch allow issue now;
  * a bit in its scheduler's ready mask) or waiting (in the SM's wake heap,
  * keyed by the cycle its operands and fetch allow issue). */
-enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING };
+enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
+
+/* Parallel mode: a register whose load is timed at the end of the quantum. */
+#define TIME_PENDING ((uint64_t)1 << 55)
 
 typedef struct {
     Warp *w;             /* NULL when free */
@@ -119,7 +122,31 @@ typedef struct {
      * one warp at a time and consumes them at once, so its warps share one
      * record, which stays in the host cache */
     WarpAccess log;
+    /* where the SM's counts go: the launch's, or its host thread's */
+    TimingStats *ts;
+    LaunchStats *stats;
+    uint64_t issued;
+    uint64_t end;        /* one past the last cycle the SM ran */
+    /* parallel mode (see run_quanta) */
+    GArray *deferred;    /* Deferred: global and local accesses of this quantum */
+    uint32_t retired;    /* CTAs retired in cycle retired_at, to be replaced */
+    uint64_t retired_at;
+    GError *fault;
+    uint64_t fault_at;
 } Sm;
+
+/* A global or local access whose memory-system timing is worked out at the
+ * end of the quantum, in the order the lockstep loop would have made it. */
+typedef struct {
+    uint64_t t;
+    uint32_t sm, seq;
+    uint32_t slot;
+    uint64_t age;        /* the slot's warp, which may be gone by then */
+    const Insn *in;
+    const TInsn *done;
+    uint64_t local_id;
+    WarpAccess a;
+} Deferred;
 
 typedef struct {
     const GpuConfig *cfg;
@@ -140,6 +167,7 @@ typedef struct {
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
     uint64_t issued;
+    bool parallel;       /* SMs run quanta on several threads (run_quanta) */
 } Model;
 
 /* ------------------------------------------------------------------ */
@@ -345,10 +373,10 @@ static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void attribute(Model *md, WarpStateKind k, uint64_t from, uint64_t to)
+static void attribute(Sm *sm, WarpStateKind k, uint64_t from, uint64_t to)
 {
     if (to > from)
-        md->ts->state_cycles[k] += to - from;
+        sm->ts->state_cycles[k] += to - from;
 }
 
 static uint64_t *ready_mask(const Sm *sm, uint32_t sched)
@@ -361,6 +389,10 @@ static uint64_t *ready_mask(const Sm *sm, uint32_t sched)
 static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
+    if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
+        sm->where[s - sm->slots] = SLOT_PENDING;
+        return;
+    }
     if (own <= now) {
         ready_mask(sm, s->sched)[s->bit / 64] |= 1ull << (s->bit % 64);
         sm->where[s - sm->slots] = SLOT_READY;
@@ -401,12 +433,12 @@ static uint64_t unit_wake(const Sm *sm, uint32_t k, uint32_t sched)
 /* ------------------------------------------------------------------ */
 /* CTAs                                                                 */
 
-static void sm_activity(Model *md, Sm *sm, uint64_t t, bool becomes_busy)
+static void sm_activity(Sm *sm, uint64_t t, bool becomes_busy)
 {
     if (becomes_busy)
         sm->active_since = t;
     else
-        md->ts->sm_active_cycles += t - sm->active_since;
+        sm->ts->sm_active_cycles += t - sm->active_since;
 }
 
 static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
@@ -425,7 +457,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     uint64_t lin = md->next_cta++;
     const Dim3 g = md->spec.grid;
     Dim3 id = {(uint32_t)(lin % g.x), (uint32_t)(lin / g.x % g.y), (uint32_t)(lin / ((uint64_t)g.x * g.y))};
-    if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, md->stats, error))
+    if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, sm->stats, error))
         return false;
     cs->cta.smid = sm->id;
     cs->cta.clock = t;
@@ -434,7 +466,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     cs->first_slot = ci * wpb;
     cs->live_warps = cs->cta.nwarps;
     if (sm->resident_ctas++ == 0)
-        sm_activity(md, sm, t, true);
+        sm_activity(sm, t, true);
     sm->resident_warps += cs->cta.nwarps;
     for (uint32_t i = 0; i < cs->cta.nwarps; i++) {
         WarpSlot *s = &sm->slots[cs->first_slot + i];
@@ -474,7 +506,7 @@ static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
     cta_release(&cs->cta);
     cs->used = false;
     if (--sm->resident_ctas == 0)
-        sm_activity(md, sm, t, false);
+        sm_activity(sm, t, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -501,7 +533,7 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         if (!s->w || !s->at_barrier || s->w->state == WARP_AT_BARRIER)
             continue;
         s->at_barrier = false;
-        attribute(md, STATE_BARRIER, s->stall_from, release);
+        attribute(sm, STATE_BARRIER, s->stall_from, release);
         s->stall_from = MAX(s->stall_from, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
         slot_peek(md, sm, s);
@@ -510,9 +542,9 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
     }
 }
 
-static void finish_warp(Model *md, Sm *sm, WarpSlot *s, uint64_t t)
+static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
 {
-    md->ts->warp_active_cycles += t + 1 - s->start;
+    sm->ts->warp_active_cycles += t + 1 - s->start;
     s->w->mem_log = NULL;
     s->w = NULL;
     s->next = NULL;
@@ -532,9 +564,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     uint64_t from = s->stall_from;
     if (t > from) {
         uint64_t a = clamp_u64(s->fetch_ready, from, t);
-        attribute(md, STATE_BRANCH_RESOLVING, from, a);
+        attribute(sm, STATE_BRANCH_RESOLVING, from, a);
         uint64_t b = clamp_u64(s->dep_ready, a, t);
-        attribute(md, (WarpStateKind)s->dep_state, a, b);
+        attribute(sm, (WarpStateKind)s->dep_state, a, b);
         /* the unit (or memory pipe) was busy until its last free time */
         uint64_t busy = *ufree;
         WarpStateKind throttle = STATE_MATH_PIPE_THROTTLE;
@@ -543,12 +575,12 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             throttle = STATE_MIO_THROTTLE;
         }
         uint64_t c = clamp_u64(busy, b, t);
-        attribute(md, throttle, b, c);
-        md->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
-        if (md->ts->insn_stall && md->ts->insn_stall[func])
-            md->ts->insn_stall[func][pc] += t - from;
+        attribute(sm, throttle, b, c);
+        sm->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
+        if (sm->ts->insn_stall && sm->ts->insn_stall[func])
+            sm->ts->insn_stall[func][pc] += t - from;
     }
-    md->ts->state_cycles[STATE_SELECTED]++;
+    sm->ts->state_cycles[STATE_SELECTED]++;
     s->stall_from = t + 1;
     slot_unready(sm, s);
 
@@ -559,7 +591,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     StepInfo info;
     if (!warp_step(w, &info, error))
         return false;
-    md->issued++;
+    sm->issued++;
+    if (!md->parallel)
+        md->issued++;
     if (md->spec.max_instructions && md->issued > md->spec.max_instructions)
         return budget_exceeded(md, cta, error);
 
@@ -573,12 +607,24 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
     if (sm->log.mask) {
-        const Function *fn = module_func(md->m, info.func);
+        const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        MemTiming mt = memsys_access(md->mem, sm->id, t, func_insn(fn, info.pc), &sm->log, local_id, &md->ts->mem);
-        ready = MAX(mt.ready, t + 1);
-        state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
-        sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
+        if (md->parallel && memsys_shared_level(&sm->log)) {
+            /* L1, L2 and DRAM see it at the quantum's end, in lockstep order;
+             * the data cannot be back before then (run_quanta's quantum) */
+            Deferred d = {.t = t, .sm = sm->id, .seq = sm->deferred->len, .slot = (uint32_t)(s - sm->slots),
+                          .age = sm->age[s - sm->slots], .in = in, .done = done, .local_id = local_id,
+                          .a = sm->log};
+            g_array_append_val(sm->deferred, d);
+            ready = TIME_PENDING;
+            state = STATE_LONG_SCOREBOARD;
+            sm->pipe_free = MAX(sm->pipe_free, t) + memsys_pipe_cycles(md->mem, in, &sm->log, local_id);
+        } else {
+            MemTiming mt = memsys_access(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem);
+            ready = MAX(mt.ready, t + 1);
+            state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
+            sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
+        }
     }
     for (unsigned i = 0; i < done->ndst; i++) {
         uint32_t r = done->dst[i];
@@ -592,7 +638,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 
     bool warp_done = w->state == WARP_DONE;
     if (warp_done)
-        finish_warp(md, sm, s, t);
+        finish_warp(sm, s, t);
     else
         slot_peek(md, sm, s);
     /* a barrier may have completed, by this arrival or by this warp exiting */
@@ -603,8 +649,14 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         s->cs = NULL;
         if (cs->live_warps == 0) {
             retire_cta(md, sm, cs, t + 1);
-            if (!dispatch_cta(md, sm, t + 1, error))
+            if (md->parallel) {
+                /* which CTA comes next depends on the other SMs: the
+                 * coordinator dispatches after this cycle, as lockstep would */
+                sm->retired++;
+                sm->retired_at = t;
+            } else if (!dispatch_cta(md, sm, t + 1, error)) {
                 return false;
+            }
         }
     }
     /* still the same warp (not released at a barrier above, not a new CTA's) */
@@ -699,6 +751,8 @@ static void model_free(Model *md)
         g_free(sm->age);
         g_free(sm->regs);
         g_free(sm->waiting.e);
+        if (sm->deferred)
+            g_array_free(sm->deferred, TRUE);
     }
     g_free(md->sms);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++)
@@ -765,6 +819,284 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
                 into->insn_stall[f][i] += from->insn_stall[f][i];
 }
 
+/* ------------------------------------------------------------------ */
+/* parallel SMs                                                         */
+
+/* The quantum: no access that goes beyond the SM (L1, L2, DRAM, atomics)
+ * can return data sooner, so the SMs run a quantum apart and the memory
+ * system is consulted at its end, in the lockstep loop's order, with the
+ * same answers.  0: no safe quantum. */
+static uint64_t safe_quantum(const GpuConfig *cfg)
+{
+    uint64_t q = UINT64_MAX;
+    const uint64_t lat[] = {cfg->l1.size_bytes ? cfg->l1.latency : UINT64_MAX,
+                            cfg->readonly.size_bytes ? cfg->readonly.latency : UINT64_MAX,
+                            cfg->l2.size_bytes ? cfg->l2.latency : UINT64_MAX,
+                            cfg->l2.latency + cfg->dram_latency, cfg->atomic_latency};
+    for (size_t i = 0; i < G_N_ELEMENTS(lat); i++)
+        q = MIN(q, lat[i]);
+    return q == UINT64_MAX ? 0 : q;
+}
+
+/* One SM from its wake-up to `limit`, or until a CTA of it retires (the
+ * replacement is the coordinator's choice) or it faults. */
+static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
+{
+    while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
+        uint64_t t = sm->wake;
+        uint32_t issued;
+        if (!sm_cycle(md, sm, t, &issued, &sm->fault)) {
+            sm->fault_at = t;
+            return;
+        }
+        sm->end = MAX(sm->end, t + 1);
+        if (sm->retired) {
+            sm->wake = t + 1;
+            return;
+        }
+        sm->wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
+    }
+}
+
+typedef struct {
+    Model *md;
+    GMutex lock;
+    GCond start, done;
+    uint64_t generation, limit;
+    uint32_t nthreads, running;
+    bool quit;
+} Quanta;
+
+typedef struct {
+    Quanta *q;
+    uint32_t id;
+} QuantaWorker;
+
+static void run_my_sms(Quanta *q, uint32_t id)
+{
+    for (uint32_t i = id; i < q->md->nsms; i += q->nthreads)
+        sm_run_until(q->md, &q->md->sms[i], q->limit);
+}
+
+static gpointer quanta_worker(gpointer data)
+{
+    QuantaWorker *wk = data;
+    Quanta *q = wk->q;
+    uint64_t seen = 0;
+    for (;;) {
+        g_mutex_lock(&q->lock);
+        while (q->generation == seen && !q->quit)
+            g_cond_wait(&q->start, &q->lock);
+        seen = q->generation;
+        bool quit = q->quit;
+        g_mutex_unlock(&q->lock);
+        if (quit)
+            return NULL;
+        run_my_sms(q, wk->id);
+        g_mutex_lock(&q->lock);
+        if (--q->running == 0)
+            g_cond_signal(&q->done);
+        g_mutex_unlock(&q->lock);
+    }
+}
+
+static int deferred_order(const void *a, const void *b)
+{
+    const Deferred *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The end of a quantum: the memory system sees the deferred accesses in
+ * lockstep order; their registers get their times, and the warps waiting
+ * for them are filed again. */
+static void resolve_deferred(Model *md, uint64_t limit)
+{
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(Deferred));
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        Sm *sm = &md->sms[i];
+        if (sm->deferred->len)
+            g_array_append_vals(all, sm->deferred->data, sm->deferred->len);
+        g_array_set_size(sm->deferred, 0);
+    }
+    qsort(all->data, all->len, sizeof(Deferred), deferred_order);
+    for (guint k = 0; k < all->len; k++) {
+        const Deferred *d = &g_array_index(all, Deferred, k);
+        Sm *sm = &md->sms[d->sm];
+        MemTiming mt = memsys_access(md->mem, d->sm, d->t, d->in, &d->a, d->local_id, &md->ts->mem);
+        WarpSlot *s = &sm->slots[d->slot];
+        if (!s->w || sm->age[d->slot] != d->age)
+            continue; /* the warp finished; its slot may hold another */
+        uint64_t ready = MAX(mt.ready, d->t + 1);
+        uint8_t state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
+        for (unsigned i = 0; i < d->done->ndst; i++)
+            if (d->done->dst[i] < md->max_regs)
+                s->reg[d->done->dst[i]] = SB_PACK(ready, state);
+    }
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        Sm *sm = &md->sms[i];
+        bool filed = false;
+        for (uint32_t k = 0; k < sm->nslots; k++) {
+            if (sm->where[k] != SLOT_PENDING)
+                continue;
+            WarpSlot *s = &sm->slots[k];
+            slot_peek(md, sm, s);
+            sm->where[k] = SLOT_IDLE;
+            slot_schedule(sm, s, limit - 1);
+            filed = true;
+        }
+        /* the SM has run every cycle before limit; the slots filed now
+         * can issue no sooner */
+        if (filed)
+            sm->wake = MIN(sm->wake, MAX(sm_next_wake(md, sm), limit));
+    }
+    g_array_free(all, TRUE);
+}
+
+/* The launch on `nthreads` host threads, quantum by quantum.  Results are
+ * those of the lockstep loop: within a quantum the SMs share nothing the
+ * model times (global memory's contents are shared, which is why only
+ * launches whose CTAs cannot observe each other's order come here); CTA
+ * dispatch and the memory system run in lockstep order between quanta. */
+static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t *end, GError **error)
+{
+    Quanta q = {.md = md, .nthreads = nthreads};
+    g_mutex_init(&q.lock);
+    g_cond_init(&q.start);
+    g_cond_init(&q.done);
+    QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
+    GThread **th = g_new0(GThread *, nthreads);
+    for (uint32_t k = 1; k < nthreads; k++) {
+        wk[k] = (QuantaWorker){&q, k};
+        th[k] = g_thread_new("warpsim-sm", quanta_worker, &wk[k]);
+    }
+    bool ok = true;
+    for (;;) {
+        uint64_t t0 = UINT64_MAX;
+        for (uint32_t i = 0; i < md->nsms; i++)
+            if (md->sms[i].resident_warps)
+                t0 = MIN(t0, md->sms[i].wake);
+        if (t0 == UINT64_MAX)
+            break;
+        g_mutex_lock(&q.lock);
+        q.limit = t0 + quantum;
+        q.running = nthreads - 1;
+        q.generation++;
+        g_cond_broadcast(&q.start);
+        g_mutex_unlock(&q.lock);
+        run_my_sms(&q, 0);
+        g_mutex_lock(&q.lock);
+        while (q.running)
+            g_cond_wait(&q.done, &q.lock);
+        g_mutex_unlock(&q.lock);
+        /* replacements for retired CTAs, earliest (cycle, SM) first */
+        for (;;) {
+            Sm *next = NULL;
+            for (uint32_t i = 0; i < md->nsms; i++) {
+                Sm *sm = &md->sms[i];
+                if (sm->retired && !sm->fault && (!next || sm->retired_at < next->retired_at))
+                    next = sm;
+            }
+            if (!next)
+                break;
+            uint64_t t = next->retired_at;
+            for (uint32_t r = next->retired; ok && r > 0; r--)
+                ok = dispatch_cta(md, next, t + 1, &next->fault);
+            next->retired = 0;
+            if (!ok) {
+                next->fault_at = t;
+                break;
+            }
+            next->wake = next->resident_warps ? t + 1 : UINT64_MAX;
+            sm_run_until(md, next, q.limit);
+        }
+        Sm *faulty = NULL;
+        for (uint32_t i = 0; i < md->nsms; i++)
+            if (md->sms[i].fault && (!faulty || md->sms[i].fault_at < faulty->fault_at))
+                faulty = &md->sms[i];
+        if (faulty) {
+            g_propagate_error(error, g_steal_pointer(&faulty->fault));
+            ok = false;
+            break;
+        }
+        resolve_deferred(md, q.limit);
+    }
+    g_mutex_lock(&q.lock);
+    q.quit = true;
+    g_cond_broadcast(&q.start);
+    g_mutex_unlock(&q.lock);
+    for (uint32_t k = 1; k < nthreads; k++)
+        g_thread_join(th[k]);
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        *end = MAX(*end, md->sms[i].end);
+        g_clear_error(&md->sms[i].fault);
+    }
+    g_free(th);
+    g_free(wk);
+    g_mutex_clear(&q.lock);
+    g_cond_clear(&q.start);
+    g_cond_clear(&q.done);
+    return ok;
+}
+
+/* The SMs in lockstep, cycle by cycle in index order (one host thread). */
+static bool run_lockstep(Model *md, uint64_t *end, GError **error)
+{
+    /* Only SMs with something to do are visited: those due next cycle (in
+     * index order, as they were visited) and a heap of later wake-ups; each
+     * cycle runs them in index order, so shared state sees one order. */
+    uint32_t *due = g_new(uint32_t, MAX(md->nsms, 1u)), *due_next = g_new(uint32_t, MAX(md->nsms, 1u));
+    uint32_t *order = g_new(uint32_t, MAX(md->nsms, 1u)), ndue = 0;
+    WakeHeap later = {g_new(WakeEntry, MAX(md->nsms, 1u)), 0};
+    for (uint32_t i = 0; i < md->nsms; i++)
+        if (md->sms[i].resident_warps && md->sms[i].wake != UINT64_MAX)
+            heap_push(&later, md->sms[i].wake, i);
+    uint64_t t = 0;
+    bool ok = true;
+    while (ok && (ndue || later.n)) {
+        t = ndue ? t + 1 : later.e[0].time; /* heap entries are never before the due cycle */
+        uint32_t norder = 0, a = 0;
+        while (later.n && later.e[0].time == t) {
+            uint32_t id = heap_pop(&later).id;
+            while (a < ndue && due[a] < id)
+                order[norder++] = due[a++];
+            order[norder++] = id;
+        }
+        while (a < ndue)
+            order[norder++] = due[a++];
+        uint32_t nnext = 0;
+        for (uint32_t k = 0; k < norder; k++) {
+            Sm *sm = &md->sms[order[k]];
+            uint32_t issued;
+            ok = sm_cycle(md, sm, t, &issued, error);
+            if (!ok)
+                break;
+            *end = MAX(*end, t + 1);
+            if (!sm->resident_warps) {
+                sm->wake = UINT64_MAX;
+                continue;
+            }
+            sm->wake = issued ? t + 1 : sm_next_wake(md, sm);
+            if (sm->wake == t + 1)
+                due_next[nnext++] = sm->id;
+            else if (sm->wake != UINT64_MAX)
+                heap_push(&later, sm->wake, sm->id);
+        }
+        uint32_t *swap = due;
+        due = due_next;
+        due_next = swap;
+        ndue = nnext;
+    }
+    g_free(due);
+    g_free(due_next);
+    g_free(order);
+    g_free(later.e);
+    return ok;
+}
+
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error)
 {
@@ -798,6 +1130,22 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
     md.sms = g_new0(Sm, md.nsms);
+    /* several host threads when the results cannot tell */
+    uint64_t quantum = safe_quantum(cfg);
+    uint32_t nthreads = MIN(MAX(spec->host_threads, 1u), md.nsms);
+    md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions &&
+                  launch_ctas_independent(md.m, spec->kernel);
+    TimingStats *thread_ts = NULL;
+    LaunchStats *thread_stats = NULL;
+    if (md.parallel) {
+        thread_ts = g_new0(TimingStats, nthreads);
+        thread_stats = g_new0(LaunchStats, nthreads);
+        for (uint32_t k = 0; k < nthreads; k++) {
+            timing_stats_init(&thread_ts[k], md.m);
+            thread_ts[k].cta_end = ts->cta_end;
+            launch_stats_init(&thread_stats[k], md.m);
+        }
+    }
     uint32_t wpb = ts->occ.warps_per_block;
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
@@ -823,6 +1171,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->ready = g_new0(uint64_t, (size_t)md.schedulers * sm->ready_words);
         sm->waiting.e = g_new(WakeEntry, MAX(sm->nslots, 1u));
         sm->wake = UINT64_MAX;
+        sm->ts = md.parallel ? &thread_ts[i % nthreads] : ts;
+        sm->stats = md.parallel ? &thread_stats[i % nthreads] : stats;
+        sm->deferred = g_array_new(FALSE, FALSE, sizeof(Deferred));
     }
     /* breadth first: one CTA per SM in turn, as long as they fit */
     bool ok = true;
@@ -832,60 +1183,35 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     for (uint32_t i = 0; i < md.nsms; i++)
         ts->sms_used += md.sms[i].resident_ctas > 0;
 
-    /* Only SMs with something to do are visited: those due next cycle (in
-     * index order, as they were visited) and a heap of later wake-ups; each
-     * cycle runs them in index order, so shared state sees one order. */
-    uint32_t *due = g_new(uint32_t, MAX(md.nsms, 1u)), *due_next = g_new(uint32_t, MAX(md.nsms, 1u));
-    uint32_t *order = g_new(uint32_t, MAX(md.nsms, 1u)), ndue = 0;
-    WakeHeap later = {g_new(WakeEntry, MAX(md.nsms, 1u)), 0};
-    for (uint32_t i = 0; i < md.nsms; i++)
-        if (md.sms[i].resident_warps && md.sms[i].wake != UINT64_MAX)
-            heap_push(&later, md.sms[i].wake, i);
-    uint64_t t = 0, end = 0;
-    while (ok && (ndue || later.n)) {
-        t = ndue ? t + 1 : later.e[0].time; /* heap entries are never before the due cycle */
-        uint32_t norder = 0, a = 0;
-        while (later.n && later.e[0].time == t) {
-            uint32_t id = heap_pop(&later).id;
-            while (a < ndue && due[a] < id)
-                order[norder++] = due[a++];
-            order[norder++] = id;
-        }
-        while (a < ndue)
-            order[norder++] = due[a++];
-        uint32_t nnext = 0;
-        for (uint32_t k = 0; k < norder; k++) {
-            Sm *sm = &md.sms[order[k]];
-            uint32_t issued;
-            ok = sm_cycle(&md, sm, t, &issued, error);
-            if (!ok)
-                break;
-            end = MAX(end, t + 1);
-            if (!sm->resident_warps) {
-                sm->wake = UINT64_MAX;
-                continue;
-            }
-            sm->wake = issued ? t + 1 : sm_next_wake(&md, sm);
-            if (sm->wake == t + 1)
-                due_next[nnext++] = sm->id;
-            else if (sm->wake != UINT64_MAX)
-                heap_push(&later, sm->wake, sm->id);
-        }
-        uint32_t *swap = due;
-        due = due_next;
-        due_next = swap;
-        ndue = nnext;
-    }
-    g_free(due);
-    g_free(due_next);
-    g_free(order);
-    g_free(later.e);
+    uint64_t end = 0;
+    if (ok)
+        ok = md.parallel ? run_quanta(&md, nthreads, quantum, &end, error) : run_lockstep(&md, &end, error);
     /* SMs left with warps but no wake-up: they all wait at barriers */
     for (uint32_t i = 0; ok && i < md.nsms; i++)
         if (md.sms[i].resident_warps)
             ok = deadlock(&md, error);
     ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
-    ts->issued = md.issued;
+    ts->issued = 0;
+    for (uint32_t i = 0; i < md.nsms; i++)
+        ts->issued += md.sms[i].issued;
+    if (md.parallel) {
+        for (uint32_t k = 0; k < nthreads; k++) {
+            thread_ts[k].cta_end = NULL;
+            TimingStats keep = *ts;
+            timing_stats_accumulate(ts, &thread_ts[k], md.m);
+            ts->occ = keep.occ; /* the threads' copies hold counts only */
+            ts->regs_per_thread = keep.regs_per_thread;
+            ts->sms_used = keep.sms_used;
+            ts->cycles = keep.cycles;
+            ts->issued = keep.issued;
+            timing_stats_clear(&thread_ts[k]);
+            if (stats)
+                launch_stats_add(stats, &thread_stats[k], md.m);
+            launch_stats_clear(&thread_stats[k]);
+        }
+        g_free(thread_ts);
+        g_free(thread_stats);
+    }
     memsys_finish(md.mem, &ts->mem);
     model_free(&md);
     return ok;

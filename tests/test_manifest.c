@@ -737,12 +737,12 @@ END_TEST
 
 /* The report of a manifest run with `threads` host threads, host facts
  * removed. */
-static json_t *report_with_threads(const char *manifest, uint32_t threads)
+static json_t *report_with_threads(const char *manifest, uint32_t threads, const GpuConfig *gpu)
 {
     GError *e = NULL;
     Manifest *m = manifest_load(manifest, &e);
     ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
-    RunOptions opt = {.threads = threads};
+    RunOptions opt = {.threads = threads, .config = gpu};
     json_t *report = NULL;
     guint failed = 0;
     ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
@@ -760,12 +760,23 @@ START_TEST(threads_do_not_change_results)
      * atomics (kept in order) */
     const char *manifests[] = {"traces/matmul_tiled/launch.json", "traces/dec2zero/random.json",
                                "tests/gpu-probe/lib/grid3d.json", "tests/gpu-probe/lib/atomics.json"};
-    for (size_t i = 0; i < G_N_ELEMENTS(manifests); i++) {
-        json_t *one = report_with_threads(manifests[i], 1);
-        json_t *four = report_with_threads(manifests[i], 4);
-        ck_assert_msg(json_equal(one, four), "%s differs with 4 threads", manifests[i]);
-        json_decref(one);
-        json_decref(four);
+    /* functional, and timed on GPUs with and without L1 for global loads
+     * (the timing model's quanta follow the L1 or the L2 latency) */
+    const char *configs[] = {NULL, "h200", "8800gtx", "k40"};
+    for (size_t c = 0; c < G_N_ELEMENTS(configs); c++) {
+        GError *e = NULL;
+        GpuConfig *gpu = configs[c] ? config_load(configs[c], NULL, &e) : NULL;
+        ck_assert_msg(!configs[c] || gpu, "%s", e ? e->message : "?");
+        for (size_t i = 0; i < G_N_ELEMENTS(manifests); i++) {
+            json_t *one = report_with_threads(manifests[i], 1, gpu);
+            json_t *four = report_with_threads(manifests[i], 4, gpu);
+            ck_assert_msg(json_equal(one, four), "%s differs with 4 threads (%s)", manifests[i],
+                          configs[c] ? configs[c] : "functional");
+            json_decref(one);
+            json_decref(four);
+        }
+        if (gpu)
+            config_free(gpu);
     }
 }
 END_TEST
@@ -877,13 +888,13 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, e2e_fault_still_dumps);
     tcase_add_test(e2e, bad_runs);
     tcase_add_test(e2e, summary_mentions_the_numbers);
-    tcase_add_test(e2e, threads_do_not_change_results);
     tcase_add_test(e2e, which_launches_run_in_parallel);
     suite_add_tcase(s, e2e);
-    /* full timing runs of a 26-wave grid: slow under the sanitizers */
-    TCase *sampling = tcase_create("sampling");
+    /* full timing runs and repeated runs: slow under the sanitizers */
+    TCase *sampling = tcase_create("long");
     tcase_set_timeout(sampling, 600);
     tcase_add_test(sampling, sampling_estimates_a_long_grid);
+    tcase_add_test(sampling, threads_do_not_change_results);
     suite_add_tcase(s, sampling);
     return s;
 }
