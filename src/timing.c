@@ -133,6 +133,7 @@ typedef struct {
     uint64_t retired_at;
     GError *fault;
     uint64_t fault_at;
+    uint32_t npending;   /* slots in SLOT_PENDING */
 } Sm;
 
 /* A global or local access whose memory-system timing is worked out at the
@@ -391,6 +392,7 @@ static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
         sm->where[s - sm->slots] = SLOT_PENDING;
+        sm->npending++;
         return;
     }
     if (own <= now) {
@@ -939,12 +941,13 @@ static void resolve_deferred(Model *md, uint64_t limit)
     for (uint32_t i = 0; i < md->nsms; i++) {
         Sm *sm = &md->sms[i];
         bool filed = false;
-        for (uint32_t k = 0; k < sm->nslots; k++) {
+        for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
                 continue;
             WarpSlot *s = &sm->slots[k];
             slot_peek(md, sm, s);
             sm->where[k] = SLOT_IDLE;
+            sm->npending--;
             slot_schedule(sm, s, limit - 1);
             filed = true;
         }
@@ -1132,7 +1135,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.sms = g_new0(Sm, md.nsms);
     /* several host threads when the results cannot tell */
     uint64_t quantum = safe_quantum(cfg);
-    uint32_t nthreads = MIN(MAX(spec->host_threads, 1u), md.nsms);
+    /* no more threads than SMs the grid can keep busy */
+    uint32_t nthreads = (uint32_t)MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
+                                      md.total_ctas - md.first_cta);
     md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions &&
                   launch_ctas_independent(md.m, spec->kernel);
     TimingStats *thread_ts = NULL;
