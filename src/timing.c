@@ -924,7 +924,8 @@ static void resolve_deferred(Model *md, uint64_t limit)
             g_array_append_vals(all, sm->deferred->data, sm->deferred->len);
         g_array_set_size(sm->deferred, 0);
     }
-    qsort(all->data, all->len, sizeof(Deferred), deferred_order);
+    if (all->len > 1)
+        qsort(all->data, all->len, sizeof(Deferred), deferred_order);
     for (guint k = 0; k < all->len; k++) {
         const Deferred *d = &g_array_index(all, Deferred, k);
         Sm *sm = &md->sms[d->sm];
