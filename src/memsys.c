@@ -270,9 +270,11 @@ static void local_view(const WarpAccess *a, uint64_t local_id, WarpAccess *g)
     g->size = MIN(a->size, 4u);
 }
 
-/* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
-static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
-                               bool local, MemCounters *c)
+/* The SM's side of a global or local access: the coalescer, the counters
+ * and L1 (or the read-only path), which only this SM's requests touch.
+ * Leaves in *r what goes on to L2; returns the memory pipe's cycles. */
+static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                               bool local, MemCounters *c, MemRequest *r)
 {
     const GpuConfig *cfg = ms->cfg;
     bool atomic = in->op == OP_ATOM || in->op == OP_RED;
@@ -297,6 +299,10 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         c->gld_sectors += cr.sectors;
         c->gld_transactions += cr.ntrans;
     }
+    r->kind = atomic ? MEMREQ_ATOMIC : write ? MEMREQ_WRITE : MEMREQ_READ;
+    r->ntrans = cr.ntrans;
+    r->ready = now;
+    r->atomic_same = 0;
     /* stores write through the L1 (no allocate) when it caches them or they are local */
     Cache *l1 = (write ? use_l1 || local : use_l1) ? sm_cache(ms, sm, readonly_path) : NULL;
     uint32_t hit_latency = readonly_path ? cfg->readonly.latency : cfg->l1.latency;
@@ -306,57 +312,33 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
      * host's cache together. */
     for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
         cache_prefetch(l1, cr.trans[i].addr);
-    uint64_t ready = now;
     uint32_t no_evictions = 0;
     if (write || atomic) {
-        for (uint32_t i = 0; i < cr.ntrans; i++)
-            cache_prefetch(ms->l2, cr.trans[i].addr);
         for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
             cache_write_sectors(l1, cr.trans[i].addr, cr.trans[i].sector_mask, false, &no_evictions);
-        for (uint32_t i = 0; i < cr.ntrans; i++) {
-            const MemTransaction *t = &cr.trans[i];
-            if (write) {
-                l2_write(ms, now, t, c);
-                continue;
-            }
-            uint32_t n = popcount32(t->sector_mask), dirty = 0;
-            uint64_t start = server_take(&ms->l2_server, now, n);
-            uint32_t hits = cache_write_sectors(ms->l2, t->addr, t->sector_mask, true, &dirty);
-            c->l2_sectors += n;
-            c->l2_sector_hits += popcount32(hits);
-            write_back(ms, start, dirty, c);  /* one reservation for several evictions ends the same */
-            ready = MAX(ready, start + cfg->atomic_latency);
-        }
+        memcpy(r->trans, cr.trans, cr.ntrans * sizeof cr.trans[0]);
         if (atomic) {
             uint32_t distinct, same;
             address_groups(a, &distinct, &same);
-            ready += same > 1 ? (uint64_t)(same - 1) * 2 : 0;
+            r->atomic_same = same;
         }
-        return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};
-    }
-    uint32_t miss[COALESCE_MAX_TRANS];
-    for (uint32_t i = 0; i < cr.ntrans; i++) {
-        const MemTransaction *t = &cr.trans[i];
-        miss[i] = t->sector_mask;
-        if (use_l1) {
-            uint32_t hits = cache_read_sectors(l1, t->addr, t->sector_mask, &no_evictions);
-            c->l1_sectors += popcount32(t->sector_mask);
-            c->l1_sector_hits += popcount32(hits);
-            miss[i] &= ~hits;
-            ready = MAX(ready, now + hit_latency);
-        }
-        if (miss[i])
-            cache_prefetch(ms->l2, t->addr);
+        return MAX(cr.ntrans, 1u);
     }
     uint64_t fetched[FETCH_TRACK];
     uint32_t nfetched = 0;
     for (uint32_t i = 0; i < cr.ntrans; i++) {
         MemTransaction t = cr.trans[i];
-        t.sector_mask = miss[i];
+        if (use_l1) {
+            uint32_t hits = cache_read_sectors(l1, t.addr, t.sector_mask, &no_evictions);
+            c->l1_sectors += popcount32(t.sector_mask);
+            c->l1_sector_hits += popcount32(hits);
+            t.sector_mask &= ~hits;
+            r->ready = MAX(r->ready, now + hit_latency);
+        }
         /* Transactions of one request that repeat a sector (the cc 1.x rules
          * issue one per lane, broadcasts included) are merged below L1: the
          * data comes back once, at the first one's time. */
-        for (uint32_t m = cr.distinct_sectors ? 0 : miss[i]; m; m &= m - 1) {
+        for (uint32_t m = cr.distinct_sectors ? 0 : t.sector_mask; m; m &= m - 1) {
             uint32_t s = (uint32_t)__builtin_ctz(m);
             uint64_t sector = t.addr + SECTOR_BYTES * (uint64_t)s;
             bool seen = false;
@@ -367,12 +349,47 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
             else if (nfetched < FETCH_TRACK)
                 fetched[nfetched++] = sector;
         }
-        if (t.sector_mask) {
-            uint64_t back = l2_read(ms, now, &t, c); /* not inside MAX: it has effects */
+        r->trans[i] = t;
+    }
+    return MAX(cr.ntrans, 1u);
+}
+
+uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c)
+{
+    const GpuConfig *cfg = ms->cfg;
+    uint64_t ready = r->ready;
+    for (uint32_t i = 0; i < r->ntrans; i++)
+        if (r->trans[i].sector_mask)
+            cache_prefetch(ms->l2, r->trans[i].addr);
+    for (uint32_t i = 0; i < r->ntrans; i++) {
+        const MemTransaction *t = &r->trans[i];
+        if (r->kind == MEMREQ_WRITE) {
+            l2_write(ms, now, t, c);
+        } else if (r->kind == MEMREQ_ATOMIC) {
+            uint32_t n = popcount32(t->sector_mask), dirty = 0;
+            uint64_t start = server_take(&ms->l2_server, now, n);
+            uint32_t hits = cache_write_sectors(ms->l2, t->addr, t->sector_mask, true, &dirty);
+            c->l2_sectors += n;
+            c->l2_sector_hits += popcount32(hits);
+            write_back(ms, start, dirty, c);  /* one reservation for several evictions ends the same */
+            ready = MAX(ready, start + cfg->atomic_latency);
+        } else if (t->sector_mask) {
+            uint64_t back = l2_read(ms, now, t, c); /* not inside MAX: it has effects */
             ready = MAX(ready, back);
         }
     }
-    return (MemTiming){.ready = ready, .pipe_cycles = MAX(cr.ntrans, 1u), .long_latency = true};
+    if (r->kind == MEMREQ_ATOMIC && r->atomic_same > 1)
+        ready += (uint64_t)(r->atomic_same - 1) * 2;
+    return ready;
+}
+
+/* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
+static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                               bool local, MemCounters *c)
+{
+    MemRequest r;
+    uint32_t pipe = global_sm_part(ms, sm, now, in, a, local, c, &r);
+    return (MemTiming){.ready = memsys_access_beyond(ms, now, &r, c), .pipe_cycles = pipe, .long_latency = true};
 }
 
 MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
@@ -402,15 +419,15 @@ bool memsys_shared_level(const WarpAccess *a)
     return a->mask && a->space != SPACE_SHARED && a->space != SPACE_CONST && a->space != SPACE_PARAM;
 }
 
-uint32_t memsys_pipe_cycles(const MemSys *ms, const Insn *in, const WarpAccess *a, uint64_t local_id)
+uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                          uint64_t local_id, MemCounters *c, MemRequest *r)
 {
-    WarpAccess g;
-    bool local = a->space == SPACE_LOCAL;
-    if (local)
+    if (a->space == SPACE_LOCAL) {
+        WarpAccess g;
         local_view(a, local_id, &g);
-    CoalesceResult cr;
-    coalesce(ms->cfg->coalescing, local ? &g : a, through_l1(ms->cfg, in, local ? &g : a, local), &cr);
-    return MAX(cr.ntrans, 1u);
+        return global_sm_part(ms, sm, now, in, &g, true, c, r);
+    }
+    return global_sm_part(ms, sm, now, in, a, false, c, r);
 }
 
 void memsys_finish(MemSys *ms, MemCounters *c)

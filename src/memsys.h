@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "coalesce.h"
 #include "config.h"
 #include "memory.h"
 #include "module.h"
@@ -54,9 +55,25 @@ MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, c
 /* Whether an access goes beyond the SM (global or local: L1, L2, DRAM),
  * where the answer depends on other SMs' traffic. */
 bool memsys_shared_level(const WarpAccess *a);
-/* For such an access, the cycles the SM's memory pipe is busy with it
- * (memsys_access's pipe_cycles), which depend only on its addresses. */
-uint32_t memsys_pipe_cycles(const MemSys *ms, const Insn *in, const WarpAccess *a, uint64_t local_id);
+
+/* Such an access in two halves, for SMs that run apart (timing.c's quanta):
+ * memsys_access_sm() does what only this SM's requests touch (coalescing,
+ * counters, L1) and returns the memory pipe's cycles, leaving in *r what
+ * goes on; memsys_access_beyond() takes it through L2 and DRAM and returns
+ * when the data is back.  The second halves must come in the order the
+ * whole calls would have; together they equal memsys_access(). */
+enum { MEMREQ_READ, MEMREQ_WRITE, MEMREQ_ATOMIC };
+typedef struct {
+    uint8_t kind;           /* MEMREQ_* */
+    uint32_t ntrans;
+    uint32_t atomic_same;   /* most lanes of an atomic on one address */
+    uint64_t ready;         /* when the L1 part is done */
+    MemTransaction trans[COALESCE_MAX_TRANS]; /* the sectors still to fetch or write */
+} MemRequest;
+uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                          uint64_t local_id, MemCounters *c, MemRequest *r);
+uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c);
+
 /* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
 void memsys_finish(MemSys *ms, MemCounters *c);
 void mem_counters_add(MemCounters *into, const MemCounters *from);

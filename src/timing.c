@@ -145,8 +145,7 @@ typedef struct {
     uint64_t age;        /* the slot's warp, which may be gone by then */
     const Insn *in;
     const TInsn *done;
-    uint64_t local_id;
-    WarpAccess a;
+    MemRequest r;        /* what goes on to L2 and DRAM */
 } Deferred;
 
 typedef struct {
@@ -614,13 +613,19 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         if (md->parallel && memsys_shared_level(&sm->log)) {
             /* L1, L2 and DRAM see it at the quantum's end, in lockstep order;
              * the data cannot be back before then (run_quanta's quantum) */
-            Deferred d = {.t = t, .sm = sm->id, .seq = sm->deferred->len, .slot = (uint32_t)(s - sm->slots),
-                          .age = sm->age[s - sm->slots], .in = in, .done = done, .local_id = local_id,
-                          .a = sm->log};
-            g_array_append_val(sm->deferred, d);
+            g_array_set_size(sm->deferred, sm->deferred->len + 1);
+            Deferred *d = &g_array_index(sm->deferred, Deferred, sm->deferred->len - 1);
+            d->t = t;
+            d->sm = sm->id;
+            d->seq = sm->deferred->len - 1;
+            d->slot = (uint32_t)(s - sm->slots);
+            d->age = sm->age[s - sm->slots];
+            d->in = in;
+            d->done = done;
+            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, &d->r);
             ready = TIME_PENDING;
             state = STATE_LONG_SCOREBOARD;
-            sm->pipe_free = MAX(sm->pipe_free, t) + memsys_pipe_cycles(md->mem, in, &sm->log, local_id);
+            sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
         } else {
             MemTiming mt = memsys_access(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem);
             ready = MAX(mt.ready, t + 1);
@@ -929,12 +934,12 @@ static void resolve_deferred(Model *md, uint64_t limit)
     for (guint k = 0; k < all->len; k++) {
         const Deferred *d = &g_array_index(all, Deferred, k);
         Sm *sm = &md->sms[d->sm];
-        MemTiming mt = memsys_access(md->mem, d->sm, d->t, d->in, &d->a, d->local_id, &md->ts->mem);
+        uint64_t back = memsys_access_beyond(md->mem, d->t, &d->r, &md->ts->mem);
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
-        uint64_t ready = MAX(mt.ready, d->t + 1);
-        uint8_t state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
+        uint64_t ready = MAX(back, d->t + 1);
+        uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
         for (unsigned i = 0; i < d->done->ndst; i++)
             if (d->done->dst[i] < md->max_regs)
                 s->reg[d->done->dst[i]] = SB_PACK(ready, state);
