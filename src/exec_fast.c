@@ -404,13 +404,6 @@ static inline void lane_addresses(const ExecCtx *x, const Operand *m, uint64_t *
         addr[l] = (base[l] + imm) & mask;
 }
 
-static inline uint64_t load_lane(const uint8_t *p, unsigned size, bool sgn)
-{
-    uint64_t v = 0;
-    memcpy(&v, p, size);
-    return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
-}
-
 static bool fast_ld(ExecCtx *x)
 {
     const Operand *d = &IN->opd[0], *m = &IN->opd[1];
@@ -427,12 +420,12 @@ static bool fast_ld(ExecCtx *x)
             if (d->vec_regs[k] == NO_INDEX)
                 continue;
             uint64_t *dst = dst_lanes(x, d->vec_regs[k]);
-            FOR_LANES(x->exec, l) dst[l] = load_lane(span.host + addr[l] - span.window + k * esz, esz, sgn);
+            FOR_LANES(x->exec, l) dst[l] = load_bits(span.host + addr[l] - span.window + k * esz, esz, sgn);
         }
         return true;
     }
     uint64_t *dst = dst_lanes(x, d->reg);
-    FOR_LANES(x->exec, l) dst[l] = load_lane(span.host + addr[l] - span.window, esz, sgn);
+    FOR_LANES(x->exec, l) dst[l] = load_bits(span.host + addr[l] - span.window, esz, sgn);
     return true;
 }
 
@@ -478,7 +471,7 @@ static bool fast_ld_kernel_param(ExecCtx *x)
         log->write = false;
         FOR_LANES(x->exec, l) log->addr[l] = addr;
     }
-    uint64_t v = load_lane(x->cta->spec->params + addr, size, isa_type_class(IN->type) == TC_SINT);
+    uint64_t v = load_bits(x->cta->spec->params + addr, size, isa_type_class(IN->type) == TC_SINT);
     uint64_t r[WARP_SIZE];
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         r[l] = v;

@@ -54,6 +54,14 @@ static inline uint64_t width_mask(unsigned bits)
 {
     return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
 }
+/* The `size` bytes at p as a register value, sign-extended when sgn. */
+static inline uint64_t load_bits(const uint8_t *p, unsigned size, bool sgn)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);
+    return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
+}
+
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);

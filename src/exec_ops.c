@@ -1036,13 +1036,6 @@ static bool exec_ISSPACEP(ExecCtx *x)
 /* ------------------------------------------------------------------ */
 /* memory                                                               */
 
-static inline uint64_t load_bits(const uint8_t *p, unsigned size, bool sgn)
-{
-    uint64_t v = 0;
-    memcpy(&v, p, size);
-    return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
-}
-
 static bool do_load(ExecCtx *x)
 {
     const Operand *d = &IN->opd[0], *m = &IN->opd[1];

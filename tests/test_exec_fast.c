@@ -151,14 +151,6 @@ static char *forms_kernel(void)
     return g_string_free(s, FALSE);
 }
 
-static uint64_t splitmix(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Operand values: edge cases in both words and as f64, then random bits. */
 static void fill_operands(uint64_t *v, unsigned n, uint64_t seed)
 {
@@ -171,9 +163,9 @@ static void fill_operands(uint64_t *v, unsigned n, uint64_t seed)
         0x7FF8000000000000ull, 0xFFF0000000000001ull, 0x7FF0000000000000ull, 0x0000000000000001ull,
         0x8000000000000000ull, 0x3FF0000000000000ull, 0x7FEFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull,
     };
-    uint64_t st = seed;
+    GRand *rng = g_rand_new_with_seed((guint32)seed); /* a fixed sequence per seed */
     for (unsigned i = 0; i < n; i++) {
-        uint64_t r = splitmix(&st);
+        uint64_t r = (uint64_t)g_rand_int(rng) << 32 | g_rand_int(rng);
         if (i % 4 == 1)
             r = (r & ~0xFFFFFFFFull) | f32_edges[(r >> 40) % G_N_ELEMENTS(f32_edges)];
         else if (i % 8 == 2)
@@ -182,6 +174,7 @@ static void fill_operands(uint64_t *v, unsigned n, uint64_t seed)
             r &= 0x80000000000000FFull; /* small values, some negative */
         v[i] = r;
     }
+    g_rand_free(rng);
 }
 
 typedef struct {
