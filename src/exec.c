@@ -805,8 +805,7 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     cta->shared_cap = shared_cap;
     cta->nthreads = spec->block.x * spec->block.y * spec->block.z;
     cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
-    uint32_t linear = ctaid.x + spec->grid.x * (ctaid.y + spec->grid.y * ctaid.z);
-    cta->smid = spec->nsm ? linear % spec->nsm : 0;
+    cta->smid = spec->nsm ? (uint32_t)(launch_cta_linear(spec, ctaid) % spec->nsm) : 0;
     if (!warps || warps_cap < cta->nwarps) {
         for (uint32_t i = 0; i < warps_cap; i++)
             warp_free(&warps[i]);

@@ -300,6 +300,18 @@ void launch_describe_warps(GString *s, const Cta *cta)
     }
 }
 
+bool launch_budget_exhausted(const Cta *cta, uint64_t budget, GError **error)
+{
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
+                       " warp instructions exhausted in block (%u,%u,%u)",
+                    cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+    launch_describe_warps(s, cta);
+    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+    g_string_free(s, TRUE);
+    return false;
+}
+
 static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
 {
     for (;;) {
@@ -316,16 +328,8 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
             if (!ok)
                 return false;
             progress |= executed > 0 || w->state == WARP_DONE;
-            if (budget && *budget_used > budget) {
-                GString *s = g_string_new(NULL);
-                g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
-                                   " warp instructions exhausted in block (%u,%u,%u)",
-                                cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-                launch_describe_warps(s, cta);
-                g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
-                g_string_free(s, TRUE);
-                return false;
-            }
+            if (budget && *budget_used > budget)
+                return launch_budget_exhausted(cta, budget, error);
         }
         if (cta->done_warps == cta->nwarps)
             return true;
@@ -399,11 +403,25 @@ void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end)
     *end = spec->cta_count ? MIN(n, *first + spec->cta_count) : n;
 }
 
-static Dim3 cta_id_of(const LaunchSpec *s, uint64_t linear)
+Dim3 launch_cta_id(const LaunchSpec *s, uint64_t linear)
 {
     Dim3 id = {(uint32_t)(linear % s->grid.x), (uint32_t)(linear / s->grid.x % s->grid.y),
                (uint32_t)(linear / ((uint64_t)s->grid.x * s->grid.y))};
     return id;
+}
+
+uint64_t launch_cta_linear(const LaunchSpec *s, Dim3 id)
+{
+    return id.x + (uint64_t)s->grid.x * (id.y + (uint64_t)s->grid.y * id.z);
+}
+
+void launch_stats_count_cta(LaunchStats *stats, const Cta *cta)
+{
+    if (!stats)
+        return;
+    stats->ctas++;
+    stats->warps += cta->nwarps;
+    stats->threads += cta->nthreads;
 }
 
 /* The CTAs of one launch, shared by the threads that simulate it. */
@@ -436,11 +454,9 @@ static gpointer cta_worker_main(gpointer data)
             break;
         GError *e = NULL;
         bool ok = cta_init(&cta, q->img->module, q->img, q->spec, q->shared_offset, q->shared_size,
-                           cta_id_of(q->spec, i), &wk->stats, &e) &&
+                           launch_cta_id(q->spec, i), &wk->stats, &e) &&
                   run_cta(&cta, &unused_budget, 0, &e);
-        wk->stats.ctas++;
-        wk->stats.warps += cta.nwarps;
-        wk->stats.threads += cta.nthreads;
+        launch_stats_count_cta(&wk->stats, &cta);
         if (!ok) {
             if (!wk->error || i < wk->error_cta) {
                 g_clear_error(&wk->error);
@@ -514,15 +530,11 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     uint64_t budget_used = 0;
     Cta cta = {0}; /* one CTA after another, reusing its buffers */
     for (uint64_t i = first; ok && i < end; i++) {
-        ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, cta_id_of(&s, i), stats, error);
+        ok = cta_init(&cta, m, img, &s, shared_offset, shared_size, launch_cta_id(&s, i), stats, error);
         if (!ok)
             break;
         ok = run_cta(&cta, &budget_used, s.max_instructions, error);
-        if (stats) {
-            stats->ctas++;
-            stats->warps += cta.nwarps;
-            stats->threads += cta.nthreads;
-        }
+        launch_stats_count_cta(stats, &cta);
     }
     cta_release(&cta);
     g_free(shared_offset);

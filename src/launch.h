@@ -91,8 +91,18 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
  * order them. */
 bool launch_ctas_independent(const Module *m, uint32_t kernel);
 
-/* The linear CTA ids a spec selects: [*first, *end). */
+/* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
+ * CTAs x fastest, then y, then z (launch order). */
 void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end);
+Dim3 launch_cta_id(const LaunchSpec *spec, uint64_t linear);
+uint64_t launch_cta_linear(const LaunchSpec *spec, Dim3 id);
+
+struct Cta;
+/* Counts a CTA that ran (ctas, warps, threads); stats may be NULL. */
+void launch_stats_count_cta(LaunchStats *stats, const struct Cta *cta);
+/* The error of a launch that ran past spec->max_instructions, with each
+ * warp of the CTA that went over; returns false. */
+bool launch_budget_exhausted(const struct Cta *cta, uint64_t budget, GError **error);
 
 /* What launch_run and the timing model share: validates the launch shape
  * (CUDA's limits) and lays out shared memory — *shared_offset (g_free it)

@@ -456,8 +456,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     if (!cs)
         return true;
     uint64_t lin = md->next_cta++;
-    const Dim3 g = md->spec.grid;
-    Dim3 id = {(uint32_t)(lin % g.x), (uint32_t)(lin / g.x % g.y), (uint32_t)(lin / ((uint64_t)g.x * g.y))};
+    Dim3 id = launch_cta_id(&md->spec, lin);
     if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, sm->stats, error))
         return false;
     cs->cta.smid = sm->id;
@@ -489,21 +488,15 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
             sm->where[s - sm->slots] = SLOT_WAITING;
         }
     }
-    if (md->stats) {
-        md->stats->ctas++;
-        md->stats->warps += cs->cta.nwarps;
-        md->stats->threads += cs->cta.nthreads;
-    }
+    launch_stats_count_cta(md->stats, &cs->cta);
     sm->wake = MIN(sm->wake, t);
     return true;
 }
 
 static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 {
-    if (md->ts->cta_end) {
-        const Dim3 g = md->spec.grid, id = cs->cta.ctaid;
-        md->ts->cta_end[id.x + (uint64_t)g.x * (id.y + (uint64_t)g.y * id.z) - md->first_cta] = t;
-    }
+    if (md->ts->cta_end)
+        md->ts->cta_end[launch_cta_linear(&md->spec, cs->cta.ctaid) - md->first_cta] = t;
     cta_release(&cs->cta);
     cs->used = false;
     if (--sm->resident_ctas == 0)
@@ -512,18 +505,6 @@ static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 
 /* ------------------------------------------------------------------ */
 /* issue                                                                */
-
-static bool budget_exceeded(Model *md, const Cta *cta, GError **error)
-{
-    GString *s = g_string_new(NULL);
-    g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
-                       " warp instructions exhausted in block (%u,%u,%u)",
-                    md->m->path, md->spec.max_instructions, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-    launch_describe_warps(s, cta);
-    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
-    g_string_free(s, TRUE);
-    return false;
-}
 
 /* Barrier waiters of the CTA that the executor released: ready after the barrier latency. */
 static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
@@ -596,7 +577,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     if (!md->parallel)
         md->issued++;
     if (md->spec.max_instructions && md->issued > md->spec.max_instructions)
-        return budget_exceeded(md, cta, error);
+        return launch_budget_exhausted(cta, md->spec.max_instructions, error);
 
     /* the executed instruction may differ from the peeked one only when the
      * warp had no path left (then nothing executed) */
@@ -1153,6 +1134,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         thread_stats = g_new0(LaunchStats, nthreads);
         for (uint32_t k = 0; k < nthreads; k++) {
             timing_stats_init(&thread_ts[k], md.m);
+            /* the launch's shape, so that merging them adds only counts */
+            thread_ts[k].occ = ts->occ;
+            thread_ts[k].regs_per_thread = ts->regs_per_thread;
             thread_ts[k].cta_end = ts->cta_end;
             launch_stats_init(&thread_stats[k], md.m);
         }
@@ -1208,13 +1192,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     if (md.parallel) {
         for (uint32_t k = 0; k < nthreads; k++) {
             thread_ts[k].cta_end = NULL;
-            TimingStats keep = *ts;
-            timing_stats_accumulate(ts, &thread_ts[k], md.m);
-            ts->occ = keep.occ; /* the threads' copies hold counts only */
-            ts->regs_per_thread = keep.regs_per_thread;
-            ts->sms_used = keep.sms_used;
-            ts->cycles = keep.cycles;
-            ts->issued = keep.issued;
+            timing_stats_accumulate(ts, &thread_ts[k], md.m); /* their cycles, issued, sms_used are 0 */
             timing_stats_clear(&thread_ts[k]);
             if (stats)
                 launch_stats_add(stats, &thread_stats[k], md.m);
