@@ -5,6 +5,7 @@
  * Algorithm") run on the reverse CFG with the virtual exit as root.
  * Liveness: backward dataflow over blocks on 64-bit-word bitsets, then one
  * backward walk per block to find the peak number of live 32-bit units.
+ * Storage slots: greedy colouring of the registers' interference graph.
  */
 #include "cfg.h"
 
@@ -55,13 +56,7 @@ static uint32_t dest_mask(uint16_t op)
     return mask;
 }
 
-/* A growable list of register indices, reused across instructions. */
-typedef struct {
-    uint32_t *v;
-    uint32_t n, cap;
-} RegList;
-
-static void reglist_push(RegList *l, uint32_t reg)
+static void reglist_push(CfgRegList *l, uint32_t reg)
 {
     if (reg == NO_INDEX)
         return;
@@ -74,9 +69,9 @@ static void reglist_push(RegList *l, uint32_t reg)
 
 /* Registers an operand names: as destination, everything except an address
  * base (which is always read); as source, all of them. */
-static void operand_regs(const Operand *o, bool is_dest, RegList *uses, RegList *defs)
+static void operand_regs(const Operand *o, bool is_dest, CfgRegList *uses, CfgRegList *defs)
 {
-    RegList *target = is_dest ? defs : uses;
+    CfgRegList *target = is_dest ? defs : uses;
     switch (o->kind) {
     case OPD_REG:
         reglist_push(target, o->reg);
@@ -100,7 +95,7 @@ static void operand_regs(const Operand *o, bool is_dest, RegList *uses, RegList 
 /* Uses and definitions of one instruction.  For ST and RED the shape has no
  * 'd', so everything is a use; for call the CallSite carries the registers. */
 static void insn_regs(const Function *f, const Insn *in, const uint32_t *dmask,
-                      RegList *uses, RegList *defs)
+                      CfgRegList *uses, CfgRegList *defs)
 {
     uses->n = defs->n = 0;
     if (in->guard != NO_INDEX)
@@ -121,6 +116,20 @@ static void insn_regs(const Function *f, const Insn *in, const uint32_t *dmask,
         operand_regs(&in->opd[i], (dmask[in->op] >> i) & 1, uses, defs);
 }
 
+void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegList *defs)
+{
+    uint32_t dmask[OP_COUNT] = {0};
+    if (in->op < OP_COUNT)
+        dmask[in->op] = dest_mask(in->op);
+    insn_regs(f, in, dmask, uses, defs);
+}
+
+void cfg_reglist_clear(CfgRegList *l)
+{
+    g_free(l->v);
+    *l = (CfgRegList){0};
+}
+
 /* ------------------------------------------------------------ validation */
 
 static bool check_reg(const Module *m, const Function *f, const Insn *in, uint32_t reg,
@@ -139,7 +148,7 @@ static bool validate_function(const Module *m, const Function *f, const uint32_t
                               GError **error)
 {
     uint32_t n = func_ninsns(f);
-    RegList uses = {0}, defs = {0};
+    CfgRegList uses = {0}, defs = {0};
     bool ok = true;
     for (uint32_t i = 0; ok && i < n; i++) {
         const Insn *in = func_insn(f, i);
@@ -464,7 +473,7 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
     uint64_t *gen = g_new0(uint64_t, total), *kill = g_new0(uint64_t, total);
     c->live_in = g_new0(uint64_t, total);
     c->live_out = g_new0(uint64_t, total);
-    RegList uses = {0}, defs = {0};
+    CfgRegList uses = {0}, defs = {0};
 
     /* gen: read before any unguarded write in the block; kill: unguarded writes */
     for (uint32_t b = 0; b < nb; b++) {
@@ -559,6 +568,115 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
     g_free(kill);
 }
 
+/* ------------------------------------------------------- storage slots */
+
+/* Above this many registers the interference matrix (nregs^2 bits) is not
+ * worth it: every register keeps a row of its own. */
+#define PACK_MAX_REGS 8192
+
+static void slots_identity(Cfg *c)
+{
+    c->nslots = MAX(c->nregs, 1u);
+    c->slot_of = g_new(uint32_t, c->nslots);
+    for (uint32_t r = 0; r < c->nslots; r++)
+        c->slot_of[r] = r;
+}
+
+/* Registers the executor reads or writes outside instructions (the .reg
+ * parameters and return values of a .func, copied at call and return):
+ * liveness does not see those accesses, so they keep rows of their own. */
+static void mark_pinned(const Module *m, const Function *f, uint64_t *pinned)
+{
+    const GArray *lists[] = {f->params, f->rets};
+    for (size_t k = 0; k < G_N_ELEMENTS(lists); k++)
+        for (guint i = 0; lists[k] && i < lists[k]->len; i++) {
+            const Variable *v = module_var(m, g_array_index(lists[k], uint32_t, i));
+            if (v->space == SPACE_REG && v->offset < f->regs->len)
+                bit_set(pinned, (uint32_t)v->offset);
+        }
+}
+
+/* Gives registers that are never needed at the same time one storage row.
+ * Interference, per lane (each lane's row entries are private to it, and
+ * writes touch active lanes only, so per-thread liveness is exact): an
+ * instruction's destinations interfere with everything live after it, with
+ * its own sources (a handler may read a source after writing a lane of its
+ * destination, or read another lane's source) and with each other.  A
+ * guarded write does not end a live range (liveness does not kill it).
+ * Colouring is greedy in register order, lowest free row first. */
+static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask, Cfg *c)
+{
+    uint32_t n = c->nregs, w = c->words;
+    if (n == 0 || n > PACK_MAX_REGS) {
+        slots_identity(c);
+        return;
+    }
+    uint64_t *conflict = g_new0(uint64_t, (size_t)n * w);
+    uint64_t *live = g_new(uint64_t, w), *pinned = g_new0(uint64_t, w);
+    CfgRegList uses = {0}, defs = {0};
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        const BasicBlock *bb = &c->blocks[b];
+        memcpy(live, c->live_out + (size_t)b * w, w * sizeof(uint64_t));
+        for (uint32_t i = bb->last + 1; i-- > bb->first;) {
+            const Insn *in = func_insn(f, i);
+            insn_regs(f, in, dmask, &uses, &defs);
+            for (uint32_t j = 0; j < defs.n; j++) {
+                uint64_t *row = conflict + (size_t)defs.v[j] * w;
+                for (uint32_t x = 0; x < w; x++)
+                    row[x] |= live[x];
+                for (uint32_t k = 0; k < uses.n; k++)
+                    bit_set(row, uses.v[k]);
+                for (uint32_t k = 0; k < defs.n; k++)
+                    bit_set(row, defs.v[k]);
+            }
+            if (in->guard == NO_INDEX)
+                for (uint32_t j = 0; j < defs.n; j++)
+                    bit_clear(live, defs.v[j]);
+            for (uint32_t j = 0; j < uses.n; j++)
+                bit_set(live, uses.v[j]);
+        }
+    }
+    /* the rows above are "d conflicts with x"; make the relation symmetric */
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t x = 0; x < w; x++)
+            for (uint64_t bits = conflict[(size_t)a * w + x]; bits; bits &= bits - 1) {
+                uint32_t r = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                bit_set(conflict + (size_t)r * w, a);
+            }
+    mark_pinned(m, f, pinned);
+    c->slot_of = g_new(uint32_t, n);
+    uint32_t next = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (bit_get(pinned, r))
+            c->slot_of[r] = next++;
+    uint32_t first_shared = next;
+    uint64_t *taken = g_new(uint64_t, (n + 63) / 64 + 1);
+    for (uint32_t r = 0; r < n; r++) {
+        if (bit_get(pinned, r))
+            continue;
+        memset(taken, 0, ((n + 63) / 64 + 1) * sizeof(uint64_t));
+        const uint64_t *row = conflict + (size_t)r * w;
+        for (uint32_t x = 0; x < w; x++)
+            for (uint64_t bits = row[x]; bits; bits &= bits - 1) {
+                uint32_t q = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (q < r && !bit_get(pinned, q)) /* coloured already */
+                    bit_set(taken, c->slot_of[q]);
+            }
+        uint32_t s = first_shared;
+        while (bit_get(taken, s))
+            s++;
+        c->slot_of[r] = s;
+        next = MAX(next, s + 1);
+    }
+    c->nslots = MAX(next, 1u);
+    g_free(taken);
+    g_free(conflict);
+    g_free(live);
+    g_free(pinned);
+    g_free(uses.v);
+    g_free(defs.v);
+}
+
 /* ------------------------------------------------------------ public API */
 
 static Cfg *cfg_compute(const Module *m, const Function *f, GError **error)
@@ -578,6 +696,7 @@ static Cfg *cfg_compute(const Module *m, const Function *f, GError **error)
     compute_ipdoms(c);
     compute_reconv(f, c);
     compute_liveness(f, dmask, c);
+    pack_slots(m, f, dmask, c);
     return c;
 }
 
@@ -592,6 +711,7 @@ void cfg_free(Cfg *c)
     g_free(c->reconv_pc);
     g_free(c->live_in);
     g_free(c->live_out);
+    g_free(c->slot_of);
     g_free(c);
 }
 
@@ -692,8 +812,9 @@ void cfg_print_text(FILE *out, const Module *m, uint32_t func)
         fputs("no control-flow graph (declaration only or not built)\n", out);
         return;
     }
-    fprintf(out, "%u instructions, %u blocks, max live %u registers (32-bit units)\n",
-            c->ninsns, c->nblocks, c->max_live_regs);
+    fprintf(out, "%u instructions, %u blocks, max live %u registers (32-bit units), "
+            "%u registers stored in %u rows\n",
+            c->ninsns, c->nblocks, c->max_live_regs, c->nregs, c->nslots);
     for (uint32_t b = 0; b < c->nblocks; b++) {
         const BasicBlock *bb = &c->blocks[b];
         const Insn *first = func_insn(f, bb->first), *last = func_insn(f, bb->last);

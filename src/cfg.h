@@ -4,7 +4,11 @@
  * blocks, computes the post-dominator tree rooted at a virtual exit node, the
  * reconvergence point of every control-transfer instruction (the first
  * instruction of its block's immediate post-dominator) for the executor's
- * SIMT stack, and register liveness (max simultaneously live 32-bit units).
+ * SIMT stack, register liveness (max simultaneously live 32-bit units) and
+ * a storage row per register: registers never live at the same time share
+ * a row, so a warp's register file is about as small as its live set (the
+ * executor indexes rows through slot_of; analyses and the timing model keep
+ * using register indices).
  * The result hangs off Function.cfg and is owned by it (module_free calls
  * cfg_free).  After cfg_build the Cfg is read-only.
  *
@@ -63,6 +67,10 @@ typedef struct Cfg {
     uint32_t words;          /* 64-bit words per bitset */
     uint64_t *live_in;       /* nblocks * words: registers live at block entry */
     uint64_t *live_out;      /* nblocks * words: registers live at block exit */
+    uint32_t *slot_of;       /* per register: the row of the executor's register
+                                file that holds it (registers never live at once
+                                share a row) */
+    uint32_t nslots;         /* rows a frame of this function needs, >= 1 */
 } Cfg;
 
 /* reconv_pc value meaning "reconverge at the virtual exit" */
@@ -71,6 +79,18 @@ typedef struct Cfg {
 /* Registers reserved beyond the PTX-level liveness estimate: ptxas keeps
  * some registers for the stack pointer and address temporaries. */
 #define CFG_REG_OVERHEAD 2
+
+/* A growable list of register indices, reused across instructions. */
+typedef struct {
+    uint32_t *v;
+    uint32_t n, cap;
+} CfgRegList;
+
+/* The registers an instruction reads (uses: sources, address bases, its
+ * guard) and writes (defs), as liveness sees them; the lists are reset and
+ * grown as needed.  cfg_reglist_clear frees one. */
+void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegList *defs);
+void cfg_reglist_clear(CfgRegList *l);
 
 bool cfg_build(Module *m, uint32_t func_index, GError **error);   /* sets Function.cfg */
 bool cfg_build_all(Module *m, GError **error);                    /* every defined function */

@@ -181,11 +181,11 @@ static inline void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
         switch ((OperandKind)o->kind) {
         case OPD_REG:
             if (!o->negate) {
-                x->v[i] = &x->fr->regs[(size_t)o->reg * WARP_SIZE];
+                x->v[i] = frame_row(x->fr, o->reg);
                 continue;
             }
             for (uint32_t l = 0; l < WARP_SIZE; l++)
-                s[l] = !(x->fr->regs[(size_t)o->reg * WARP_SIZE + l] & 1);
+                s[l] = !(frame_row(x->fr, o->reg)[l] & 1);
             break;
         case OPD_IMM:
         case OPD_SYMBOL: {
@@ -406,7 +406,7 @@ static void copy_returns(const Module *m, Frame *callee, Frame *caller, uint32_t
             uint32_t size = (uint32_t)MIN(rv->size, 8u);
             const uint8_t *src = NULL;
             if (rv->space == SPACE_REG)
-                val = callee->regs[(size_t)rv->offset * WARP_SIZE + l];
+                val = frame_row(callee, (uint32_t)rv->offset)[l];
             else
                 src = callee->params + (size_t)l * callee->param_stride + rv->offset;
             if (cs->rets[i] != NO_INDEX) {
@@ -422,7 +422,7 @@ static void copy_returns(const Module *m, Frame *callee, Frame *caller, uint32_t
                     val = 0;
                     memcpy(&val, src, size);
                 }
-                caller->regs[(size_t)cs->ret_opds[i].reg * WARP_SIZE + l] = val;
+                frame_row(caller, cs->ret_opds[i].reg)[l] = val;
             }
         }
     }
@@ -575,7 +575,8 @@ bool exec_CALL(ExecCtx *x)
     Frame *f = &w->frames[w->nframes];
     *f = (Frame){0};
     f->func = callee_index;
-    f->regs = g_new0(uint64_t, (size_t)MAX(callee->regs->len, 1u) * WARP_SIZE);
+    f->regs = g_new0(uint64_t, (size_t)callee->cfg->nslots * WARP_SIZE);
+    f->slot_of = callee->cfg->slot_of;
     f->param_stride = (uint32_t)((callee->frame_param_bytes + 7) & ~7ull);
     f->params = f->param_stride ? g_malloc0((size_t)f->param_stride * WARP_SIZE) : NULL;
     f->local_base = (w->local_top + 15u) & ~15u;
@@ -604,7 +605,7 @@ bool exec_CALL(ExecCtx *x)
             if (pv->space == SPACE_REG) {
                 uint64_t v = 0;
                 memcpy(&v, buf, MIN(bytes, 8u));
-                f->regs[(size_t)pv->offset * WARP_SIZE + l] = v;
+                frame_row(f, (uint32_t)pv->offset)[l] = v;
             } else {
                 memcpy(f->params + (size_t)l * f->param_stride + pv->offset, buf, bytes);
             }
@@ -695,7 +696,7 @@ bool cta_try_release_barriers(Cta *cta)
                            : b->red_op == ATOM_AND ? (b->red_and & 1) : (b->red_or & 1);
                 Frame *f = &w->frames[w->nframes - 1];
                 for (uint32_t l = 0; l < WARP_SIZE; l++)
-                    f->regs[(size_t)w->pending_red_dst * WARP_SIZE + l] = v;
+                    frame_row(f, w->pending_red_dst)[l] = v;
                 w->pending_red_dst = NO_INDEX;
             }
         }
@@ -744,7 +745,7 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     }
     if (w->local)
         memset(w->local, 0, (size_t)w->local_stride * WARP_SIZE);
-    size_t nregs = (size_t)MAX(k->regs->len, 1u) * WARP_SIZE;
+    size_t nregs = (size_t)k->cfg->nslots * WARP_SIZE;
     if (w->kernel_regs_len < nregs) {
         g_free(w->kernel_regs);
         w->kernel_regs = g_new0(uint64_t, nregs);
@@ -766,6 +767,7 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     *f = (Frame){0};
     f->func = cta->spec->kernel;
     f->regs = w->kernel_regs;
+    f->slot_of = k->cfg->slot_of;
     f->param_stride = param_stride;
     /* kernel parameters live in the launch's buffer; this per-lane area
      * holds the call-site .param variables declared in the body */
@@ -916,7 +918,7 @@ static bool step_one(ExecCtx *x, bool *settle)
     x->diverged = x->blocked = false;
     if (x->in->guard != NO_INDEX) {
         uint32_t g = 0;
-        const uint64_t *p = &x->fr->regs[(size_t)x->in->guard * WARP_SIZE];
+        const uint64_t *p = frame_row(x->fr, x->in->guard);
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             g |= (uint32_t)(p[l] & 1) << l;
         g &= x->active;

@@ -36,7 +36,9 @@ typedef struct {
 
 typedef struct {
     uint32_t func;          /* function index */
-    uint64_t *regs;         /* nregs * 32 lane values */
+    uint64_t *regs;         /* nslots * 32 lane values (cfg.h: registers that are
+                               never live together share a row) */
+    const uint32_t *slot_of;/* register index -> row, the function's Cfg.slot_of */
     uint8_t *params;        /* 32 * param_stride: per-lane .param frame */
     uint32_t param_stride;
     uint32_t local_base;    /* offset of this frame in each lane's local memory */
@@ -44,6 +46,12 @@ typedef struct {
     uint32_t call_site;     /* caller's call instruction (returns go to +1) */
     uint32_t lanes;         /* lanes that entered the frame */
 } Frame;
+
+/* The 32 lane values of register `reg` in frame f. */
+static inline uint64_t *frame_row(const Frame *f, uint32_t reg)
+{
+    return f->regs + (size_t)f->slot_of[reg] * WARP_SIZE;
+}
 
 typedef enum { WARP_READY, WARP_AT_BARRIER, WARP_DONE } WarpState;
 

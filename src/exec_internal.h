@@ -46,7 +46,7 @@ struct ExecCtx {
 
 static inline uint64_t *reg_slot(const ExecCtx *x, uint32_t reg, uint32_t lane)
 {
-    return &x->fr->regs[(size_t)reg * WARP_SIZE + lane];
+    return frame_row(x->fr, reg) + lane;
 }
 
 /* bit helpers */

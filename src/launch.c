@@ -62,6 +62,16 @@ static bool apply_fixups(ModuleImage *img, GError **error)
 
 ModuleImage *image_load(const Module *m, GlobalMemory *g, GError **error)
 {
+    /* the executor reconverges and lays out registers by the analyses */
+    for (guint i = 0; i < m->funcs->len; i++) {
+        const Function *f = module_func(m, i);
+        if (f->is_defined && f->insns && !f->cfg) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                        "%s: function %s has no control-flow analysis (cfg_build_all before image_load)",
+                        m->path ? m->path : "<ptx>", f->name);
+            return NULL;
+        }
+    }
     ModuleImage *img = g_new0(ModuleImage, 1);
     img->module = m;
     img->gmem = g;

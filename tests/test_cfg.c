@@ -906,6 +906,56 @@ static void check_invariants(const Module *m, uint32_t fi)
         }
     }
     ck_assert_uint_le(c->max_live_regs, 2 * c->nregs);
+    /* storage rows: a write never lands in the row of a register that is
+     * live after it, read by it or written beside it (an independent walk
+     * of each block from its live-out set) */
+    CfgRegList uses = {0}, defs = {0};
+    uint64_t *live = g_new(uint64_t, c->words);
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        memcpy(live, c->live_out + (size_t)b * c->words, c->words * sizeof *live);
+        for (uint32_t i = c->blocks[b].last + 1; i-- > c->blocks[b].first;) {
+            const Insn *in = func_insn(f, i);
+            cfg_insn_regs(f, in, &uses, &defs);
+            for (uint32_t j = 0; j < defs.n; j++) {
+                uint32_t d = defs.v[j];
+                for (uint32_t r = 0; r < c->nregs; r++) {
+                    bool near = (live[r / 64] >> (r % 64)) & 1;
+                    for (uint32_t k = 0; k < uses.n; k++)
+                        near |= uses.v[k] == r;
+                    for (uint32_t k = 0; k < defs.n; k++)
+                        near |= defs.v[k] == r;
+                    ck_assert_msg(r == d || !near || c->slot_of[r] != c->slot_of[d],
+                                  "%s insn %u: writing reg %u clobbers reg %u (row %u)", f->name, i, d, r,
+                                  c->slot_of[d]);
+                }
+            }
+            if (in->guard == NO_INDEX)
+                for (uint32_t j = 0; j < defs.n; j++)
+                    live[defs.v[j] / 64] &= ~(1ull << (defs.v[j] % 64));
+            for (uint32_t j = 0; j < uses.n; j++)
+                live[uses.v[j] / 64] |= 1ull << (uses.v[j] % 64);
+        }
+    }
+    g_free(live);
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    /* storage rows: in range, and registers live together never share one */
+    ck_assert_uint_ge(c->nslots, 1);
+    ck_assert_uint_le(c->nslots, MAX(c->nregs, 1u));
+    uint32_t *holder = g_new(uint32_t, c->nslots);
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        for (uint32_t s = 0; s < c->nslots; s++)
+            holder[s] = NO_INDEX;
+        for (uint32_t r = 0; r < c->nregs; r++) {
+            ck_assert_uint_lt(c->slot_of[r], c->nslots);
+            if (!cfg_live_in(c, b, r))
+                continue;
+            ck_assert_msg(holder[c->slot_of[r]] == NO_INDEX, "%s B%u: regs %u and %u live in row %u", f->name, b,
+                          holder[c->slot_of[r]], r, c->slot_of[r]);
+            holder[c->slot_of[r]] = r;
+        }
+    }
+    g_free(holder);
 }
 
 START_TEST(test_traces_invariants)
@@ -915,6 +965,7 @@ START_TEST(test_traces_invariants)
     ck_assert_ptr_nonnull(dir);
     const char *name;
     int files = 0;
+    uint64_t regs = 0, rows = 0;
     while ((name = g_dir_read_name(dir))) {
         char *sub = g_build_filename(root, name, NULL);
         GDir *d2 = g_dir_open(sub, 0, NULL);
@@ -927,8 +978,14 @@ START_TEST(test_traces_invariants)
             Module *m = ptx_parse_file(path, &err);
             if (m) { /* parsing is another suite's business */
                 ck_assert_msg(cfg_build_all(m, &err), "%s: %s", path, err ? err->message : "?");
-                for (uint32_t fi = 0; fi < m->funcs->len; fi++)
+                for (uint32_t fi = 0; fi < m->funcs->len; fi++) {
                     check_invariants(m, fi);
+                    const Cfg *c = module_func(m, fi)->cfg;
+                    if (c) {
+                        regs += c->nregs;
+                        rows += c->nslots;
+                    }
+                }
                 files++;
                 module_free(m);
             }
@@ -942,6 +999,10 @@ START_TEST(test_traces_invariants)
     g_dir_close(dir);
     g_free(root);
     ck_assert_int_gt(files, 0);
+    /* nvcc names a fresh virtual register for nearly every value: sharing
+     * rows must shrink the register files several times over */
+    ck_assert_msg(rows * 3 < regs, "%llu registers in %llu rows", (unsigned long long)regs,
+                  (unsigned long long)rows);
 }
 END_TEST
 

@@ -1988,6 +1988,60 @@ START_TEST(test_activemask_match)
 }
 END_TEST
 
+/* ================================================================ register rows */
+
+/* Registers that are never live together share a row of the register file
+ * (cfg.h).  Each case below breaks under a wrong sharing rule: a guarded
+ * write that ended a live range, a row shared across divergent paths by
+ * value rather than per lane, a shuffle whose destination shares its
+ * source's row, and .reg parameters and return values of a .func. */
+START_TEST(test_register_rows_shared_safely)
+{
+    const char *ptx =
+        HEADER ".func (.reg .b32 ret) addmul(.reg .b32 a, .reg .b32 b)\n{\n"
+               ".reg .b32 %t<4>;\nadd.u32 %t1, a, b;\nmul.lo.u32 %t2, %t1, 3;\n"
+               "mov.u32 %t3, 5;\nadd.u32 ret, %t2, %t3;\nret;\n}\n"
+               ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .pred %p<4>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\n"
+               "mul.wide.u32 %rd2, %r1, 20;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "mov.u32 %r2, 7;\nmov.u32 %r3, 3;\nst.global.u32 [%rd3], %r3;\n"
+               "setp.lt.u32 %p1, %r1, 16;\n@%p1 mov.u32 %r2, 9;\nst.global.u32 [%rd3+4], %r2;\n"
+               "mov.u32 %r4, 100;\n@%p1 bra A;\n"
+               "mov.u32 %r5, 200;\nadd.u32 %r6, %r5, %r1;\nst.global.u32 [%rd3+8], %r6;\nbra J;\n"
+               "A:\nadd.u32 %r7, %r4, %r1;\nst.global.u32 [%rd3+8], %r7;\n"
+               "J:\nadd.u32 %r8, %r1, 1000;\nshfl.sync.up.b32 %r9, %r8, 1, 0, -1;\n"
+               "st.global.u32 [%rd3+12], %r9;\n"
+               "call.uni (%r10), addmul, (%r1, %r3);\nst.global.u32 [%rd3+16], %r10;\n"
+               "ret;\n}\n";
+    /* few registers, so greedy colouring would give the (dead) %r3 the row
+     * of %r2 unless the guarded write keeps %r2 live across it */
+    const char *guarded =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+               "mov.u32 %r1, %laneid;\nmov.u32 %r2, 7;\nsetp.lt.u32 %p1, %r1, 16;\n"
+               "mov.u32 %r3, 3;\n@%p1 mov.u32 %r2, 9;\n"
+               "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+    uint32_t kept[32];
+    run_kernel(guarded, 1, 32, kept, sizeof kept, NULL, 0);
+    for (uint32_t l = 0; l < 32; l++)
+        EQ32(kept[l], l < 16 ? 9 : 7);
+
+    uint32_t out[32 * 5];
+    memset(out, 0xEE, sizeof out);
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *o = &out[l * 5];
+        EQ32(o[0], 3);
+        EQ32(o[1], l < 16 ? 9 : 7);
+        EQ32(o[2], l < 16 ? 100 + l : 200 + l);
+        EQ32(o[3], l == 0 ? 1000 : 999 + l);
+        EQ32(o[4], (l + 3) * 3 + 5);
+    }
+}
+END_TEST
+
 /* ================================================================ special registers */
 
 /* tu_run launches 1-D grids only: this runs a kernel k(out) on any grid. */
@@ -2139,6 +2193,7 @@ static Suite *ops_suite(void)
     tcase_set_timeout(w, 120);
     tcase_add_test(w, test_vote_divergent);
     tcase_add_test(w, test_shfl);
+    tcase_add_test(w, test_register_rows_shared_safely);
     tcase_add_test(w, test_activemask_match);
     tcase_add_test(w, test_special_registers_3d);
     suite_add_tcase(s, w);
