@@ -497,8 +497,7 @@ static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 {
     if (md->ts->cta_end)
         md->ts->cta_end[launch_cta_linear(&md->spec, cs->cta.ctaid) - md->first_cta] = t;
-    cta_release(&cs->cta);
-    cs->used = false;
+    cs->used = false; /* its buffers stay for the next CTA of this slot */
     if (--sm->resident_ctas == 0)
         sm_activity(sm, t, false);
 }
@@ -727,8 +726,7 @@ static void model_free(Model *md)
     for (uint32_t i = 0; i < md->nsms && md->sms; i++) {
         Sm *sm = &md->sms[i];
         for (uint32_t c = 0; c < sm->nctas; c++)
-            if (sm->ctas[c].used)
-                cta_release(&sm->ctas[c].cta);
+            cta_release(&sm->ctas[c].cta);
         g_free(sm->slots);
         g_free(sm->ctas);
         g_free(sm->unit_free);
@@ -1142,10 +1140,14 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         }
     }
     uint32_t wpb = ts->occ.warps_per_block;
+    /* a small grid never fills the GPU: no SM holds more CTAs than the
+     * grid has, and dispatch (breadth first, then to SMs that retired one)
+     * never reaches an SM beyond the grid's size */
+    uint64_t grid_ctas = md.total_ctas - md.first_cta;
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
         sm->id = i;
-        sm->nctas = ts->occ.blocks_per_sm;
+        sm->nctas = i < grid_ctas ? (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, grid_ctas) : 0;
         sm->ctas = g_new0(CtaSlot, sm->nctas);
         sm->nslots = sm->nctas * wpb;
         sm->slots = g_new0(WarpSlot, sm->nslots);
