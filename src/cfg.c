@@ -113,7 +113,8 @@ static void insn_regs(const Function *f, const Insn *in, const uint32_t *dmask,
         return;
     }
     for (uint32_t i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++)
-        operand_regs(&in->opd[i], (dmask[in->op] >> i) & 1, uses, defs);
+        operand_regs(&in->opd[i], ((dmask[in->op] >> i) & 1) || (i == 0 && insn_writes_first_operand_late(in)),
+                     uses, defs);
 }
 
 void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegList *defs)

@@ -181,11 +181,11 @@ static inline void operands_resolve(ExecCtx *x, uint64_t (*scratch)[WARP_SIZE])
         switch ((OperandKind)o->kind) {
         case OPD_REG:
             if (!o->negate) {
-                x->v[i] = frame_row(x->fr, o->reg);
+                x->v[i] = ctx_row(x, o->reg);
                 continue;
             }
             for (uint32_t l = 0; l < WARP_SIZE; l++)
-                s[l] = !(frame_row(x->fr, o->reg)[l] & 1);
+                s[l] = !(ctx_row(x, o->reg)[l] & 1);
             break;
         case OPD_IMM:
         case OPD_SYMBOL: {
@@ -569,7 +569,7 @@ bool exec_CALL(ExecCtx *x)
     if (w->nframes == w->frames_cap) {
         w->frames_cap *= 2;
         w->frames = g_renew(Frame, w->frames, w->frames_cap);
-        x->fr = top_frame(w);
+        ctx_set_frame(x, top_frame(w));
     }
     Frame *caller = x->fr;
     Frame *f = &w->frames[w->nframes];
@@ -617,7 +617,7 @@ bool exec_CALL(ExecCtx *x)
     w->stack[w->depth - 1].pc = x->pc + 1;
     f->stack_base = w->depth;
     stack_push(w, 0, RPC_NONE, x->exec);
-    x->fr = f;
+    ctx_set_frame(x, f);
     x->next_pc = NO_INDEX;
     return true;
 }
@@ -891,7 +891,7 @@ static bool changes_control(uint16_t op)
 /* Point x at the warp's current frame and function (after a settle). */
 static void ctx_enter_frame(ExecCtx *x)
 {
-    x->fr = top_frame(x->w);
+    ctx_set_frame(x, top_frame(x->w));
     x->func = x->fr->func;
     x->fn = module_func(x->m, x->func);
     const ExecPlan *plan = x->cta->image->plan;
@@ -918,7 +918,7 @@ static bool step_one(ExecCtx *x, bool *settle)
     x->diverged = x->blocked = false;
     if (x->in->guard != NO_INDEX) {
         uint32_t g = 0;
-        const uint64_t *p = frame_row(x->fr, x->in->guard);
+        const uint64_t *p = ctx_row(x, x->in->guard);
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             g |= (uint32_t)(p[l] & 1) << l;
         g &= x->active;
@@ -945,7 +945,7 @@ static bool step_one(ExecCtx *x, bool *settle)
 bool warp_step(Warp *w, StepInfo *info, GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
-    x.fr = top_frame(w);
+    ctx_set_frame(&x, top_frame(w));
     if (!warp_settle(&x)) {
         if (info)
             *info = (StepInfo){0};
@@ -967,6 +967,35 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     return true;
 }
 
+bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
+                    GError **error)
+{
+    ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
+    uint32_t n = 0;
+    bool settle = true, ok = true;
+    while (n < max && w->state == WARP_READY) {
+        if (settle) {
+            ctx_set_frame(&x, top_frame(w));
+            if (!warp_settle(&x))
+                break;
+            ctx_enter_frame(&x);
+        }
+        uint32_t pc = w->stack[w->depth - 1].pc;
+        if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
+            break;
+        ok = step_one(&x, &settle);
+        if (!ok)
+            break;
+        steps[n++] = (StepPos){x.func, x.pc};
+    }
+    if (ok && settle) {
+        ctx_set_frame(&x, top_frame(w));
+        warp_settle(&x);
+    }
+    *executed = n;
+    return ok;
+}
+
 bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
@@ -974,7 +1003,7 @@ bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
     bool settle = true, ok = true;
     while (n < max_steps && w->state == WARP_READY) {
         if (settle) {
-            x.fr = top_frame(w);
+            ctx_set_frame(&x, top_frame(w));
             if (!warp_settle(&x))
                 break;
             ctx_enter_frame(&x);
@@ -985,7 +1014,7 @@ bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
         n++;
     }
     if (ok && settle) {
-        x.fr = top_frame(w);
+        ctx_set_frame(&x, top_frame(w));
         warp_settle(&x);
     }
     *executed = n;

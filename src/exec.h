@@ -137,6 +137,20 @@ bool warp_step(Warp *w, StepInfo *info, GError **error);
  * instructions. */
 bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error);
 
+/* Where one executed instruction was. */
+typedef struct {
+    uint32_t func, pc;
+} StepPos;
+
+/* Execute the warp's next instructions early, for the timing model, while
+ * may_run[func][pc] allows the next one (an instruction whose effects and
+ * inputs stay inside the warp: its registers, stack and frames), the warp
+ * stays ready and fewer than max ran; steps[] receives where each one was
+ * and *executed the count.  On a fault the error is returned for the
+ * instruction that would have run next; the steps before it stand. */
+bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
+                    GError **error);
+
 /* Release barriers whose arrivals are complete (after a warp arrived or a
  * warp finished).  Returns true if some warp was released. */
 bool cta_try_release_barriers(Cta *cta);

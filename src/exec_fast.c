@@ -31,7 +31,7 @@
 
 static inline uint64_t *dst_lanes(const ExecCtx *x, uint32_t reg)
 {
-    return frame_row(x->fr, reg);
+    return ctx_row(x, reg);
 }
 
 /* Write the computed lanes whose guard held. */
@@ -443,7 +443,7 @@ static bool fast_st(ExecCtx *x)
         FOR_LANES(x->exec, l) {
             uint8_t *p = span.host + addr[l] - span.window;
             for (unsigned k = 0; k < s->vec_count; k++) {
-                uint64_t v = s->vec_regs[k] != NO_INDEX ? frame_row(x->fr, s->vec_regs[k])[l] : 0;
+                uint64_t v = s->vec_regs[k] != NO_INDEX ? ctx_row(x, s->vec_regs[k])[l] : 0;
                 memcpy(p + k * esz, &v, esz);
             }
         }

@@ -19,6 +19,8 @@ struct ExecCtx {
     Warp *w;
     Cta *cta;
     Frame *fr;
+    uint64_t *regs;            /* fr->regs */
+    const uint32_t *slot_of;   /* fr->slot_of */
     const Module *m;
     const Function *fn;
     const Insn *in;
@@ -44,9 +46,21 @@ struct ExecCtx {
 #define FOR_LANES(mask, lane) \
     for (uint32_t _m = (mask), lane; _m && ((lane = (uint32_t)__builtin_ctz(_m)), 1); _m &= _m - 1)
 
+/* The 32 lanes of register reg in the current frame (ctx_set_frame keeps
+ * the frame's rows and layout at hand: this is the hottest lookup). */
+static inline uint64_t *ctx_row(const ExecCtx *x, uint32_t reg)
+{
+    return x->regs + (size_t)x->slot_of[reg] * WARP_SIZE;
+}
 static inline uint64_t *reg_slot(const ExecCtx *x, uint32_t reg, uint32_t lane)
 {
-    return frame_row(x->fr, reg) + lane;
+    return ctx_row(x, reg) + lane;
+}
+static inline void ctx_set_frame(ExecCtx *x, Frame *f)
+{
+    x->fr = f;
+    x->regs = f->regs;
+    x->slot_of = f->slot_of;
 }
 
 /* bit helpers */

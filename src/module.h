@@ -165,6 +165,13 @@ static inline Insn *func_insn(const Function *f, uint32_t i)
 }
 static inline uint32_t func_ninsns(const Function *f) { return f->insns->len; }
 
+/* bar.red writes its first operand (when the barrier completes): the only
+ * destination the instruction shapes of isa/ do not mark with 'd'. */
+static inline bool insn_writes_first_operand_late(const Insn *in)
+{
+    return (in->op == OP_BAR || in->op == OP_BARRIER) && in->mode == BAR_RED;
+}
+
 /* NO_INDEX when absent */
 uint32_t module_find_func(const Module *m, const char *name);
 /* Find a kernel by exact .entry name or unique demangled-name prefix

@@ -64,9 +64,17 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 /* Parallel mode: a register whose load is timed at the end of the quantum. */
 #define TIME_PENDING ((uint64_t)1 << 55)
 
+/* How many instructions a warp executes ahead of their issue (below). */
+#define AHEAD_MAX 16
+
 typedef struct {
     Warp *w;             /* NULL when free */
     CtaSlot *cs;
+    /* instructions executed ahead of their issue, to be issued in order:
+     * ahead[ahead_at .. nahead); then ahead_error, if the next one faulted */
+    StepPos *ahead;
+    uint8_t nahead, ahead_at;
+    GError *ahead_error;
     uint32_t sched;
     uint32_t bit;        /* index among its scheduler's slots */
     uint64_t *reg;       /* per register: SB_PACK(cycle its value is available, state a reader waits in) */
@@ -114,6 +122,7 @@ typedef struct {
     uint8_t *where;      /* SLOT_IDLE / READY / WAITING */
     uint64_t *age;       /* dispatch order of the slot's warp (greedy-then-oldest) */
     uint64_t *regs;      /* every slot's scoreboard */
+    StepPos *ahead;      /* every slot's run-ahead steps, AHEAD_MAX each */
     uint32_t ready_words;
     WakeHeap waiting;    /* slots in SLOT_WAITING, by the cycle they become ready */
     uint64_t wake;
@@ -157,6 +166,8 @@ typedef struct {
     TimingStats *ts;
     MemSys *mem;
     TInsn **tinsn;       /* [func][pc] */
+    uint8_t **may_run_ahead; /* [func][pc]: see decode_run_ahead */
+    bool run_ahead;
     uint32_t max_regs;
     uint64_t *shared_offset;
     uint32_t shared_size;
@@ -296,25 +307,57 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     for (unsigned i = 0; i < in->nopd; i++) {
         while (*shape == ',')
             shape++;
-        bool dest = *shape == 'd';
+        bool dest = *shape == 'd' || (i == 0 && insn_writes_first_operand_late(in));
         add_operand(t, &in->opd[i], dest);
         while (*shape && *shape != ',')
             shape++;
     }
 }
 
+/* Instructions a warp may execute before their issue: their inputs and
+ * effects stay inside the warp (registers, reconvergence stack, carry), so
+ * the cycle they execute at cannot change any result.  Memory, barriers,
+ * calls, exits and clock reads execute at issue.  Nor may one end the
+ * warp (which can release other warps at a barrier): it neither falls off
+ * the function's end nor branches there. */
+static bool may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
+{
+    uint32_t n = func_ninsns(fn);
+    if (pc + 1 >= n)
+        return false;
+    FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
+    if (in->op == OP_BRA) {
+        if (in->nopd < 1 || in->opd[0].kind != OPD_LABEL || in->opd[0].imm < 0 || (uint64_t)in->opd[0].imm >= n)
+            return false;
+    } else if (u != UNIT_INT && u != UNIT_FP32 && u != UNIT_FP64 && u != UNIT_SFU) {
+        return false;
+    }
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const Operand *o = &in->opd[i];
+        if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
+                                    o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
+                                    o->reg == SREG_GLOBALTIMER_HI))
+            return false;
+    }
+    return true;
+}
+
 static void decode_module(Model *md)
 {
     const Module *m = md->m;
     md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
+    md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
         md->max_regs = MAX(md->max_regs, fn->regs->len);
         if (!fn->is_defined)
             continue;
         md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
-        for (uint32_t i = 0; i < func_ninsns(fn); i++)
+        md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
+        for (uint32_t i = 0; i < func_ninsns(fn); i++) {
             decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
+            md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i);
+        }
     }
     md->max_regs = MAX(md->max_regs, 1u);
 }
@@ -340,8 +383,12 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
 {
     uint32_t f, pc;
     s->next = NULL;
-    if (!warp_peek(s->w, &f, &pc))
+    if (s->ahead_at < s->nahead) {
+        f = s->ahead[s->ahead_at].func;
+        pc = s->ahead[s->ahead_at].pc;
+    } else if (!warp_peek(s->w, &f, &pc)) {
         return;
+    }
     const Function *fn = module_func(md->m, f);
     if (!md->tinsn[f] || pc >= func_ninsns(fn)) {
         /* running off the end: let the executor report it */
@@ -473,6 +520,8 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
         s->w = &cs->cta.warps[i];
         s->cs = cs;
         s->w->mem_log = &sm->log;
+        s->nahead = s->ahead_at = 0;
+        g_clear_error(&s->ahead_error);
         for (uint32_t r = 0; r < md->max_regs; r++)
             s->reg[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
@@ -570,8 +619,28 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     sm->log.mask = 0;
     cta->clock = t;
     StepInfo info;
-    if (!warp_step(w, &info, error))
+    if (s->ahead_at < s->nahead) { /* executed already */
+        StepPos p = s->ahead[s->ahead_at++];
+        info = (StepInfo){.func = p.func, .pc = p.pc, .active = 1};
+        if (s->ahead_at == s->nahead)
+            s->ahead_at = s->nahead = 0;
+    } else if (s->ahead_error) { /* the fault of the instruction issued now */
+        g_propagate_error(error, g_steal_pointer(&s->ahead_error));
         return false;
+    } else {
+        if (!warp_step(w, &info, error))
+            return false;
+        /* with the warp's registers in the host's cache, run its next
+         * warp-private instructions now; they issue in later cycles */
+        if (md->run_ahead && w->state == WARP_READY) {
+            uint32_t n = 0;
+            /* a fault is kept in ahead_error until its instruction issues */
+            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, s->ahead, &n,
+                                 &s->ahead_error);
+            s->nahead = (uint8_t)n;
+            s->ahead_at = 0;
+        }
+    }
     sm->issued++;
     if (!md->parallel)
         md->issued++;
@@ -727,6 +796,8 @@ static void model_free(Model *md)
         Sm *sm = &md->sms[i];
         for (uint32_t c = 0; c < sm->nctas; c++)
             cta_release(&sm->ctas[c].cta);
+        for (uint32_t k = 0; k < sm->nslots; k++)
+            g_clear_error(&sm->slots[k].ahead_error);
         g_free(sm->slots);
         g_free(sm->ctas);
         g_free(sm->unit_free);
@@ -736,14 +807,18 @@ static void model_free(Model *md)
         g_free(sm->where);
         g_free(sm->age);
         g_free(sm->regs);
+        g_free(sm->ahead);
         g_free(sm->waiting.e);
         if (sm->deferred)
             g_array_free(sm->deferred, TRUE);
     }
     g_free(md->sms);
-    for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++)
+    for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
+        g_free(md->may_run_ahead[f]);
+    }
     g_free(md->tinsn);
+    g_free(md->may_run_ahead);
     g_free(md->shared_offset);
     memsys_free(md->mem);
 }
@@ -1115,6 +1190,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;
     }
     decode_module(&md);
+    /* a budget stops the launch at an issued instruction: nothing may have
+     * run beyond it */
+    md.run_ahead = !spec->max_instructions;
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
     md.sms = g_new0(Sm, md.nsms);
@@ -1152,6 +1230,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->nslots = sm->nctas * wpb;
         sm->slots = g_new0(WarpSlot, sm->nslots);
         sm->regs = g_new(uint64_t, (size_t)sm->nslots * md.max_regs);
+        sm->ahead = g_new(StepPos, (size_t)MAX(sm->nslots, 1u) * AHEAD_MAX);
         sm->next_unit = g_new0(uint8_t, MAX(sm->nslots, 1u));
         sm->where = g_new0(uint8_t, MAX(sm->nslots, 1u));
         sm->age = g_new0(uint64_t, MAX(sm->nslots, 1u));
@@ -1159,6 +1238,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
             sm->slots[k].sched = k % md.schedulers;
             sm->slots[k].bit = k / md.schedulers;
             sm->slots[k].reg = sm->regs + (size_t)k * md.max_regs;
+            sm->slots[k].ahead = sm->ahead + (size_t)k * AHEAD_MAX;
         }
         sm->unit_free = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT);
         sm->last = g_new(uint32_t, md.schedulers);

@@ -22,8 +22,9 @@ typedef struct {
 
 /* Run kernel `k` of ptx with one buffer parameter (nbytes, zeroed) and an
  * optional u32 scalar, `regs` registers per thread, on config `name` with overrides. */
-static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
-                           uint32_t regs, const char *name, const char *const *overrides, Result *r)
+static void run_timed_budget(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
+                             uint32_t regs, const char *name, const char *const *overrides, uint64_t budget,
+                             Result *r)
 {
     GError *error = NULL;
     GpuConfig *cfg = config_load(name, overrides, &error);
@@ -41,10 +42,11 @@ static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint6
     if (module_func(m, k)->params->len > 1)
         ck_assert(launch_pack_param(m, k, 1, scalar, params, &error));
     LaunchSpec spec = {.kernel = k, .grid = {grid, 1, 1}, .block = {block, 1, 1}, .params = params,
-                       .max_instructions = 100000000};
+                       .max_instructions = budget};
     launch_stats_init(&r->ls, m);
     timing_stats_init(&r->ts, m);
     ck_assert_msg(timing_run(img, &spec, cfg, regs, &r->ls, &r->ts, &error), "run: %s", error ? error->message : "");
+    memset(r->out, 0, sizeof r->out);
     memcpy(r->out, gmem_ptr(g, buf, MIN(nbytes ? nbytes : 8, sizeof r->out)), MIN(nbytes ? nbytes : 8, sizeof r->out));
     /* keep the counts, free the per-instruction arrays */
     TimingStats ts = r->ts;
@@ -61,6 +63,12 @@ static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint6
     gmem_free(g);
     module_free(m);
     config_free(cfg);
+}
+
+static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
+                           uint32_t regs, const char *name, const char *const *overrides, Result *r)
+{
+    run_timed_budget(ptx, grid, block, nbytes, scalar, regs, name, overrides, 0, r);
 }
 
 static void run_timed(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
@@ -224,6 +232,55 @@ START_TEST(barrier_wait_is_attributed)
 }
 END_TEST
 
+/* Each thread reads %clock between dependent adds and stores what it saw:
+ * the outputs record issue times. */
+static const char *clock_ptx =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %clock;\n"
+    "add.s32 %r3, %r1, 1;\nmul.lo.s32 %r3, %r3, 3;\nadd.s32 %r3, %r3, 7;\n"
+    "setp.lt.u32 %p1, %r1, 40;\n@%p1 bra SKIP;\nmul.lo.s32 %r3, %r3, 5;\nSKIP:\n"
+    "mov.u32 %r4, %clock;\nsub.s32 %r5, %r4, %r2;\nadd.s32 %r6, %r5, %r3;\n"
+    "shr.u32 %r7, %r1, 3;\nmul.wide.u32 %rd2, %r7, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r6;\nret;\n}\n";
+
+/* A warp runs its warp-private instructions (arithmetic, branches) ahead
+ * of their issue; a launch with an instruction budget does not.  Nothing
+ * either way may show it: outputs, cycles, states and memory counts. */
+START_TEST(run_ahead_changes_nothing)
+{
+    char *alu = alu_kernel(40, true);
+    struct {
+        const char *ptx;
+        uint32_t grid, block, n;
+        uint64_t bytes;
+    } cases[] = {
+        {alu, 300, 256, 0, 8},
+        {barrier_ptx, 4, 64, 0, 8},
+        {copy_ptx, 64, 256, 8192, 2 * 8192 * 4},
+        {clock_ptx, 2, 256, 0, 256},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        Result ahead, issued;
+        run_timed_budget(cases[i].ptx, cases[i].grid, cases[i].block, cases[i].bytes, cases[i].n, 16, "h200",
+                         no_overrides, 0, &ahead);
+        run_timed_budget(cases[i].ptx, cases[i].grid, cases[i].block, cases[i].bytes, cases[i].n, 16, "h200",
+                         no_overrides, 1u << 30, &issued);
+        ck_assert_msg(memcmp(ahead.out, issued.out, sizeof ahead.out) == 0, "case %zu: outputs differ", i);
+        ck_assert_uint_eq(ahead.ts.cycles, issued.ts.cycles);
+        ck_assert_uint_eq(ahead.ts.warp_active_cycles, issued.ts.warp_active_cycles);
+        for (int s = 0; s < STATE_COUNT; s++)
+            ck_assert_msg(ahead.ts.state_cycles[s] == issued.ts.state_cycles[s], "case %zu: state %s", i,
+                          timing_state_names[s]);
+        ck_assert_msg(memcmp(&ahead.ts.mem, &issued.ts.mem, sizeof ahead.ts.mem) == 0, "case %zu: memory", i);
+        ck_assert_uint_eq(ahead.ls.warp_insts, issued.ls.warp_insts);
+        ck_assert_uint_eq(ahead.ls.thread_insts, issued.ls.thread_insts);
+    }
+    g_free(alu);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing");
@@ -235,6 +292,7 @@ static Suite *suite(void)
     tcase_add_test(t, dram_stream_saturates_bandwidth);
     tcase_add_test(t, occupancy_limits_resident_blocks);
     tcase_add_test(t, barrier_wait_is_attributed);
+    tcase_add_test(t, run_ahead_changes_nothing);
     suite_add_tcase(s, t);
     return s;
 }
