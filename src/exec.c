@@ -289,6 +289,62 @@ static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t
     return NULL;
 }
 
+/* racecheck and initcheck on one lane's shared access (LaunchSpec.checks).
+ * Hazards are between different warps only: a warp's lanes run in
+ * lockstep.  Atomics never race with each other; against plain accesses
+ * they count as a read and a write. */
+static bool shared_check(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane, bool write)
+{
+    Cta *c = x->cta;
+    uint16_t me = (uint16_t)(x->w->index + 1);
+    bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+    bool race = c->spec->checks & LAUNCH_CHECK_RACE, init = c->spec->checks & LAUNCH_CHECK_INIT;
+    for (uint32_t i = 0; i < size; i++) {
+        SharedShadow *s = &c->shadow[addr + i];
+        const char *hazard = NULL, *did = "wrote";
+        uint16_t other = 0;
+        bool reads = !write || atomic, writes = write;
+        if (init && reads && !s->write_epoch)
+            return exec_fault(x, lane,
+                              "initcheck: read of uninitialised shared memory at 0x%" G_GINT64_MODIFIER
+                              "x (%u bytes): no thread of the block wrote byte 0x%" G_GINT64_MODIFIER "x",
+                              addr, size, addr + i);
+        if (race && !atomic && s->write_epoch == c->epoch && s->writer != me) {
+            hazard = writes ? "write-after-write" : "read-after-write";
+            other = s->writer;
+        } else if (race && !atomic && writes && s->read_epoch == c->epoch && s->reader != me) {
+            hazard = "write-after-read";
+            did = "read";
+            other = s->reader;
+        }
+        if (hazard) {
+            char who[48];
+            if (other == SHADOW_MANY_READERS)
+                g_snprintf(who, sizeof who, "other warps");
+            else
+                g_snprintf(who, sizeof who, "warp %u", other - 1u);
+            return exec_fault(x, lane,
+                              "racecheck: %s hazard on shared memory at 0x%" G_GINT64_MODIFIER
+                              "x (%u bytes): %s %s byte 0x%" G_GINT64_MODIFIER
+                              "x in the same barrier interval (no barrier between the two accesses)",
+                              hazard, addr, size, who, did, addr + i);
+        }
+        if (reads) {
+            if (s->read_epoch != c->epoch) {
+                s->read_epoch = c->epoch;
+                s->reader = me;
+            } else if (s->reader != me) {
+                s->reader = SHADOW_MANY_READERS;
+            }
+        }
+        if (writes) {
+            s->write_epoch = c->epoch;
+            s->writer = me;
+        }
+    }
+    return true;
+}
+
 uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr, uint32_t size,
                     uint32_t lane, bool write)
 {
@@ -332,6 +388,8 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
             return fault_out_of_bounds(x, space, addr, size, lane, write,
                                        c->shared_size ? "outside the CTA's shared memory"
                                                       : "the CTA has no shared memory");
+        if (c->shadow && !shared_check(x, addr, size, lane, write))
+            return NULL;
         return c->shared + addr;
     case SPACE_LOCAL:
         if (addr + size > x->w->local_top || addr + size < addr)
@@ -460,6 +518,78 @@ static void stack_remove_lanes(Warp *w, uint32_t from, uint32_t lanes)
         w->stack[i].mask &= ~lanes;
 }
 
+/* A warp older than this many instructions has its loops watched, at
+ * every HANG_CHECK_EVERY-th taken backward branch (the states seen there
+ * repeat as soon as the states at every branch do, so sampling delays the
+ * finding but never loses it, and a long legitimate loop pays 1/16 of a
+ * state hash per iteration). */
+#define HANG_CHECK_AFTER (1u << 17)
+#define HANG_CHECK_EVERY 16
+
+static inline uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xFF51AFD7ED558CCDull;
+}
+
+/* Called at a taken backward branch.  When the warp's whole state (pc,
+ * stack, frame, registers) is one it had before, and no thread wrote any
+ * memory in between, the warp computes the same steps again forever: a
+ * loop that can never end (a spin-wait on a flag nobody will set, or
+ * `while (1)`).  Brent's algorithm: compare against a snapshot retaken at
+ * power-of-two distances, so any cycle is found within twice its length.
+ * States are compared by a 64-bit hash. */
+static bool hang_check(ExecCtx *x, uint32_t target)
+{
+    Warp *w = x->w;
+    uint64_t h = mix64(mix64(x->func, target), ((uint64_t)w->live << 32) | w->carry);
+    h = mix64(h, w->nframes);
+    for (uint32_t i = 0; i < w->depth; i++) {
+        const StackEntry *e = &w->stack[i];
+        h = mix64(h, ((uint64_t)e->pc << 32 | e->rpc) ^ ((uint64_t)e->mask << 17));
+    }
+    const uint64_t *r = x->regs;
+    size_t n = (size_t)x->fn->cfg->nslots * WARP_SIZE;
+    for (size_t i = 0; i < n; i++)
+        h = mix64(h, r[i]);
+    uint64_t stores = x->cta->stores + __atomic_load_n(&x->cta->image->gmem->stores, __ATOMIC_RELAXED);
+    if (w->snap_valid && w->snap_hash == h && w->snap_stores == stores) {
+        /* the others may still write what it waits for: the loop is endless
+         * once every unfinished warp of the CTA cycles (or waits at a
+         * barrier) with still no store */
+        w->cycling = true;
+        w->cycling_stores = stores;
+        for (uint32_t i = 0; i < x->cta->nwarps; i++) {
+            const Warp *o = &x->cta->warps[i];
+            if (o->state == WARP_READY && !(o->cycling && o->cycling_stores == stores))
+                return true;
+        }
+        GString *s = g_string_new(NULL);
+        exec_fault(x, (uint32_t)__builtin_ctz(x->exec),
+                   "hang: every unfinished warp of the block loops back to a state it had before (pc, "
+                   "reconvergence stack, registers) with no memory written by any thread in between, so "
+                   "none of these loops can end (a spin-wait on a value nobody will change, or a loop "
+                   "without an exit); this warp's loop:");
+        if (x->error && *x->error) {
+            g_string_append(s, (*x->error)->message);
+            launch_describe_warps(s, x->cta);
+            g_free((*x->error)->message);
+            (*x->error)->message = g_string_free(s, FALSE);
+        } else {
+            g_string_free(s, TRUE);
+        }
+        return false;
+    }
+    if (++w->loop_seen >= w->loop_power) {
+        w->snap_hash = h;
+        w->snap_stores = stores;
+        w->snap_valid = true;
+        w->loop_power *= 2;
+        w->loop_seen = 0;
+    }
+    return true;
+}
+
 bool exec_BRA(ExecCtx *x)
 {
     const Insn *in = x->in;
@@ -469,6 +599,8 @@ bool exec_BRA(ExecCtx *x)
         return true;
     if (fall == 0) {
         x->next_pc = target;
+        if (target <= x->pc && x->w->steps > HANG_CHECK_AFTER && ++x->w->loop_branches % HANG_CHECK_EVERY == 0)
+            return hang_check(x, target);
         return true;
     }
     Warp *w = x->w;
@@ -632,6 +764,16 @@ static bool barrier_arrive(ExecCtx *x, bool wait)
     uint32_t id = in->nopd > 0 ? (uint32_t)opd_value(x, &in->opd[in->mode == BAR_RED ? 1 : 0], lane) : 0;
     if (id >= MAX_BARRIERS)
         return exec_fault(x, lane, "barrier %u out of range (0..%d)", id, MAX_BARRIERS - 1);
+    /* synccheck: bar.sync and barrier.sync.aligned promise that every
+     * thread of the warp executes the same barrier instruction */
+    bool aligned = in->op == OP_BAR || (in->flags & FL_ALIGNED);
+    if (aligned && x->exec != x->w->live) {
+        uint32_t missing = x->w->live & ~x->exec;
+        return exec_fault(x, lane,
+                          "synccheck: barrier %u reached in divergent code: %u of the warp's %u live threads "
+                          "execute it, lane %u does not (an aligned barrier needs the whole warp)",
+                          id, lane_count(x->exec), lane_count(x->w->live), (uint32_t)__builtin_ctz(missing));
+    }
     Barrier *b = &x->cta->barriers[id];
     uint32_t count_opd = in->mode == BAR_RED ? 2 : 1;
     bool has_count = in->mode == BAR_RED ? in->nopd == 4 : in->nopd >= 2;
@@ -701,6 +843,7 @@ bool cta_try_release_barriers(Cta *cta)
             }
         }
         *b = (Barrier){.red_and = 1};
+        cta->epoch++;
         released = true;
     }
     return released;
@@ -738,6 +881,12 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     w->carry = 0;
     w->pending_red_dst = NO_INDEX;
     w->pending_red_type = 0;
+    w->steps = 0;
+    w->loop_branches = 0;
+    w->loop_seen = 0;
+    w->loop_power = 1;
+    w->snap_valid = false;
+    w->cycling = false;
     w->mem_log = NULL;
     if (!w->frames) {
         w->frames_cap = 4;
@@ -788,6 +937,8 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     uint32_t warps_cap = cta->warps_cap;
     uint8_t *shared = cta->shared;
     uint32_t shared_cap = cta->shared_cap;
+    SharedShadow *shadow = cta->shadow;
+    uint32_t shadow_cap = cta->shadow_cap;
     *cta = (Cta){0};
     cta->module = m;
     cta->image = img;
@@ -805,6 +956,17 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     }
     cta->shared = shared;
     cta->shared_cap = shared_cap;
+    if ((spec->checks & (LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT)) && shared_size) {
+        if (shadow_cap < shared_size) {
+            g_free(shadow);
+            shadow = g_new(SharedShadow, shared_size);
+            shadow_cap = shared_size;
+        }
+        memset(shadow, 0, (size_t)shared_size * sizeof *shadow);
+    }
+    cta->shadow = shadow;
+    cta->shadow_cap = shadow_cap;
+    cta->epoch = 1;
     cta->nthreads = spec->block.x * spec->block.y * spec->block.z;
     cta->nwarps = (cta->nthreads + WARP_SIZE - 1) / WARP_SIZE;
     cta->smid = spec->nsm ? (uint32_t)(launch_cta_linear(spec, ctaid) % spec->nsm) : 0;
@@ -831,6 +993,7 @@ void cta_release(Cta *cta)
         warp_free(&cta->warps[i]);
     g_free(cta->warps);
     g_free(cta->shared);
+    g_free(cta->shadow);
     *cta = (Cta){0};
 }
 
@@ -895,7 +1058,8 @@ static void ctx_enter_frame(ExecCtx *x)
     x->func = x->fr->func;
     x->fn = module_func(x->m, x->func);
     const ExecPlan *plan = x->cta->image->plan;
-    x->handlers = plan ? plan->by_func[x->func] : NULL;
+    /* the shared-memory checks sit in the general handlers' memory path */
+    x->handlers = plan && !x->cta->shadow ? plan->by_func[x->func] : NULL;
 }
 
 /* Execute the instruction at the top of a settled, ready warp's stack.
@@ -932,6 +1096,13 @@ static bool step_one(ExecCtx *x, bool *settle)
     if (!handler(x))
         return false;
     count_step(x);
+    w->steps++;
+    uint16_t op = x->in->op;
+    if (op == OP_ST || op == OP_ATOM || op == OP_RED) {
+        w->cta->stores++;
+        if (x->in->space == SPACE_GLOBAL || x->in->space == SPACE_GENERIC)
+            __atomic_fetch_add(&w->cta->image->gmem->stores, 1, __ATOMIC_RELAXED);
+    }
     *settle = changes_control(x->in->op) || x->next_pc == NO_INDEX;
     if (x->next_pc != NO_INDEX) {
         /* the handler may have pushed a frame (call) — then it set NO_INDEX */

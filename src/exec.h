@@ -79,7 +79,24 @@ typedef struct {
     size_t kernel_regs_len; /* kept across CTAs so a new CTA allocates nothing */
     uint8_t *kernel_params;
     size_t kernel_params_len;
+    /* hang detection (exec.c, hang_check): Brent's cycle finding over the
+     * warp's state at taken backward branches */
+    uint64_t steps;         /* instructions executed */
+    uint64_t loop_branches; /* taken backward branches after HANG_CHECK_AFTER steps */
+    uint64_t loop_seen, loop_power;
+    uint64_t snap_hash, snap_stores;
+    bool snap_valid;
+    bool cycling;           /* found repeating its state while stores == cycling_stores */
+    uint64_t cycling_stores;
 } Warp;
+
+/* Per byte of shared memory, for the opt-in checks (LAUNCH_CHECK_*): who
+ * last wrote and read it, and in which barrier interval (epoch; 0 = never). */
+typedef struct {
+    uint32_t write_epoch, read_epoch;
+    uint16_t writer, reader; /* warp index + 1; reader SHADOW_MANY_READERS when several */
+} SharedShadow;
+#define SHADOW_MANY_READERS UINT16_MAX
 
 typedef struct {
     uint32_t arrived;       /* warps arrived at this barrier */
@@ -105,6 +122,10 @@ struct Cta {
     uint32_t shared_cap;    /* bytes allocated at shared */
     Barrier barriers[MAX_BARRIERS];
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
+    SharedShadow *shadow;   /* shared_size entries when spec->checks asks, else NULL */
+    uint32_t shadow_cap;
+    uint32_t epoch;         /* barrier intervals completed + 1 */
+    uint64_t stores;        /* store and atomic instructions its warps executed */
 };
 
 /* What one step did: for the timing model and the statistics. */

@@ -55,7 +55,18 @@ typedef struct {
                                this one); the results never depend on it */
     uint64_t cta_first;     /* run only CTAs cta_first .. cta_first + cta_count - 1 */
     uint64_t cta_count;     /* (linear ids, x fastest); 0 = through the last CTA */
+    uint32_t checks;        /* LAUNCH_CHECK_*: opt-in run-time checks */
+    uint64_t max_cycles;    /* timing model: cycle budget, 0 = unlimited */
 } LaunchSpec;
+
+/* Opt-in checks of shared-memory use (like compute-sanitizer's tools):
+ * racecheck reports two warps of a CTA touching a byte of shared memory
+ * between the same two barriers when one of them writes it; initcheck a
+ * read of a shared byte no thread of the CTA wrote. */
+enum {
+    LAUNCH_CHECK_RACE = 1u << 0,
+    LAUNCH_CHECK_INIT = 1u << 1,
+};
 
 /* Functional counts of one launch.  Per-block arrays are indexed by function
  * then basic block (Cfg numbering). */

@@ -41,9 +41,9 @@ static int cmd_run(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
     char **overrides = NULL;
-    gint64 max_insts = 0;
+    gint64 max_insts = 0, max_cycles = 0;
     gint threads = 0, sample_waves = 0;
-    gboolean quiet = FALSE, functional = FALSE;
+    gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE;
     GpuConfig *gpu = NULL;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
@@ -52,10 +52,14 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report to FILE", "FILE"},
         {"dump", 'd', 0, G_OPTION_ARG_FILENAME, &dump_dir, "Write every buffer to DIR/<name>.bin after the run", "DIR"},
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
+        {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &max_cycles, "Stop a timed launch at simulated cycle N", "N"},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
          "Host threads simulating each launch (default: all cores); results never depend on it", "N"},
         {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
+        {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
+         "Report shared-memory accesses of two warps to one byte between the same barriers (a data race)", NULL},
+        {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck, "Report reads of shared memory no thread wrote", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
@@ -69,8 +73,8 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: expected one MANIFEST argument (see warpsim run --help)");
         goto out;
     }
-    if (max_insts < 0) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions must be positive");
+    if (max_insts < 0 || max_cycles < 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions and --max-cycles must be positive");
         goto out;
     }
     if (sample_waves == 1 || sample_waves < 0) {
@@ -89,9 +93,10 @@ static int cmd_run(int argc, char **argv, GError **error)
     if (!mf)
         goto out;
     RunOptions opt = {.config = functional ? NULL : gpu, .config_name = gpu->name, .dump_dir = dump_dir,
-                      .max_instructions = (uint64_t)max_insts,
+                      .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
                       .threads = threads ? (uint32_t)threads : g_get_num_processors(),
-                      .sample_waves = (uint32_t)sample_waves};
+                      .sample_waves = (uint32_t)sample_waves,
+                      .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
     if (report && !quiet)

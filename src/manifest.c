@@ -1424,7 +1424,8 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .kernel = p->kernel, .grid = d->grid, .block = d->block,
         .dynamic_shared_bytes = d->dynamic_shared_bytes, .params = params,
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
-        .host_threads = opt ? opt->threads : 1,
+        .host_threads = opt ? opt->threads : 1, .checks = opt ? opt->checks : 0,
+        .max_cycles = opt ? opt->max_cycles : 0,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;

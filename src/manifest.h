@@ -37,6 +37,8 @@ typedef struct {
     uint32_t threads;          /* host threads per launch (0 or 1: one) */
     uint32_t sample_waves;     /* timing: simulate this many CTA waves in detail and
                                   extrapolate (sampling.h); 0 = every CTA */
+    uint32_t checks;           /* LAUNCH_CHECK_* (launch.h) */
+    uint64_t max_cycles;       /* timing: cycle budget per kernel launch, 0 = none */
 } RunOptions;
 
 /* Runs every launch in order.  On return *report holds the report built so

@@ -46,6 +46,9 @@ typedef struct {
     GArray *allocs;    /* Allocation, sorted by base */
     uint64_t next_low, next_high;
     guint last_hit;
+    uint64_t stores;   /* store and atomic instructions that may have written it
+                          (updated atomically: CTAs may run on several threads);
+                          the hang detector's proof that nothing changed */
 } GlobalMemory;
 
 /* One warp instruction's memory accesses, as the executor performed them:

@@ -823,11 +823,11 @@ static void model_free(Model *md)
     memsys_free(md->mem);
 }
 
-static bool deadlock(Model *md, GError **error)
+/* The launch stops with an error that lists every resident warp's state. */
+static bool stuck(Model *md, const char *what, GError **error)
 {
     GString *s = g_string_new(NULL);
-    g_string_printf(s, "%s: error: deadlock: every unfinished warp waits at a barrier that the others will never reach",
-                    md->m->path);
+    g_string_printf(s, "%s: error: %s", md->m->path, what);
     for (uint32_t i = 0; i < md->nsms; i++)
         for (uint32_t c = 0; c < md->sms[i].nctas; c++) {
             const CtaSlot *cs = &md->sms[i].ctas[c];
@@ -840,6 +840,20 @@ static bool deadlock(Model *md, GError **error)
     g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
     g_string_free(s, TRUE);
     return false;
+}
+
+static bool deadlock(Model *md, GError **error)
+{
+    return stuck(md, "deadlock: every unfinished warp waits at a barrier that the others will never reach", error);
+}
+
+static bool cycle_budget_exhausted(Model *md, GError **error)
+{
+    char *what = g_strdup_printf("cycle budget of %" G_GUINT64_FORMAT " cycles exhausted (--max-cycles)",
+                                 md->spec.max_cycles);
+    bool r = stuck(md, what, error);
+    g_free(what);
+    return r;
 }
 
 void timing_stats_init(TimingStats *t, const Module *m)
@@ -1121,6 +1135,10 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
     bool ok = true;
     while (ok && (ndue || later.n)) {
         t = ndue ? t + 1 : later.e[0].time; /* heap entries are never before the due cycle */
+        if (md->spec.max_cycles && t >= md->spec.max_cycles) {
+            ok = cycle_budget_exhausted(md, error);
+            break;
+        }
         uint32_t norder = 0, a = 0;
         while (later.n && later.e[0].time == t) {
             uint32_t id = heap_pop(&later).id;
@@ -1190,9 +1208,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;
     }
     decode_module(&md);
-    /* a budget stops the launch at an issued instruction: nothing may have
-     * run beyond it */
-    md.run_ahead = !spec->max_instructions;
+    /* a budget stops the launch at an issued instruction and reports where
+     * each warp is: nothing may have run beyond it */
+    md.run_ahead = !spec->max_instructions && !spec->max_cycles;
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
     md.sms = g_new0(Sm, md.nsms);
@@ -1201,7 +1219,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* no more threads than SMs the grid can keep busy */
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
                                       md.total_ctas - md.first_cta);
-    md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions &&
+    md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
                   launch_ctas_independent(md.m, spec->kernel);
     TimingStats *thread_ts = NULL;
     LaunchStats *thread_stats = NULL;

@@ -1,0 +1,174 @@
+/* test_checks.c — planted bugs (tests/planted/bugs.ptx) are each reported
+ * with the right kind, thread and PTX line, in the functional run and under
+ * the timing model: an off-by-one global read (memcheck), an unsynchronised
+ * shared read (racecheck), a read of shared memory nobody wrote
+ * (initcheck), a barrier in divergent code (synccheck), a spin-wait nobody
+ * ends (hang), an endless loop (instruction and cycle budgets).  Correct
+ * kernels next to them — the barrier version and a producer/consumer spin
+ * that does end — run clean with every check on. */
+#include <check.h>
+#include <glib.h>
+#include <string.h>
+
+#include "config.h"
+#include "errors.h"
+#include "launch.h"
+#include "manifest.h"
+#include "testutil.h"
+
+typedef struct {
+    const char *name;       /* tests/planted/NAME.json */
+    uint32_t checks;
+    uint64_t max_instructions, max_cycles;
+    const char *kind;       /* expected in the message; NULL: the run succeeds */
+    const char *thread;     /* expected "thread (...) in block (...)" part, or NULL */
+} Planted;
+
+static const Planted planted[] = {
+    {"off_by_one", 0, 0, 0, "invalid global read of size 4", "thread (0,0,0) in block (2,0,0)"},
+    {"unsynced", LAUNCH_CHECK_RACE, 0, 0, "racecheck: ", NULL},
+    {"uninit", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised shared memory", NULL},
+    {"divergent_barrier", 0, 0, 0, "synccheck: barrier 0 reached in divergent code",
+     "thread (16,0,0) in block (0,0,0)"},
+    {"spin", 0, 0, 0, "hang: every unfinished warp of the block loops back", NULL},
+    {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL},
+    {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
+    {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
+};
+
+/* Whether msg names a line of bugs.ptx marked BUG(name) as the error's place. */
+static bool names_marked_line(const char *msg, const char *name)
+{
+    char *path = tu_source_path("tests/planted/bugs.ptx"), *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    char *mark = g_strdup_printf("BUG(%s)", name);
+    ck_assert_msg(strstr(text, mark), "no %s in bugs.ptx", mark);
+    bool found = false;
+    uint32_t line = 1;
+    for (const char *p = text; *p; p++) {
+        if (strncmp(p, mark, strlen(mark)) == 0) {
+            char *where = g_strdup_printf("bugs.ptx:%u: error:", line);
+            found |= strstr(msg, where) != NULL;
+            g_free(where);
+        }
+        line += *p == '\n';
+    }
+    g_free(mark);
+    g_free(text);
+    g_free(path);
+    return found;
+}
+
+/* Runs case c; returns the error message (NULL on success). */
+static char *run_case(const Planted *c, const GpuConfig *cfg)
+{
+    char *rel = g_strdup_printf("tests/planted/%s.json", c->name);
+    char *path = tu_source_path(rel);
+    GError *error = NULL;
+    Manifest *m = manifest_load(path, &error);
+    ck_assert_msg(m, "%s: %s", path, error ? error->message : "");
+    RunOptions opt = {.config = cfg, .config_name = "h200", .threads = 1, .checks = c->checks,
+                      .max_instructions = c->max_instructions, .max_cycles = c->max_cycles};
+    json_t *report = NULL;
+    guint failed = 0;
+    gboolean ok = manifest_run(m, &opt, &report, &failed, &error);
+    char *msg = NULL;
+    if (!ok) {
+        ck_assert_msg(error && error->code == WS_ERR_FAULT, "%s: not a fault: %s", c->name,
+                      error ? error->message : "");
+        msg = g_strdup(error->message);
+    }
+    g_clear_error(&error);
+    if (report)
+        json_decref(report);
+    manifest_free(m);
+    g_free(path);
+    g_free(rel);
+    return msg;
+}
+
+static void check_case(const Planted *c, const GpuConfig *cfg)
+{
+    const char *mode = cfg ? "timing" : "functional";
+    char *msg = run_case(c, cfg);
+    if (!c->kind) {
+        ck_assert_msg(msg == NULL, "%s (%s): unexpected finding: %s", c->name, mode, msg);
+        return;
+    }
+    ck_assert_msg(msg, "%s (%s): no finding", c->name, mode);
+    ck_assert_msg(strstr(msg, c->kind), "%s (%s): expected '%s' in:\n%s", c->name, mode, c->kind, msg);
+    if (c->thread)
+        ck_assert_msg(strstr(msg, c->thread), "%s (%s): expected '%s' in:\n%s", c->name, mode, c->thread, msg);
+    if (!c->max_instructions && !c->max_cycles)
+        ck_assert_msg(names_marked_line(msg, c->name), "%s (%s): expected the line marked BUG(%s) in:\n%s",
+                      c->name, mode, c->name, msg);
+    g_free(msg);
+}
+
+START_TEST(planted_bugs_functional)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(planted); i++)
+        check_case(&planted[i], NULL);
+}
+END_TEST
+
+START_TEST(planted_bugs_timing)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    for (size_t i = 0; i < G_N_ELEMENTS(planted); i++)
+        check_case(&planted[i], cfg);
+    config_free(cfg);
+}
+END_TEST
+
+/* The race's message names the two warps.  The functional run executes
+ * warp 0 before warp 1, so warp 1's write comes after warp 0's read. */
+START_TEST(race_names_both_warps)
+{
+    char *msg = run_case(&planted[1], NULL);
+    ck_assert_ptr_nonnull(msg);
+    ck_assert_msg(strstr(msg, "racecheck: write-after-read hazard") && strstr(msg, "warp 0 read byte") &&
+                      strstr(msg, "in block (0,0,0), warp 1"),
+                  "%s", msg);
+    g_free(msg);
+}
+END_TEST
+
+/* A cycle budget stops an endless timed launch and says where each warp is. */
+START_TEST(cycle_budget_reports_warps)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    Planted c = {"count_forever", 0, 0, 30000, "cycle budget of 30000 cycles exhausted", NULL};
+    char *msg = run_case(&c, cfg);
+    ck_assert_ptr_nonnull(msg);
+    ck_assert_msg(strstr(msg, c.kind) && strstr(msg, "warp 3: ready, pc"), "%s", msg);
+    g_free(msg);
+    config_free(cfg);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("checks");
+    TCase *t = tcase_create("planted");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, planted_bugs_functional);
+    tcase_add_test(t, planted_bugs_timing);
+    tcase_add_test(t, race_names_both_warps);
+    tcase_add_test(t, cycle_budget_reports_warps);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
