@@ -303,12 +303,30 @@ static bool check_value(const Ctx *c, const KeySpec *k, json_t *raw)
     return fail(c, k->path, "internal: unknown kind");
 }
 
+/* A member named "" or "a.b": paths are dotted, so such a name could never
+ * be found by its path and would be ignored without a word. */
+static bool bad_member_name(const Ctx *c, const char *prefix, const char *member)
+{
+    char *quoted = *prefix ? g_strdup_printf("%s.\"%s\"", prefix, member) : g_strdup_printf("\"%s\"", member);
+    if (!*member)
+        fail(c, quoted, "an empty key");
+    else {
+        const char *dot = strchr(member, '.');
+        fail(c, quoted, "a key may not contain '.'; nest it instead: \"%.*s\": {\"%s\": ...}",
+             (int)(dot - member), member, dot + 1);
+    }
+    g_free(quoted);
+    return false;
+}
+
 /* Checks every member of one file's object (or section) on its own. */
 static bool check_tree(const Ctx *c, json_t *obj, const char *prefix)
 {
     const char *member;
     json_t *v;
     json_object_foreach(obj, member, v) {
+        if (!*member || strchr(member, '.'))
+            return bad_member_name(c, prefix, member);
         char *path = *prefix ? g_strdup_printf("%s.%s", prefix, member) : g_strdup(member);
         const KeySpec *k = find_key(path);
         bool ok;
@@ -406,6 +424,17 @@ static bool is_bundled(const char *name)
     return config_bundled_text(name) != NULL;
 }
 
+/* For a base "h200.json" that is not a file: the bundled one has no suffix. */
+static const char *bundled_hint(const char *base)
+{
+    if (!g_str_has_suffix(base, ".json") || strchr(base, '/'))
+        return "";
+    char *stem = g_strndup(base, strlen(base) - 5);
+    bool bundled = is_bundled(stem);
+    g_free(stem);
+    return bundled ? " (a bundled configuration is named without \".json\")" : "";
+}
+
 static void set_bundled(Source *s, const char *name)
 {
     s->label = g_strdup_printf("configs/%s.json", name);
@@ -441,10 +470,29 @@ static bool read_file(Source *s, const char *path, GError **error)
     return true;
 }
 
+static bool is_blank(const char *text)
+{
+    while (g_ascii_isspace(*text))
+        text++;
+    return !*text;
+}
+
 static json_t *parse_source(const Source *s, GError **error)
 {
+    if (is_blank(s->text)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the file is empty; a configuration is a JSON object such as "
+                    "{\"base\": \"h200\", \"num_sms\": 66}", s->label);
+        return NULL;
+    }
+    if (g_str_has_prefix(s->text, "\xef\xbb\xbf")) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s:1:1: error: the file starts with a byte order mark; save it as UTF-8 without one", s->label);
+        return NULL;
+    }
     json_error_t je;
-    json_t *root = json_loads(s->text, JSON_REJECT_DUPLICATES, &je);
+    /* any value, so that a string or an array gets the message below */
+    json_t *root = json_loads(s->text, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!root) {
         if (je.line > 0)
             g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s:%d:%d: error: %s", s->label, je.line,
@@ -503,14 +551,25 @@ static json_t *load_merged(Source *s, GPtrArray *chain, GPtrArray *labels, GErro
         if (is_bundled(b) && !strchr(b, '/') && !g_str_has_suffix(b, ".json")) {
             set_bundled(&bs, b);
             ok = true;
+        } else if (!*b) {
+            ok = fail(&c, "base", "must name a bundled configuration or a file (got \"\")");
         } else if (!s->dir) {
             ok = fail(&c, "base", "no bundled configuration named \"%s\"", b);
         } else {
             char *path = g_path_is_absolute(b) ? g_strdup(b) : g_build_filename(s->dir, b, NULL);
             GError *why = NULL;
-            ok = read_file(&bs, path, &why);
-            if (!ok) /* name the including file and key, keep the reason */
-                fail(&c, "base", "cannot load \"%s\" (%s)", b, why->message);
+            if (!strchr(b, '/') && !g_str_has_suffix(b, ".json") && !g_file_test(path, G_FILE_TEST_EXISTS)) {
+                /* meant as a bundled name, most likely */
+                char *list = g_strjoinv(", ", (char **)config_bundled_name_list);
+                ok = fail(&c, "base", "no bundled configuration named \"%s\" and no file %s (bundled: %s)", b, path,
+                          list);
+                g_free(list);
+            } else if (!(ok = read_file(&bs, path, &why))) {
+                /* name the including file and key; keep the reason, not its "FILE: error: " */
+                const char *reason = strstr(why->message, "error: ");
+                fail(&c, "base", "cannot load \"%s\": %s%s", b, reason ? reason + 7 : why->message,
+                     bundled_hint(b));
+            }
             g_clear_error(&why);
             g_free(path);
         }
@@ -623,10 +682,10 @@ static bool check_cache(const Ctx *c, const char *prefix, const CacheConfig *cc)
     bool ok = true;
     if (cc->sector_bytes > cc->line_bytes) {
         p = g_strdup_printf("%s.sector_bytes", prefix);
-        ok = fail(c, p, "must not exceed %s.line_bytes (%u)", prefix, cc->line_bytes);
+        ok = fail(c, p, "must not exceed %s.line_bytes (%u; got %u)", prefix, cc->line_bytes, cc->sector_bytes);
     } else if (cc->size_bytes && cc->size_bytes % cc->line_bytes) {
         p = g_strdup_printf("%s.size_bytes", prefix);
-        ok = fail(c, p, "must be a multiple of %s.line_bytes (%u)", prefix, cc->line_bytes);
+        ok = fail(c, p, "must be a multiple of %s.line_bytes (%u; got %u)", prefix, cc->line_bytes, cc->size_bytes);
     } else if (cc->size_bytes && (cc->size_bytes / cc->line_bytes) % cc->assoc) {
         p = g_strdup_printf("%s.assoc", prefix);
         ok = fail(c, p, "must divide the %u lines of the cache (%u ways leave a partial set)",
@@ -640,17 +699,21 @@ static bool check_cache(const Ctx *c, const char *prefix, const CacheConfig *cc)
 static bool check_consistency(const Ctx *c, const GpuConfig *g)
 {
     if (g->max_threads_per_sm > g->max_warps_per_sm * 32)
-        return fail(c, "sm.max_threads", "must not exceed 32 x sm.max_warps (%u)", g->max_warps_per_sm * 32);
+        return fail(c, "sm.max_threads", "must not exceed 32 x sm.max_warps (%u; got %u)", g->max_warps_per_sm * 32,
+                    g->max_threads_per_sm);
     if (g->max_threads_per_block > g->max_threads_per_sm)
-        return fail(c, "sm.max_threads_per_block", "must not exceed sm.max_threads (%u)", g->max_threads_per_sm);
+        return fail(c, "sm.max_threads_per_block", "must not exceed sm.max_threads (%u; got %u)",
+                    g->max_threads_per_sm, g->max_threads_per_block);
     if (g->regs_per_block > g->regs_per_sm)
-        return fail(c, "registers.per_block", "must not exceed registers.per_sm (%u)", g->regs_per_sm);
+        return fail(c, "registers.per_block", "must not exceed registers.per_sm (%u; got %u)", g->regs_per_sm,
+                    g->regs_per_block);
     if (g->reg_alloc_unit > g->regs_per_block)
-        return fail(c, "registers.alloc_unit", "must not exceed registers.per_block (%u)", g->regs_per_block);
+        return fail(c, "registers.alloc_unit", "must not exceed registers.per_block (%u; got %u)", g->regs_per_block,
+                    g->reg_alloc_unit);
     if ((uint64_t)g->smem_per_block + g->smem_reserved_per_block > g->smem_per_sm)
         return fail(c, "shared_memory.per_block",
-                    "with shared_memory.reserved_per_block (%u) must not exceed shared_memory.per_sm (%u)",
-                    g->smem_reserved_per_block, g->smem_per_sm);
+                    "plus shared_memory.reserved_per_block (%u) must not exceed shared_memory.per_sm (%u; got %u)",
+                    g->smem_reserved_per_block, g->smem_per_sm, g->smem_per_block);
     return check_cache(c, "memory.l1", &g->l1) && check_cache(c, "memory.readonly", &g->readonly) &&
            check_cache(c, "memory.l2", &g->l2);
 }

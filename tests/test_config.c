@@ -531,6 +531,56 @@ START_TEST(never_crashes)
 }
 END_TEST
 
+/* ---------------------------------------------------------- corpus */
+
+/* Every tests/configs/bad/X.json has a sibling X.expect holding the whole
+ * message (written by hand, see tests/configs/README.md); loading X.json must
+ * fail with exactly that message, as an input error (exit status 2).  Files
+ * under bad/bases/ are bases that the cases name, not cases. */
+START_TEST(bad_config_corpus)
+{
+    const char *dir = "tests/configs/bad";
+    GDir *d = g_dir_open(dir, 0, NULL);
+    ck_assert_msg(d != NULL, "cannot open %s (the test runs in the source root)", dir);
+    GString *failures = g_string_new(NULL);
+    unsigned count = 0;
+    const char *n;
+    while ((n = g_dir_read_name(d))) {
+        if (!g_str_has_suffix(n, ".json"))
+            continue;
+        char *json = g_strdup_printf("%s/%s", dir, n);
+        char *exp = g_strdup_printf("%s/%.*s.expect", dir, (int)(strlen(n) - 5), n);
+        char *want = NULL;
+        if (!g_file_get_contents(exp, &want, NULL, NULL)) {
+            g_string_append_printf(failures, "%s: no %s\n", json, exp);
+        } else {
+            g_strchomp(want);
+            GError *e = NULL;
+            GpuConfig *c = config_load(json, NULL, &e);
+            if (c) {
+                g_string_append_printf(failures, "%s: loaded without error\n", json);
+                config_free(c);
+            } else if (!e || e->domain != WARPSIM_ERROR) {
+                g_string_append_printf(failures, "%s: no warpsim error\n", json);
+            } else if (strcmp(e->message, want) != 0) {
+                g_string_append_printf(failures, "%s:\n   got: %s\n  want: %s\n", json, e->message, want);
+            } else if (e->code != WS_ERR_INPUT || warpsim_exit_status(e) != 2) {
+                g_string_append_printf(failures, "%s: error code %d, not WS_ERR_INPUT\n", json, e->code);
+            }
+            g_clear_error(&e);
+        }
+        g_free(want);
+        g_free(exp);
+        g_free(json);
+        count++;
+    }
+    g_dir_close(d);
+    ck_assert_msg(failures->len == 0, "%s", failures->str);
+    g_string_free(failures, TRUE);
+    ck_assert_uint_ge(count, 45);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -550,6 +600,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, file_errors_name_the_key);
     tcase_add_test(tc, structural_errors);
     tcase_add_test(tc, never_crashes);
+    tcase_add_test(tc, bad_config_corpus);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -98,15 +98,137 @@ cases = [
  ("unmodelled_special_register", kern("\tmov.u32 %r1, ^^%reserved_smem_offset_1;\n"), "special register '%reserved_smem_offset_1' is not supported", "unsupported"),
  ("vector_nonzero_immediate", kern("\t.reg .b16 %h1;\n\tmov.b32 %r1, {^^1, %h1};\n"), "non-zero immediate inside a vector operand", "unsupported"),
 ]
+
+# Issue 5's list: truncations, unknown directives/instructions/modifiers,
+# vector sizes, undefined labels and registers, duplicates, .entry parameter
+# lists, stray characters and bytes, very long tokens, deep nesting.
+# EOF_BRACE: the marker is the '{' left open; the error is at end of file.
+EOF_BRACE = object()
+LONG = "x" * 4100      # longer than any fixed 4 KiB buffer
+HEX_BYTE = "\udcff"    # written as the single byte 0xff (not UTF-8)
+def trunc(body):
+    return HDR + ".entry k()\n{\n\t.reg .b32 %r<3>;\n" + body
+cases += [
+ # truncated files
+ ("trunc_mid_opcode", trunc("\t^^ad"), "unknown instruction 'ad'", "unsupported"),
+ ("trunc_mid_modifier", trunc("\t^^add.s"), "unknown modifier '.s' in 'add.s'", "unsupported"),
+ ("trunc_mid_register", trunc("\tadd.s32 %r1, ^^%r"), "undefined register '%r'", "input"),
+ ("trunc_mid_memref", HDR + ".entry k(.param .u64 a)\n{\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [a^^",
+    "expected ']' but found end of file", "input"),
+ ("trunc_mid_directive", trunc("\t.reg ^^.b3"), "expected a type in declaration but found '.b3'", "input"),
+ ("trunc_reg_range", HDR + ".entry k()\n{\n\t.reg .b32 %r<3^^", "expected '>' but found end of file", "input"),
+ ("trunc_mid_params", HDR + ".entry k(.param .u64 a,^^", "expected a parameter (.param) but found end of file", "input"),
+ ("trunc_after_entry", HDR + ".visible .entry^^", "expected a function name but found end of file", "input"),
+ ("trunc_mid_initialiser", HDR + ".global .u32 a[2] = {1, 2^^", "expected '}' but found end of file", "input"),
+ ("trunc_mid_hex", trunc("\tmov.b32 %r1, ^^0x"), "bad number '0x'", "input"),
+ ("trunc_mid_float_bits", trunc("\tmov.b32 %r1, ^^0f3F80"), "bad number '0f3F80'", "input"),
+ ("trunc_version", ".version^^", "expected a version number but found end of file", "input"),
+ ("trunc_target", ".version 9.0\n.target^^", "expected a target name but found end of file", "input"),
+ ("trunc_after_guard", HDR + ".entry k()\n{\n\t.reg .pred %p<3>;\n\t@%p1^^", "expected an instruction but found end of file", "input"),
+ ("trunc_mid_vector", HDR + ".entry k()\n{\n\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<2>;\n\tld.global.v2.f32 {%f1, ^^",
+    "expected a register in vector but found end of file", "input"),
+ ("trunc_missing_final_brace", HDR + ".entry k()\n^^{\n\t.reg .b32 %r<3>;\n\tret;\n", EOF_BRACE, "input"),
+ ("trunc_outer_brace", HDR + ".entry k()\n^^{\n\t.reg .b32 %r<3>;\n\t{\n\t.reg .b32 %x;\n\tret;\n}\n", EOF_BRACE, "input"),
+ # unknown directives, instructions, modifiers
+ ("unknown_directive_module", HDR + "^^.frobnicate 3;\n", "unsupported directive '.frobnicate'", "unsupported"),
+ ("unknown_directive_body", kern("\t^^.frob 1;\n"), "unexpected directive '.frob' in a function body", "input"),
+ ("unknown_param_directive", HDR + ".entry k(^^.parm .u32 a)\n{\n\tret;\n}\n", "expected a parameter (.param) but found '.parm'", "input"),
+ ("unknown_type", HDR + ".global ^^.u31 g;\n", "expected a type in declaration but found '.u31'", "input"),
+ ("unknown_register_type", kern("\t.reg ^^.i32 %x;\n"), "expected a type in declaration but found '.i32'", "input"),
+ ("unknown_opcode_typo", kern("\t^^adds.s32 %r1, %r2, %r3;\n"), "unknown instruction 'adds'", "unsupported"),
+ ("unknown_state_space", kern("\t^^ld.globl.f32 %f1, [%rd1];\n"), "unknown modifier '.globl' in 'ld.globl.f32'", "unsupported"),
+ ("unknown_rounding", kern("\t^^add.rx.f32 %f1, %f2, %f3;\n"), "unknown modifier '.rx' in 'add.rx.f32'", "unsupported"),
+ ("unknown_comparison", kern("\t^^setp.lte.s32 %p1, %r1, %r2;\n"), "unknown modifier '.lte' in 'setp.lte.s32'", "unsupported"),
+ ("unknown_type_suffix", kern("\t^^add.s33 %r1, %r2, %r3;\n"), "unknown modifier '.s33' in 'add.s33'", "unsupported"),
+ ("entry_inside_entry", kern("\t^^.entry inner()\n\t{\n\tret;\n\t}\n"), "unexpected directive '.entry' in a function body", "input"),
+ # vector sizes
+ ("vector_v8", kern("\t^^ld.global.v8.f32 {%f1, %f2}, [%rd2];\n"), "unknown modifier '.v8' in 'ld.global.v8.f32'", "unsupported"),
+ ("vector_v3", kern("\t^^st.global.v3.f32 [%rd2], {%f1, %f2, %f3};\n"), "unknown modifier '.v3' in 'st.global.v3.f32'", "unsupported"),
+ ("vector_too_few_for_v2", kern("\tld.global.v2.f32 ^^{%f1}, [%rd1];\n"), "vector operand must have 2 or 4 elements, not 1", "input"),
+ ("vector_nested", kern("\tmov.b64 %rd1, {^^" + "{" * 3000 + "%r1, %r2" + "}" * 3000 + "};\n"),
+    "expected a register in vector but found '{'", "input"),
+ # undefined labels and registers
+ ("undefined_label_guarded", kern("\t@%p1 bra ^^$L__BB0_9;\n"), "undefined label '$L__BB0_9'", "input"),
+ ("undefined_label_other_function", HDR + ".func f()\n{\nLf:\n\tret;\n}\n.entry k()\n{\n\tbra ^^Lf;\n\tret;\n}\n",
+    "undefined label 'Lf'", "input"),
+ ("undefined_register_past_range", kern("\tadd.s32 %r1, %r2, ^^%r4;\n"), "undefined register '%r4'", "input"),
+ ("undefined_predicate_past_range", kern("\t@^^%p2 bra L;\nL:\n"), "undefined register '%p2'", "input"),
+ ("undefined_register_in_address", kern("\tld.global.f32 %f1, [^^%rd7+4];\n"), "undefined symbol '%rd7'", "input"),
+ ("undefined_register_in_vector", kern("\tld.global.v2.f32 {%f1, ^^%g2}, [%rd1];\n"), "undefined register '%g2'", "input"),
+ ("undefined_register_out_of_scope", kern("\t{\n\t.reg .b32 %inner;\n\t}\n\tmov.u32 ^^%inner, 1;\n"), "undefined register '%inner'", "input"),
+ ("undefined_register_other_function", HDR + ".func f()\n{\n\t.reg .b32 %fr;\n\tret;\n}\n.entry k()\n{\n\tmov.u32 ^^%fr, 1;\n\tret;\n}\n",
+    "undefined register '%fr'", "input"),
+ ("undefined_param", kern("\tld.param.u64 %rd1, [^^k_p1];\n"), "undefined symbol 'k_p1'", "input"),
+ ("guard_negated_not_predicate", kern("L0:\n\t@!^^%r1 bra L0;\n"), "guard '%r1' is not a predicate register", "input"),
+ ("guard_immediate", kern("\t@^^1 bra L;\nL:\n"), "expected a predicate after '@' but found '1'", "input"),
+ ("call_a_variable", HDR + ".global .u32 g;\n.entry k()\n{\n\tcall ^^g, ();\n\tret;\n}\n", "call to undeclared function 'g'", "input"),
+ # duplicate definitions
+ ("duplicate_label_nested_block", kern("L1:\n\t{\n^^L1:\n\t}\n"), "duplicate label 'L1'", "input"),
+ ("duplicate_register_ranges", kern("\t.reg .b32 %s<3>;\n\t.reg .f32 ^^%s<2>;\n"), "duplicate declaration of '%s0'", "input"),
+ ("duplicate_shared", kern("\t.shared .u32 sm[4];\n\t.shared .f32 ^^sm[4];\n"), "duplicate declaration of 'sm'", "input"),
+ ("duplicate_const_global", HDR + ".const .u32 c;\n.global .u32 ^^c;\n", "duplicate declaration of 'c'", "input"),
+ ("duplicate_entry", HDR + ".entry k()\n{\n\tret;\n}\n.entry ^^k()\n{\n\tret;\n}\n", "duplicate definition of function 'k'", "input"),
+ ("duplicate_func_entry", HDR + ".func k()\n{\n\tret;\n}\n.entry ^^k()\n{\n\tret;\n}\n", "'k' does not match its earlier declaration", "input"),
+ ("duplicate_variable_function", HDR + ".global .u32 f;\n.func ^^f()\n{\n\tret;\n}\n", "duplicate declaration of 'f'", "input"),
+ # .entry parameter lists
+ ("param_missing_type", HDR + ".entry k(.param ^^a)\n{\n\tret;\n}\n", "expected a type in declaration but found 'a'", "input"),
+ ("param_missing_name", HDR + ".entry k(.param .u32^^)\n{\n\tret;\n}\n", "expected a parameter name but found ')'", "input"),
+ ("param_missing_comma", HDR + ".entry k(.param .u32 a ^^.param .u32 b)\n{\n\tret;\n}\n", "expected ')' but found '.param'", "input"),
+ ("param_trailing_comma", HDR + ".entry k(.param .u32 a,^^)\n{\n\tret;\n}\n", "expected a parameter (.param) but found ')'", "input"),
+ ("param_reg_in_entry", HDR + ".entry k(^^.reg .u32 a)\n{\n\tret;\n}\n", "expected a parameter (.param) but found '.reg'", "input"),
+ ("param_list_unclosed", HDR + ".entry k(.param .u32 a\n^^{\n\tret;\n}\n", "expected ')' but found '{'", "input"),
+ ("param_array_unclosed", HDR + ".entry k(.param .align 8 .b8 a[16^^)\n{\n\tret;\n}\n", "expected ']' but found ')'", "input"),
+ ("param_align_zero", HDR + ".entry k(.param .align ^^0 .b8 a[16])\n{\n\tret;\n}\n", "alignment 0 is not a power of two", "input"),
+ ("param_bad_ptr_space", HDR + ".entry k(.param .u64 .ptr ^^.glob .align 4 a)\n{\n\tret;\n}\n", "expected a parameter name but found '.glob'", "input"),
+ ("entry_return_value", HDR + ".entry ^^(.param .u32 r) k()\n{\n\tret;\n}\n", "expected a function name but found '('", "input"),
+ ("entry_numeric_name", HDR + ".entry ^^5k()\n{\n\tret;\n}\n", "expected a function name but found '5k'", "input"),
+ ("maxntid_not_number", HDR + ".entry k() .maxntid ^^abc\n{\n\tret;\n}\n", "expected a number but found 'abc'", "input"),
+ ("reqntid_too_big", HDR + ".entry k() .reqntid ^^99999999999\n{\n\tret;\n}\n", "expected an integer from 0 to 4294967295", "input"),
+ # stray characters and bytes
+ ("stray_backtick", kern("\tadd.s32 %r1, %r2, ^^`%r3;\n"), "unexpected character '`'", "input"),
+ ("stray_backslash", kern("\tadd.s32 %r1, %r2, %r3; ^^\\\n"), "unexpected character '\\'", "input"),
+ ("stray_colon", kern("\t^^: add.s32 %r1, %r2, %r3;\n"), "unexpected ':' in a function body", "input"),
+ ("stray_open_brace_module", HDR + "^^{\n}\n", "unexpected '{' at module scope", "input"),
+ ("stray_comma", kern("\tadd.s32 %r1,^^, %r2, %r3;\n"), "operand 2 of 'add.s32' must be a source operand but found ','", "input"),
+ ("stray_close_paren", kern("\tadd.s32 %r1, %r2, %r3^^);\n"), "expected ';' but found ')'", "input"),
+ ("stray_bracket", kern("\tld.global.f32 %f1, [^^[%rd1]];\n"), "expected a number but found '['", "input"),
+ ("address_unclosed", kern("\tld.global.f32 %f1, [%rd1^^;\n"), "expected ']' but found ';'", "input"),
+ ("address_empty", kern("\tld.global.f32 %f1, [^^];\n"), "expected a number but found ']'", "input"),
+ ("address_double_plus", kern("\tld.global.f32 %f1, [%rd1+^^+4];\n"), "expected a number but found '+'", "input"),
+ ("non_utf8_byte", kern("\tadd.s32 %r1, %r2, %r3; ^^" + HEX_BYTE + "\udcfe\n"), "unexpected byte 0xff", "input"),
+ ("non_utf8_in_name", kern("\tmov.u32 %r^^\udce91, 1;\n"), "unexpected byte 0xe9", "input"),
+ ("utf8_in_name", kern("\tmov.u32 %r^^\u00e9, 1;\n"), "unexpected byte 0xc3", "input"),
+ # extremely long tokens, deep nesting
+ ("long_register_name", kern("\tmov.u32 ^^%" + LONG + ", 1;\n"), "undefined register '%" + LONG + "'", "input"),
+ ("long_label_name", kern("\tbra ^^" + LONG + ";\n"), "undefined label '" + LONG + "'", "input"),
+ ("long_number", kern("\tmov.u32 %r1, ^^" + "9" * 4100 + ";\n"), "bad number '" + "9" * 4100 + "'", "input"),
+ ("long_opcode", kern("\t^^" + LONG + ".b32 %r1, 1;\n"), "unknown instruction '" + LONG + "'", "unsupported"),
+ ("long_string", HDR + ".file 1 ^^\"" + "a" * 8000 + "\n", "unterminated string", "input"),
+ ("many_type_suffixes", kern("\t^^add" + ".s32" * 600 + " %r1, %r2, %r3;\n"),
+    "too many type suffixes in 'add" + ".s32" * 600 + "' ('add' takes 1)", "input"),
+ ("many_operands", kern("\tadd.s32 %r1, %r2, %r2, ^^%r2" + ", %r2" * 2000 + ";\n"), "too many operands for 'add.s32' (expects 3)", "input"),
+ ("deep_blocks_error", kern("\t" + "{\n" * 3000 + "\tmov.u32 %r1, ^^%zz;\n" + "}\n" * 3000), "undefined register '%zz'", "input"),
+ ("deep_blocks_unclosed", HDR + ".entry k()\n^^{\n\t" + "{\n" * 3000, EOF_BRACE, "input"),
+ ("register_range_too_big", kern("\t.reg .b32 %z<^^4000000000>;\n"), "expected an integer from 0 to 16777216", "input"),
+ ("array_too_big", HDR + ".global .u32 a[^^4000000000000];\n", "expected an integer from 0 to 4294967295", "input"),
+ ("array_negative", HDR + ".global .u32 a[^^-4];\n", "expected an integer from 0 to 4294967295", "input"),
+ ("label_at_module_scope", HDR + "^^L0:\n", "instruction or label 'L0' outside a function", "input"),
+]
+
 os.makedirs(OUT, exist_ok=True)
 for name, src, msg, code in cases:
     idx = src.index("^^")
     before = src[:idx]
     hdr_lines = 2
     line = before.count("\n") + 1 + hdr_lines
-    col = idx - (before.rfind("\n") + 1) + 1
+    # columns count bytes, as the parser does
+    col = len(before[before.rfind("\n") + 1:].encode("utf-8", "surrogateescape")) + 1
     body = src.replace("^^", "", 1)
-    if msg is None:
+    if msg is EOF_BRACE:
+        msg = "unexpected end of file: missing '}' for the body opened at %d:%d" % (line, col)
+        line = body.count("\n") + 1 + hdr_lines
+        col = len(body[body.rfind("\n") + 1:].encode("utf-8", "surrogateescape")) + 1
+    elif msg is None:
         msg = {"unterminated_brace": "unexpected end of file: missing '}' for the body opened at %d:%d" % (line, col),
                "bad_version": "expected a version number but found 'x'"}[name]
         if name == "unterminated_brace":
@@ -115,6 +237,7 @@ for name, src, msg, code in cases:
             col = 1
         if name == "bad_version":
             col += len(".version ")
-    with open(os.path.join(OUT, name + ".ptx"), "w") as f:
-        f.write("// expect: %d:%d: error: %s\n// code: %s\n%s" % (line, col, msg, code, body))
+    with open(os.path.join(OUT, name + ".ptx"), "wb") as f:
+        text = "// expect: %d:%d: error: %s\n// code: %s\n%s" % (line, col, msg, code, body)
+        f.write(text.encode("utf-8", "surrogateescape"))
 print(len(cases), "cases")
