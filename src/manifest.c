@@ -1178,8 +1178,8 @@ static bool check_args(const Run *r, const LaunchDesc *d, const LaunchPlan *p, G
     const Module *mod = p->lm->module;
     const Function *f = module_func(mod, p->kernel);
     if (d->args->len != f->params->len)
-        return run_fail(r, error, WS_ERR_INPUT, d->args_jpath, "kernel %s takes %u parameters; %u given",
-                        f->name, f->params->len, d->args->len);
+        return run_fail(r, error, WS_ERR_INPUT, d->args_jpath, "kernel %s takes %u parameter%s; %u given",
+                        f->name, f->params->len, f->params->len == 1 ? "" : "s", d->args->len);
     unsigned addr_bytes = mod->address_size / 8;
     for (guint i = 0; i < d->args->len; i++) {
         const ArgSpec *a = &g_array_index(d->args, ArgSpec, i);
@@ -1490,6 +1490,12 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     json_object_set_new(entry, "host", json_pack("{s:f}", "sim_seconds", sim_seconds));
     launch_stats_clear(&total);
     *entry_out = entry;
+    if (fault && fault->code == WS_ERR_INPUT && !g_str_has_prefix(fault->message, r->m->path)) {
+        /* the launch's shape or resources, rejected as CUDA would: say
+         * which launch of which manifest asked for it */
+        g_prefix_error(&fault, "%s: error: %s%s", r->m->path, *d->jpath ? d->jpath : "launch",
+                       ": ");
+    }
     if (fault) {
         json_object_set_new(entry, "error", json_string(fault->message));
         g_propagate_error(error, fault);
