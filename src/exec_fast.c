@@ -395,8 +395,14 @@ static void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write
 }
 
 /* the lanes' addresses of a memory operand [reg + imm] */
-static inline void lane_addresses(const ExecCtx *x, const Operand *m, uint64_t *addr)
+static inline void lane_addresses(ExecCtx *x, const Operand *m, uint64_t *addr)
 {
+    if (m->reg == NO_INDEX) { /* [symbol+imm]: one address for the warp */
+        uint64_t a = symbol_address(x, m->sym, 0) + (uint64_t)m->imm;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            addr[l] = a;
+        return;
+    }
     const uint64_t *base = dst_lanes(x, m->reg);
     uint64_t imm = (uint64_t)m->imm;
     uint64_t mask = x->m->address_size == 32 ? M32 : ~0ull;
@@ -425,7 +431,21 @@ static bool fast_ld(ExecCtx *x)
         return true;
     }
     uint64_t *dst = dst_lanes(x, d->reg);
-    FOR_LANES(x->exec, l) dst[l] = load_bits(span.host + addr[l] - span.window, esz, sgn);
+    const uint8_t *mem = span.host - span.window;
+    /* constant sizes, so each lane's load is one machine load */
+#define LOAD_LANES(T, ST)                                                                          \
+    FOR_LANES(x->exec, l) {                                                                        \
+        T v;                                                                                       \
+        memcpy(&v, mem + addr[l], sizeof v);                                                       \
+        dst[l] = sgn ? (uint64_t)(int64_t)(ST)v : (uint64_t)v;                                     \
+    }
+    switch (esz) {
+    case 1: LOAD_LANES(uint8_t, int8_t); break;
+    case 2: LOAD_LANES(uint16_t, int16_t); break;
+    case 4: LOAD_LANES(uint32_t, int32_t); break;
+    default: LOAD_LANES(uint64_t, int64_t); break;
+    }
+#undef LOAD_LANES
     return true;
 }
 
@@ -450,7 +470,19 @@ static bool fast_st(ExecCtx *x)
         return true;
     }
     const uint64_t *src = x->v[1];
-    FOR_LANES(x->exec, l) memcpy(span.host + addr[l] - span.window, &src[l], esz);
+    uint8_t *mem = span.host - span.window;
+#define STORE_LANES(T)                                                                             \
+    FOR_LANES(x->exec, l) {                                                                        \
+        T v = (T)src[l];                                                                           \
+        memcpy(mem + addr[l], &v, sizeof v);                                                       \
+    }
+    switch (esz) {
+    case 1: STORE_LANES(uint8_t); break;
+    case 2: STORE_LANES(uint16_t); break;
+    case 4: STORE_LANES(uint32_t); break;
+    default: STORE_LANES(uint64_t); break;
+    }
+#undef STORE_LANES
     return true;
 }
 
@@ -542,7 +574,13 @@ static OpHandler memory_form(const Module *mod, const Insn *in, bool load)
         return fast_ld_kernel_param;
     if (sp != SPACE_GLOBAL && sp != SPACE_SHARED && sp != SPACE_CONST && sp != SPACE_GENERIC)
         return NULL;
-    if (m->kind != OPD_ADDR || m->reg == NO_INDEX || m->sym != NO_INDEX || in->type == PTX_TYPE_PRED)
+    if (m->kind != OPD_ADDR || in->type == PTX_TYPE_PRED)
+        return NULL;
+    /* a register base, or a variable of the instruction's own space */
+    bool by_reg = m->reg != NO_INDEX && m->sym == NO_INDEX;
+    bool by_var = m->reg == NO_INDEX && m->sym != NO_INDEX && sp != SPACE_GENERIC &&
+                  module_var(mod, m->sym)->space == sp;
+    if (!by_reg && !by_var)
         return NULL;
     unsigned esz = isa_type_size(in->type);
     if (esz == 0 || esz > 8 || (esz & (esz - 1)))

@@ -72,7 +72,7 @@ static const Form forms[] = {
 };
 #define NFORMS (sizeof forms / sizeof forms[0])
 /* slots per thread: one per form, plus the memory forms' results */
-#define NMEM 6
+#define NMEM 9
 #define SLOTS (NFORMS + NMEM)
 
 /* The kernel: load a, b, c, derive the sources, then per form preset the
@@ -81,6 +81,7 @@ static char *forms_kernel(void)
 {
     GString *s = g_string_new(
         ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".const .align 8 .u64 cvals[4] = {11, 22, 33, 44};\n.global .align 8 .u64 gvals[2] = {55, 66};\n"
         ".visible .entry forms(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pout)\n{\n"
         "  .reg .b32 %r<12>;\n  .reg .b64 %rd<20>;\n  .reg .f32 %f<12>;\n  .reg .f64 %fd<12>;\n"
         "  .reg .pred %p<12>;\n  .shared .align 8 .b8 tile[1024];\n"
@@ -146,8 +147,13 @@ static char *forms_kernel(void)
         "  ld.s32 %%r9, [%%rd18+4];\n  cvt.s64.s32 %%rd9, %%r9;\n  st.global.u64 [%%rd16+%u], %%rd9;\n"
         "  ld.global.s8 %%r9, [%%rd15+3];\n  @%%p0 st.global.u16 [%%rd16+%u], %%r9;\n"
         "  ld.global.nc.f32 %%f9, [%%rd15];\n  st.global.f32 [%%rd16+%u], %%f9;\n"
+        /* addresses by variable name: one address for the whole warp */
+        "  ld.const.u64 %%rd9, [cvals+16];\n  st.global.u64 [%%rd16+%u], %%rd9;\n"
+        "  ld.global.u64 %%rd9, [gvals+8];\n  st.global.u64 [%%rd16+%u], %%rd9;\n"
+        "  bar.sync 0;\n  setp.eq.u32 %%p9, %%r0, 7;\n  @%%p9 st.shared.u64 [tile+24], %%rd3;\n  bar.sync 0;\n"
+        "  ld.shared.u64 %%rd9, [tile+24];\n  st.global.u64 [%%rd16+%u], %%rd9;\n"
         "  ret;\n}\n",
-        m, m + 8, m + 16, m + 24, m + 32, m + 40);
+        m, m + 8, m + 16, m + 24, m + 32, m + 40, m + 48, m + 56, m + 64);
     return g_string_free(s, FALSE);
 }
 
