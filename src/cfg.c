@@ -571,6 +571,8 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
 
 /* ------------------------------------------------------- storage slots */
 
+#define CFG_LIVENESS_MAX_BYTES (256ull << 20)
+
 /* Above this many registers the interference matrix (nregs^2 bits) is not
  * worth it: every register keeps a row of its own. */
 #define PACK_MAX_REGS 8192
@@ -694,6 +696,17 @@ static Cfg *cfg_compute(const Module *m, const Function *f, GError **error)
     if (!c->words)
         c->words = 1;
     form_blocks(f, c);
+    /* liveness keeps four bitsets of every register per block: refuse
+     * what no compiler emits rather than exhaust the host's memory */
+    if ((uint64_t)MAX(c->nblocks, 1u) * c->words * sizeof(uint64_t) * 4 > CFG_LIVENESS_MAX_BYTES) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                    "%s:%u: error: function %s has %u basic blocks and %u registers: liveness analysis would "
+                    "need more than %u MiB (declare fewer registers; nvcc's PTX stays far below)",
+                    module_path(m), f->line, f->name, c->nblocks, c->nregs,
+                    (unsigned)(CFG_LIVENESS_MAX_BYTES >> 20));
+        cfg_free(c);
+        return NULL;
+    }
     compute_ipdoms(c);
     compute_reconv(f, c);
     compute_liveness(f, dmask, c);
