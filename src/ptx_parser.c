@@ -24,6 +24,10 @@
 #define SYM_KIND(p) ((GPOINTER_TO_UINT(p) - 1) & 1u)
 #define SYM_INDEX(p) ((GPOINTER_TO_UINT(p) - 1) >> 1)
 #define INDEX_LIMIT (1u << 30)
+/* Registers of one function, counting every `%r<N>` range in full: far
+ * beyond what compilers declare (tens of thousands), low enough that the
+ * names, the scopes and cfg.c's per-block liveness sets stay small. */
+#define REG_LIMIT (1u << 20)
 
 typedef struct {
     uint32_t insn, opd;
@@ -473,12 +477,19 @@ static void put_le(GByteArray *b, uint64_t at, uint64_t v, unsigned size)
         b->data[at + i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Initial values are held in memory byte for byte (Variable.init); larger
+ * initialised variables than this are outside the subset. */
+#define MAX_INIT_BYTES (UINT64_C(256) << 20)
+
 /* One scalar of an initialiser: a number, `sym`, `sym+N`, `generic(sym)`. */
 static bool parse_init_element(Parser *p, Variable *v, uint64_t index, unsigned esize,
                                GByteArray *bytes)
 {
     const Token *t = peek(p);
     uint64_t at = index * esize;
+    if (at + esize > MAX_INIT_BYTES)
+        return fail(p, t, WS_ERR_UNSUPPORTED, "initialiser of '%s': initialised variables may hold at most %"
+                    G_GUINT64_FORMAT " MiB", v->name, MAX_INIT_BYTES >> 20);
     if (t->kind == TK_IDENT) {
         bool generic = false;
         const Token *name = t;
@@ -557,6 +568,10 @@ static bool parse_initialiser(Parser *p, Variable *v, bool unsized, uint64_t ele
 {
     const Token *eq = next(p); /* '=' */
     unsigned esize = isa_type_size(v->type);
+    if (v->size > MAX_INIT_BYTES)
+        return fail(p, eq, WS_ERR_UNSUPPORTED, "initialiser of '%s' (%" G_GUINT64_FORMAT
+                    " bytes): initialised variables may hold at most %" G_GUINT64_FORMAT " MiB",
+                    v->name, v->size, MAX_INIT_BYTES >> 20);
     uint64_t count = 0;
     GByteArray *bytes = g_byte_array_new();
     if (!parse_init_list(p, v, esize, &count, bytes, 0)) {
@@ -700,15 +715,19 @@ static bool parse_reg_decl(Parser *p)
             uint64_t n;
             if (!parse_uint(p, 1u << 24, &n) || !expect_punct(p, '>'))
                 return false;
+            if (n > REG_LIMIT - f->regs->len)
+                return fail(p, nt, WS_ERR_UNSUPPORTED, "too many registers (a function may declare at most %u)",
+                            REG_LIMIT);
             for (uint64_t i = 0; i < n; i++) {
                 char *name = g_strdup_printf("%.*s%" G_GUINT64_FORMAT, (int)nt->len, tstr(p, nt), i);
                 uint32_t r = add_reg(f, name, a.type, nt->line);
                 if (!scope_declare(p, nt, name, SYM_REG, r))
                     return false;
             }
-            if (f->regs->len >= INDEX_LIMIT)
-                return fail(p, nt, WS_ERR_INPUT, "too many registers");
         } else {
+            if (f->regs->len >= REG_LIMIT)
+                return fail(p, nt, WS_ERR_UNSUPPORTED, "too many registers (a function may declare at most %u)",
+                            REG_LIMIT);
             uint32_t r = add_reg(f, tdup(p, nt), a.type, nt->line);
             if (!scope_declare(p, nt, g_array_index(f->regs, RegInfo, r).name, SYM_REG, r))
                 return false;

@@ -3,6 +3,8 @@
 # Works as root or through sudo; does nothing when everything is present.
 set -euo pipefail
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjansson-dev check python3"
+packages="$packages clang" # tools/fuzz.sh: libFuzzer and the sanitizers come with Debian's clang
+packages="$packages valgrind" # tools/leak-check.sh
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
