@@ -92,10 +92,10 @@ static void operand_regs(const Operand *o, bool is_dest, CfgRegList *uses, CfgRe
     }
 }
 
-/* Uses and definitions of one instruction.  For ST and RED the shape has no
+/* Uses and definitions of one instruction; bit i of dests marks operand i
+ * a destination (dest_mask of its op).  For ST and RED the shape has no
  * 'd', so everything is a use; for call the CallSite carries the registers. */
-static void insn_regs(const Function *f, const Insn *in, const uint32_t *dmask,
-                      CfgRegList *uses, CfgRegList *defs)
+static void insn_regs(const Function *f, const Insn *in, uint32_t dests, CfgRegList *uses, CfgRegList *defs)
 {
     uses->n = defs->n = 0;
     if (in->guard != NO_INDEX)
@@ -113,16 +113,13 @@ static void insn_regs(const Function *f, const Insn *in, const uint32_t *dmask,
         return;
     }
     for (uint32_t i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++)
-        operand_regs(&in->opd[i], ((dmask[in->op] >> i) & 1) || (i == 0 && insn_writes_first_operand_late(in)),
-                     uses, defs);
+        operand_regs(&in->opd[i], ((dests >> i) & 1) || (i == 0 && insn_writes_first_operand_late(in)), uses,
+                     defs);
 }
 
 void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegList *defs)
 {
-    uint32_t dmask[OP_COUNT] = {0};
-    if (in->op < OP_COUNT)
-        dmask[in->op] = dest_mask(in->op);
-    insn_regs(f, in, dmask, uses, defs);
+    insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
 void cfg_reglist_clear(CfgRegList *l)
@@ -177,7 +174,7 @@ static bool validate_function(const Module *m, const Function *f, const uint32_t
             ok = false;
             break;
         }
-        insn_regs(f, in, dmask, &uses, &defs);
+        insn_regs(f, in, dmask[in->op], &uses, &defs);
         for (uint32_t k = 0; ok && k < uses.n; k++)
             ok = check_reg(m, f, in, uses.v[k], error);
         for (uint32_t k = 0; ok && k < defs.n; k++)
@@ -481,7 +478,7 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
         uint64_t *g = gen + (size_t)b * w, *k = kill + (size_t)b * w;
         for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
             const Insn *in = func_insn(f, i);
-            insn_regs(f, in, dmask, &uses, &defs);
+            insn_regs(f, in, dmask[in->op], &uses, &defs);
             for (uint32_t j = 0; j < uses.n; j++)
                 if (!bit_get(k, uses.v[j]))
                     bit_set(g, uses.v[j]);
@@ -530,7 +527,7 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
         peak = count;
         for (uint32_t i = bb->last + 1; i-- > bb->first;) {
             const Insn *in = func_insn(f, i);
-            insn_regs(f, in, dmask, &uses, &defs);
+            insn_regs(f, in, dmask[in->op], &uses, &defs);
             temp = g_renew(bool, temp, defs.n ? defs.n : 1);
             for (uint32_t j = 0; j < defs.n; j++) {
                 temp[j] = !bit_get(live, defs.v[j]);
@@ -622,7 +619,7 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
         memcpy(live, c->live_out + (size_t)b * w, w * sizeof(uint64_t));
         for (uint32_t i = bb->last + 1; i-- > bb->first;) {
             const Insn *in = func_insn(f, i);
-            insn_regs(f, in, dmask, &uses, &defs);
+            insn_regs(f, in, dmask[in->op], &uses, &defs);
             for (uint32_t j = 0; j < defs.n; j++) {
                 uint64_t *row = conflict + (size_t)defs.v[j] * w;
                 for (uint32_t x = 0; x < w; x++)

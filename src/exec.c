@@ -564,19 +564,16 @@ static bool hang_check(ExecCtx *x, uint32_t target)
             if (o->state == WARP_READY && !(o->cycling && o->cycling_stores == stores))
                 return true;
         }
-        GString *s = g_string_new(NULL);
         exec_fault(x, (uint32_t)__builtin_ctz(x->exec),
                    "hang: every unfinished warp of the block loops back to a state it had before (pc, "
                    "reconvergence stack, registers) with no memory written by any thread in between, so "
                    "none of these loops can end (a spin-wait on a value nobody will change, or a loop "
                    "without an exit); this warp's loop:");
-        if (x->error && *x->error) {
-            g_string_append(s, (*x->error)->message);
+        if (x->error && *x->error) { /* followed by every warp's state */
+            GString *s = g_string_new((*x->error)->message);
             launch_describe_warps(s, x->cta);
             g_free((*x->error)->message);
             (*x->error)->message = g_string_free(s, FALSE);
-        } else {
-            g_string_free(s, TRUE);
         }
         return false;
     }
@@ -1138,8 +1135,11 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
     return true;
 }
 
-bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
-                    GError **error)
+/* The loops of warp_run and warp_run_ahead: straight-line instructions
+ * back to back, the stack settled only after control flow.  With may_run,
+ * it stops before an instruction not marked there and records each step. */
+static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, StepPos *steps, uint32_t *executed,
+                      GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
     uint32_t n = 0;
@@ -1151,13 +1151,17 @@ bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPo
                 break;
             ctx_enter_frame(&x);
         }
-        uint32_t pc = w->stack[w->depth - 1].pc;
-        if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
-            break;
+        if (may_run) {
+            uint32_t pc = w->stack[w->depth - 1].pc;
+            if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
+                break;
+        }
         ok = step_one(&x, &settle);
         if (!ok)
             break;
-        steps[n++] = (StepPos){x.func, x.pc};
+        if (steps)
+            steps[n] = (StepPos){x.func, x.pc};
+        n++;
     }
     if (ok && settle) {
         ctx_set_frame(&x, top_frame(w));
@@ -1169,25 +1173,11 @@ bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPo
 
 bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
 {
-    ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
-    uint32_t n = 0;
-    bool settle = true, ok = true;
-    while (n < max_steps && w->state == WARP_READY) {
-        if (settle) {
-            ctx_set_frame(&x, top_frame(w));
-            if (!warp_settle(&x))
-                break;
-            ctx_enter_frame(&x);
-        }
-        ok = step_one(&x, &settle);
-        if (!ok)
-            break;
-        n++;
-    }
-    if (ok && settle) {
-        ctx_set_frame(&x, top_frame(w));
-        warp_settle(&x);
-    }
-    *executed = n;
-    return ok;
+    return run_steps(w, max_steps, NULL, NULL, executed, error);
+}
+
+bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
+                    GError **error)
+{
+    return run_steps(w, max, may_run, steps, executed, error);
 }

@@ -166,7 +166,7 @@ typedef struct {
     TimingStats *ts;
     MemSys *mem;
     TInsn **tinsn;       /* [func][pc] */
-    uint8_t **may_run_ahead; /* [func][pc]: see decode_run_ahead */
+    uint8_t **may_run_ahead; /* [func][pc]: see may_run_ahead() */
     bool run_ahead;
     uint32_t max_regs;
     uint64_t *shared_offset;
