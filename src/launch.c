@@ -216,29 +216,98 @@ bool launch_pack_param(const Module *m, uint32_t kernel, uint32_t index, uint64_
 /* ------------------------------------------------------------------ */
 /* running a grid                                                       */
 
-/* Shared-memory layout of a kernel: every static .shared variable, then the
- * dynamic (unsized .extern) array, which all extern declarations alias. */
-static uint32_t shared_layout(const Module *m, const LaunchSpec *spec, uint64_t *offsets)
+/* The functions a launch of `kernel` can execute: the kernel and everything it
+ * calls, directly or through calls it makes.  An indirect call could reach any
+ * defined function, so it marks them all and sets *indirect. */
+static gboolean *kernel_functions(const Module *m, uint32_t kernel, bool *indirect)
 {
-    uint64_t top = 0, ext_align = 16;
+    gboolean *seen = g_new0(gboolean, MAX(m->funcs->len, 1u));
+    GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_val(todo, kernel);
+    seen[kernel] = TRUE;
+    *indirect = false;
+    while (todo->len) {
+        uint32_t f = g_array_index(todo, uint32_t, todo->len - 1);
+        g_array_set_size(todo, todo->len - 1);
+        const Function *fn = module_func(m, f);
+        for (guint c = 0; fn->calls && c < fn->calls->len; c++) {
+            const CallSite *cs = &g_array_index(fn->calls, CallSite, c);
+            if (cs->callee == NO_INDEX) {
+                *indirect = true;
+                for (guint g = 0; g < m->funcs->len; g++)
+                    seen[g] = seen[g] || module_func(m, g)->is_defined;
+            } else if (!seen[cs->callee]) {
+                seen[cs->callee] = TRUE;
+                g_array_append_val(todo, cs->callee);
+            }
+        }
+    }
+    g_array_free(todo, TRUE);
+    return seen;
+}
+
+/* Marks in `used` the variables that the functions in `funcs` name in an
+ * operand, their own body declarations, and every variable whose address an
+ * initialiser holds (a pointer table could reach it from anywhere). */
+static void mark_used_vars(const Module *m, const gboolean *funcs, gboolean *used)
+{
+    for (guint f = 0; f < m->funcs->len; f++) {
+        if (!funcs[f])
+            continue;
+        const Function *fn = module_func(m, f);
+        for (uint32_t i = 0; i < func_ninsns(fn); i++) {
+            const Insn *in = func_insn(fn, i);
+            for (unsigned o = 0; o < in->nopd; o++)
+                if (in->opd[o].sym != NO_INDEX && in->opd[o].sym < m->vars->len)
+                    used[in->opd[o].sym] = TRUE;
+        }
+    }
     for (guint i = 0; i < m->vars->len; i++) {
         const Variable *v = module_var(m, i);
-        if (v->space != SPACE_SHARED)
+        if (v->scope == VAR_FRAME && v->owner != NO_INDEX && funcs[v->owner])
+            used[i] = TRUE;
+        for (guint k = 0; v->init_fixups && k < v->init_fixups->len; k++) {
+            const VarFixup *fx = &g_array_index(v->init_fixups, VarFixup, k);
+            if (fx->sym != NO_INDEX && fx->sym < m->vars->len)
+                used[fx->sym] = TRUE;
+        }
+    }
+}
+
+/* Shared-memory layout of a kernel: the static .shared variables that the
+ * kernel and its callees use (as ptxas allocates them: a module's other
+ * kernels' arrays cost this one nothing), then the dynamic (unsized .extern)
+ * array, which all extern declarations alias. */
+static uint32_t shared_layout(const Module *m, const LaunchSpec *spec, uint64_t *offsets)
+{
+    bool indirect;
+    gboolean *funcs = kernel_functions(m, spec->kernel, &indirect);
+    gboolean *used = g_new0(gboolean, MAX(m->vars->len, 1u));
+    mark_used_vars(m, funcs, used);
+    uint64_t top = 0, ext_align = 16;
+    bool dynamic = spec->dynamic_shared_bytes > 0;
+    for (guint i = 0; i < m->vars->len; i++) {
+        const Variable *v = module_var(m, i);
+        if (v->space != SPACE_SHARED || !used[i])
             continue;
         if (v->is_extern && v->size == 0) {
             ext_align = MAX(ext_align, (uint64_t)v->align);
+            dynamic = true;
             continue;
         }
         top = align_up(top, MAX(v->align, 1u));
         offsets[i] = top;
         top += v->size;
     }
-    top = align_up(top, ext_align);
+    if (dynamic) /* the dynamic array starts aligned after the static ones */
+        top = align_up(top, ext_align);
     for (guint i = 0; i < m->vars->len; i++) {
         const Variable *v = module_var(m, i);
         if (v->space == SPACE_SHARED && v->is_extern && v->size == 0)
             offsets[i] = top;
     }
+    g_free(used);
+    g_free(funcs);
     return (uint32_t)MIN(top + spec->dynamic_shared_bytes, UINT32_MAX);
 }
 
@@ -376,33 +445,24 @@ bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_o
 
 bool launch_ctas_independent(const Module *m, uint32_t kernel)
 {
-    /* the kernel and everything it calls, directly */
-    gboolean *seen = g_new0(gboolean, MAX(m->funcs->len, 1u));
-    GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_array_append_val(todo, kernel);
-    seen[kernel] = TRUE;
-    bool independent = true;
-    while (todo->len && independent) {
-        uint32_t f = g_array_index(todo, uint32_t, todo->len - 1);
-        g_array_set_size(todo, todo->len - 1);
+    bool indirect;
+    gboolean *funcs = kernel_functions(m, kernel, &indirect);
+    bool independent = !indirect;
+    for (guint f = 0; f < m->funcs->len && independent; f++) {
         const Function *fn = module_func(m, f);
+        if (!funcs[f])
+            continue;
+        if (!fn->is_defined) {
+            independent = false; /* an external callee could do anything */
+            break;
+        }
         for (uint32_t i = 0; i < func_ninsns(fn) && independent; i++) {
             const Insn *in = func_insn(fn, i);
             if ((in->op == OP_ATOM || in->op == OP_RED) && in->space != SPACE_SHARED)
                 independent = false;
-            if (in->op != OP_CALL)
-                continue;
-            const CallSite *cs = &g_array_index(fn->calls, CallSite, in->call);
-            if (cs->callee == NO_INDEX || !module_func(m, cs->callee)->is_defined) {
-                independent = false;
-            } else if (!seen[cs->callee]) {
-                seen[cs->callee] = TRUE;
-                g_array_append_val(todo, cs->callee);
-            }
         }
     }
-    g_array_free(todo, TRUE);
-    g_free(seen);
+    g_free(funcs);
     return independent;
 }
 

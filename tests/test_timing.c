@@ -210,6 +210,32 @@ START_TEST(occupancy_limits_resident_blocks)
 }
 END_TEST
 
+/* Two kernels in one module: each is charged only for the shared arrays it
+ * (or a function it calls) uses, as ptxas allocates them. */
+static const char *two_kernels_ptx =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".shared .align 4 .b8 big[40000];\n"
+    ".shared .align 4 .b8 small[1000];\n"
+    ".shared .align 4 .b8 helper_buf[3000];\n"
+    ".func touch()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\nst.shared.u32 [helper_buf], %r1;\nret;\n}\n"
+    ".visible .entry other(.param .u64 p)\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\n"
+    "st.shared.u32 [big], %r1;\nret;\n}\n"
+    ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+    ".shared .align 8 .b8 own[24];\n"
+    "ld.param.u64 %rd1, [p];\nmov.u32 %r1, 7;\nst.shared.u32 [small], %r1;\nst.shared.u32 [own], %r1;\n"
+    "call touch, ();\nld.shared.u32 %r1, [small];\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
+
+START_TEST(shared_memory_is_counted_per_kernel)
+{
+    const char *ov[] = {"shared_memory.alloc_unit=1", "shared_memory.reserved_per_block=0", NULL};
+    Result r;
+    run_timed(two_kernels_ptx, 1, 32, 8, 0, "h200", ov, &r);
+    ck_assert_uint_eq(r.out[0] & 0xffffffffu, 7);
+    /* small (1000) + helper_buf (3000) + own (24, at an 8-byte boundary) */
+    ck_assert_uint_eq(r.ts.occ.smem_per_block, 4024);
+}
+END_TEST
+
 static const char *barrier_ptx =
     ".version 7.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry k(.param .u64 p)\n{\n"
@@ -293,6 +319,7 @@ static Suite *suite(void)
     tcase_add_test(t, occupancy_limits_resident_blocks);
     tcase_add_test(t, barrier_wait_is_attributed);
     tcase_add_test(t, run_ahead_changes_nothing);
+    tcase_add_test(t, shared_memory_is_counted_per_kernel);
     suite_add_tcase(s, t);
     return s;
 }
