@@ -31,24 +31,62 @@ static const char *insn_where(const ExecCtx *x, char *buf, size_t n)
     return buf;
 }
 
+/* The full text of a fault: where, what, and by which thread. */
+static char *fault_text(const ExecCtx *x, uint32_t lane, const char *fmt, va_list ap)
+{
+    char *what = g_strdup_vprintf(fmt, ap);
+    Dim3 tid;
+    warp_lane_tid(x->w, lane, &tid);
+    char where[512];
+    char *insn = insn_to_string(x->m, x->fn, x->in);
+    char *text = g_strdup_printf("%s: error: %s\n  by thread (%u,%u,%u) in block (%u,%u,%u), warp %u lane %u, "
+                                 "function %s, executing `%s`",
+                                 insn_where(x, where, sizeof where), what, tid.x, tid.y, tid.z, x->cta->ctaid.x,
+                                 x->cta->ctaid.y, x->cta->ctaid.z, x->w->index, lane, x->fn->name, insn);
+    g_free(insn);
+    g_free(what);
+    return text;
+}
+
 bool exec_fault(ExecCtx *x, uint32_t lane, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *what = g_strdup_vprintf(fmt, ap);
+    char *text = fault_text(x, lane, fmt, ap);
     va_end(ap);
-    Dim3 tid;
-    warp_lane_tid(x->w, lane, &tid);
-    char where[512];
-    char *text = insn_to_string(x->m, x->fn, x->in);
-    g_set_error(x->error, WARPSIM_ERROR, WS_ERR_FAULT,
-                "%s: error: %s\n  by thread (%u,%u,%u) in block (%u,%u,%u), warp %u lane %u, "
-                "function %s, executing `%s`",
-                insn_where(x, where, sizeof where), what, tid.x, tid.y, tid.z, x->cta->ctaid.x,
-                x->cta->ctaid.y, x->cta->ctaid.z, x->w->index, lane, x->fn->name, text);
+    g_set_error_literal(x->error, WARPSIM_ERROR, WS_ERR_FAULT, text);
     g_free(text);
-    g_free(what);
     return false;
+}
+
+bool exec_report(ExecCtx *x, uint32_t lane, const char *fmt, ...)
+{
+    FaultLog *log = x->cta->spec->fault_log;
+    va_list ap;
+    va_start(ap, fmt);
+    if (!log) {
+        char *text = fault_text(x, lane, fmt, ap);
+        va_end(ap);
+        g_set_error_literal(x->error, WARPSIM_ERROR, WS_ERR_FAULT, text);
+        g_free(text);
+        return false;
+    }
+    FaultKey key = {.cta = launch_cta_linear(x->cta->spec, x->cta->ctaid), .step = x->w->steps,
+                    .warp = x->w->index, .lane = lane};
+    if (fault_log_count(log, &key))
+        fault_log_add(log, &key, fault_text(x, lane, fmt, ap));
+    va_end(ap);
+    return true;
+}
+
+/* Where a faulting access goes when the launch keeps going: a load reads
+ * zeros, a store is dropped. */
+static uint8_t *discard(ExecCtx *x, uint32_t size)
+{
+    if (size > sizeof x->cta->discard)
+        return NULL;
+    memset(x->cta->discard, 0, sizeof x->cta->discard);
+    return (uint8_t *)x->cta->discard;
 }
 
 /* ------------------------------------------------------------------ */
@@ -255,10 +293,41 @@ static bool local_ensure(ExecCtx *x, uint32_t need)
 static uint8_t *fault_out_of_bounds(ExecCtx *x, PtxSpace space, uint64_t addr, uint32_t size,
                                     uint32_t lane, bool write, const char *detail)
 {
-    exec_fault(x, lane, "invalid %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x%s%s",
-               isa_space_name(space), write ? "write" : "read", size, addr,
-               detail ? ": " : "", detail ? detail : "");
+    if (exec_report(x, lane, "invalid %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x%s%s",
+                    isa_space_name(space), write ? "write" : "read", size, addr,
+                    detail ? ": " : "", detail ? detail : ""))
+        return discard(x, size);
     return NULL;
+}
+
+static bool is_atomic(const ExecCtx *x)
+{
+    return x->in->op == OP_ATOM || x->in->op == OP_RED;
+}
+
+/* initcheck on global memory: buffers the host left uninitialised track
+ * which bytes the kernel has written (Allocation.written).  Atomics read
+ * before they write. */
+static bool global_init_check(ExecCtx *x, Allocation *a, uint64_t addr, uint32_t size, uint32_t lane,
+                              bool write)
+{
+    uint8_t *w = a->written + (addr - a->base);
+    if (!write || is_atomic(x)) {
+        for (uint32_t i = 0; i < size; i++)
+            if (!__atomic_load_n(&w[i], __ATOMIC_RELAXED)) {
+                if (!exec_report(x, lane,
+                                 "initcheck: read of uninitialised global memory at 0x%" G_GINT64_MODIFIER
+                                 "x (%u bytes), %" G_GUINT64_FORMAT " bytes into '%s': neither the host "
+                                 "nor a thread wrote byte 0x%" G_GINT64_MODIFIER "x",
+                                 addr, size, addr - a->base, a->name, addr + i))
+                    return false;
+                break;
+            }
+    }
+    if (write)
+        for (uint32_t i = 0; i < size; i++)
+            __atomic_store_n(&w[i], 1, __ATOMIC_RELAXED);
+    return true;
 }
 
 static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane, bool write)
@@ -268,6 +337,8 @@ static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t
     if (a) {
         if (write && a->read_only)
             return fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, "read-only");
+        if (a->written && !global_init_check(x, a, addr, size, lane, write))
+            return NULL;
         return a->data + (addr - a->base);
     }
     const Allocation *near = gmem_nearest(g, addr);
@@ -284,9 +355,9 @@ static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t
                                  near->base - addr, near->name, near->size, near->base);
     else if (near)
         detail = g_strdup_printf("straddles the end of '%s'", near->name);
-    fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, detail);
+    uint8_t *p = fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, detail);
     g_free(detail);
-    return NULL;
+    return p;
 }
 
 /* racecheck and initcheck on one lane's shared access (LaunchSpec.checks).
@@ -297,18 +368,22 @@ static bool shared_check(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane
 {
     Cta *c = x->cta;
     uint16_t me = (uint16_t)(x->w->index + 1);
-    bool atomic = x->in->op == OP_ATOM || x->in->op == OP_RED;
+    bool atomic = is_atomic(x);
     bool race = c->spec->checks & LAUNCH_CHECK_RACE, init = c->spec->checks & LAUNCH_CHECK_INIT;
+    bool reported = false; /* one report per access; the shadow still records all of it */
     for (uint32_t i = 0; i < size; i++) {
         SharedShadow *s = &c->shadow[addr + i];
         const char *hazard = NULL, *did = "wrote";
         uint16_t other = 0;
         bool reads = !write || atomic, writes = write;
-        if (init && reads && !s->write_epoch)
-            return exec_fault(x, lane,
-                              "initcheck: read of uninitialised shared memory at 0x%" G_GINT64_MODIFIER
-                              "x (%u bytes): no thread of the block wrote byte 0x%" G_GINT64_MODIFIER "x",
-                              addr, size, addr + i);
+        if (!reported && init && reads && !s->write_epoch) {
+            if (!exec_report(x, lane,
+                             "initcheck: read of uninitialised shared memory at 0x%" G_GINT64_MODIFIER
+                             "x (%u bytes): no thread of the block wrote byte 0x%" G_GINT64_MODIFIER "x",
+                             addr, size, addr + i))
+                return false;
+            reported = true;
+        }
         if (race && !atomic && s->write_epoch == c->epoch && s->writer != me) {
             hazard = writes ? "write-after-write" : "read-after-write";
             other = s->writer;
@@ -317,17 +392,19 @@ static bool shared_check(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane
             did = "read";
             other = s->reader;
         }
-        if (hazard) {
+        if (hazard && !reported) {
             char who[48];
             if (other == SHADOW_MANY_READERS)
                 g_snprintf(who, sizeof who, "other warps");
             else
                 g_snprintf(who, sizeof who, "warp %u", other - 1u);
-            return exec_fault(x, lane,
-                              "racecheck: %s hazard on shared memory at 0x%" G_GINT64_MODIFIER
-                              "x (%u bytes): %s %s byte 0x%" G_GINT64_MODIFIER
-                              "x in the same barrier interval (no barrier between the two accesses)",
-                              hazard, addr, size, who, did, addr + i);
+            if (!exec_report(x, lane,
+                             "racecheck: %s hazard on shared memory at 0x%" G_GINT64_MODIFIER
+                             "x (%u bytes): %s %s byte 0x%" G_GINT64_MODIFIER
+                             "x in the same barrier interval (no barrier between the two accesses)",
+                             hazard, addr, size, who, did, addr + i))
+                return false;
+            reported = true;
         }
         if (reads) {
             if (s->read_epoch != c->epoch) {
@@ -349,8 +426,9 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
                     uint32_t lane, bool write)
 {
     if (size > 1 && (addr & (size - 1)) != 0) {
-        exec_fault(x, lane, "misaligned %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x",
-                   isa_space_name(space), write ? "write" : "read", size, addr);
+        if (exec_report(x, lane, "misaligned %s %s of size %u at address 0x%" G_GINT64_MODIFIER "x",
+                        isa_space_name(space), write ? "write" : "read", size, addr))
+            return discard(x, size);
         return NULL;
     }
     Cta *c = x->cta;
@@ -1055,8 +1133,8 @@ static void ctx_enter_frame(ExecCtx *x)
     x->func = x->fr->func;
     x->fn = module_func(x->m, x->func);
     const ExecPlan *plan = x->cta->image->plan;
-    /* the shared-memory checks sit in the general handlers' memory path */
-    x->handlers = plan && !x->cta->shadow ? plan->by_func[x->func] : NULL;
+    /* the checks sit in the general handlers' memory path */
+    x->handlers = plan && !x->cta->spec->checks ? plan->by_func[x->func] : NULL;
 }
 
 /* Execute the instruction at the top of a settled, ready warp's stack.

@@ -126,6 +126,7 @@ struct Cta {
     uint32_t shadow_cap;
     uint32_t epoch;         /* barrier intervals completed + 1 */
     uint64_t stores;        /* store and atomic instructions its warps executed */
+    uint64_t discard[4];    /* target of a faulting access when the launch keeps going */
 };
 
 /* What one step did: for the timing model and the statistics. */

@@ -89,7 +89,8 @@ static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t b
 uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane);
 /* Host pointer for an access of `size` bytes at addr in `space` by lane, or
  * NULL after setting a WS_ERR_FAULT error (out of bounds, misaligned, write
- * to read-only).  For .param accesses through a frame variable, `o` gives
+ * to read-only); when the launch keeps going past faults, a scratch buffer
+ * instead (reads zeros, writes go nowhere).  For .param accesses through a frame variable, `o` gives
  * the operand (may be NULL otherwise). */
 uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr, uint32_t size,
                     uint32_t lane, bool write);
@@ -97,6 +98,10 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
 uint64_t symbol_address(ExecCtx *x, uint32_t sym, uint32_t lane);
 
 bool exec_fault(ExecCtx *x, uint32_t lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* A fault the launch may survive (memcheck, racecheck, initcheck): with the
+ * launch's fault log (--keep-going) it is recorded and true returned, so
+ * execution goes on; else it stops the launch like exec_fault. */
+bool exec_report(ExecCtx *x, uint32_t lane, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 /* control-flow handlers live in exec.c beside the stack they manipulate */
 bool exec_BRA(ExecCtx *x);

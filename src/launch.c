@@ -13,6 +13,7 @@
 #include "cfg.h"
 #include "errors.h"
 #include "exec.h"
+#include "occupancy.h"
 
 #define WARP_QUANTUM 256
 #define MAX_THREADS_PER_BLOCK 1024
@@ -311,6 +312,37 @@ static uint32_t shared_layout(const Module *m, const LaunchSpec *spec, uint64_t 
     return (uint32_t)MIN(top + spec->dynamic_shared_bytes, UINT32_MAX);
 }
 
+/* The launch limits of the chosen GPU, for functional and timed runs alike:
+ * the same launch fails on the same GPU in both. */
+static bool check_gpu_limits(const LaunchSpec *spec, uint32_t threads, uint32_t shared_size, GError **error)
+{
+    const GpuConfig *gpu = spec->gpu;
+    const char *name = gpu->display_name ? gpu->display_name : gpu->name;
+    const Dim3 b = spec->block;
+    if (gpu->max_threads_per_block && threads > gpu->max_threads_per_block) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: block (%u,%u,%u) has %u threads; the %s allows at most %u "
+                    "per block", b.x, b.y, b.z, threads, name, gpu->max_threads_per_block);
+        return false;
+    }
+    if (gpu->smem_per_block && shared_size > gpu->smem_per_block) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many resources requested for launch: %u bytes of shared memory per block; the %s allows "
+                    "at most %u", shared_size, name, gpu->smem_per_block);
+        return false;
+    }
+    Occupancy occ;
+    occupancy_compute(gpu, threads, spec->regs_per_thread, shared_size, &occ);
+    if (occ.blocks_per_sm == 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many resources requested for launch: a block of %u threads with %u registers per thread "
+                    "and %u bytes of shared memory does not fit on one SM of %s (limited by %s)",
+                    threads, spec->regs_per_thread, shared_size, name, occupancy_limiter_name(occ.limiter));
+        return false;
+    }
+    return true;
+}
+
 static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_size, GError **error)
 {
     const Function *k = module_func(m, spec->kernel);
@@ -360,7 +392,7 @@ static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_
                     G_GUINT64_FORMAT " threads", k->name, maxt[0], MAX(maxt[1], 1u), MAX(maxt[2], 1u), threads);
         return false;
     }
-    return true;
+    return !spec->gpu || check_gpu_limits(spec, (uint32_t)threads, shared_size, error);
 }
 
 void launch_describe_warps(GString *s, const Cta *cta)

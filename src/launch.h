@@ -17,6 +17,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "config.h"
+#include "faultlog.h"
 #include "memory.h"
 #include "module.h"
 
@@ -57,12 +59,20 @@ typedef struct {
     uint64_t cta_count;     /* (linear ids, x fastest); 0 = through the last CTA */
     uint32_t checks;        /* LAUNCH_CHECK_*: opt-in run-time checks */
     uint64_t max_cycles;    /* timing model: cycle budget, 0 = unlimited */
+    FaultLog *fault_log;    /* borrowed; when set (--keep-going), memcheck, racecheck
+                               and initcheck faults are recorded here and the launch
+                               goes on; else the first fault stops it */
+    const GpuConfig *gpu;   /* borrowed; the GPU whose launch limits apply (threads,
+                               shared memory, registers per block), NULL: CUDA's
+                               generic ones */
+    uint32_t regs_per_thread; /* for the register limit with gpu */
 } LaunchSpec;
 
 /* Opt-in checks of shared-memory use (like compute-sanitizer's tools):
  * racecheck reports two warps of a CTA touching a byte of shared memory
  * between the same two barriers when one of them writes it; initcheck a
- * read of a shared byte no thread of the CTA wrote. */
+ * read of a shared byte no thread of the CTA wrote, or a global byte that
+ * neither the host (gmem_track_writes) nor a thread wrote. */
 enum {
     LAUNCH_CHECK_RACE = 1u << 0,
     LAUNCH_CHECK_INIT = 1u << 1,

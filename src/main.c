@@ -43,7 +43,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     char **overrides = NULL;
     gint64 max_insts = 0, max_cycles = 0;
     gint threads = 0, sample_waves = 0;
-    gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE;
+    gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
     GpuConfig *gpu = NULL;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
@@ -59,7 +59,12 @@ static int cmd_run(int argc, char **argv, GError **error)
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
          "Report shared-memory accesses of two warps to one byte between the same barriers (a data race)", NULL},
-        {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck, "Report reads of shared memory no thread wrote", NULL},
+        {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck,
+         "Report reads of shared memory no thread wrote, and of buffers without \"init\" before a thread wrote them",
+         NULL},
+        {"keep-going", 'k', 0, G_OPTION_ARG_NONE, &keep_going,
+         "After an invalid access, race or uninitialised read, go on (reads give 0, writes are dropped) and report "
+         "them all at the end of the launch", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
@@ -92,7 +97,8 @@ static int cmd_run(int argc, char **argv, GError **error)
     mf = manifest_load(argv[1], error);
     if (!mf)
         goto out;
-    RunOptions opt = {.config = functional ? NULL : gpu, .config_name = gpu->name, .dump_dir = dump_dir,
+    RunOptions opt = {.config = gpu, .functional = functional, .keep_going = keep_going,
+                      .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
                       .threads = threads ? (uint32_t)threads : g_get_num_processors(),
                       .sample_waves = (uint32_t)sample_waves,

@@ -54,6 +54,7 @@ typedef struct {       /* a buffer, or an initialiser of a module variable */
     PtxType type;
     uint64_t count;
     InitSpec init;
+    bool has_init;     /* "init" was given (else zeros, but uninitialised to initcheck) */
 } DataSpec;
 
 typedef struct {
@@ -585,6 +586,7 @@ static bool parse_data(Ctx *c, const char *name, json_t *v, const char *jpath, D
     json_t *init = json_object_get(v, "init");
     if (!init)
         return true; /* zeros */
+    out->has_init = true;
     char *what = g_strdup_printf("%s (%" G_GUINT64_FORMAT " x %s)", name, out->count,
                                  isa_types[out->type].spelling);
     bool ok = parse_init(c, init, jkey(c, jpath, "init"), out->type, out->count, what, &out->init);
@@ -1264,7 +1266,9 @@ static bool apply_top_globals(Run *r, GError **error)
     return true;
 }
 
-static bool alloc_buffers(Run *r, GError **error)
+/* With initcheck, a buffer without "init" is memory the host allocated and
+ * never filled: the kernel must write a byte before reading it. */
+static bool alloc_buffers(Run *r, bool track_writes, GError **error)
 {
     const Manifest *m = r->m;
     for (guint i = 0; i < m->buffers->len; i++) {
@@ -1280,6 +1284,9 @@ static bool alloc_buffers(Run *r, GError **error)
         if (!init_fill(&b->init, b->type, b->count, gmem_ptr(r->gmem, r->buffer_addr[i], bytes), m->path,
                        b->jpath, error))
             return false;
+        if (track_writes && !b->has_init && !gmem_track_writes(r->gmem, r->buffer_addr[i]))
+            return run_fail(r, error, WS_ERR_INPUT, b->jpath, "no memory for initcheck's map of \"%s\"",
+                            b->name);
     }
     return true;
 }
@@ -1419,13 +1426,16 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     if (!params)
         return false;
 
-    const GpuConfig *cfg = opt ? opt->config : NULL;
+    const GpuConfig *gpu = opt ? opt->config : NULL;
+    const GpuConfig *cfg = gpu && !opt->functional ? gpu : NULL; /* the timing model's */
+    FaultLog *fault_log = opt && opt->keep_going ? fault_log_new() : NULL;
     LaunchSpec spec = {
         .kernel = p->kernel, .grid = d->grid, .block = d->block,
         .dynamic_shared_bytes = d->dynamic_shared_bytes, .params = params,
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
         .host_threads = opt ? opt->threads : 1, .checks = opt ? opt->checks : 0,
-        .max_cycles = opt ? opt->max_cycles : 0,
+        .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
+        .regs_per_thread = p->regs,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
@@ -1467,6 +1477,21 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     }
     double sim_seconds = (double)(g_get_monotonic_time() - started) / 1e6;
     g_free(params);
+    if (fault_log) {
+        /* the recorded faults first, then the one that stopped the launch, if any */
+        GError *recorded = NULL;
+        char *what = g_strdup_printf("%s: %s (kernel '%s')", r->m->path, *d->jpath ? d->jpath : "launch",
+                                     module_func(mod, p->kernel)->name);
+        if (fault_log_take(fault_log, what, &recorded)) {
+            if (fault)
+                g_prefix_error(&fault, "%s\n", recorded->message);
+            else
+                g_propagate_error(&fault, g_steal_pointer(&recorded));
+            g_clear_error(&recorded);
+        }
+        g_free(what);
+        fault_log_free(fault_log);
+    }
 
     json_t *entry = report_add_launch(report, module_func(mod, p->kernel)->name, d->grid, d->block);
     if (d->repeat > 1)
@@ -1518,7 +1543,7 @@ gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint
         .plans = g_new0(LaunchPlan, m->launches->len),
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
     };
-    bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, error);
+    bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
     bool buffers_ready = ok;
     json_t *rep = NULL;
     if (ok) {

@@ -30,7 +30,11 @@ Manifest *manifest_load(const char *path, GError **error);
 void manifest_free(Manifest *m);
 
 typedef struct {
-    const GpuConfig *config;   /* the GPU model; NULL: functional run only (no timing) */
+    const GpuConfig *config;   /* the GPU: its launch limits, and the timing model unless
+                                  `functional`; NULL: functional, CUDA's generic limits */
+    bool functional;           /* with config: no timing model */
+    bool keep_going;           /* memcheck, racecheck and initcheck faults are collected
+                                  and the launch goes on; the launch still fails */
     const char *config_name;   /* for the report when config is NULL; NULL: "h200" */
     const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
     uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */

@@ -20,6 +20,7 @@ void gmem_free(GlobalMemory *g)
         Allocation *a = &g_array_index(g->allocs, Allocation, i);
         g_free(a->data);
         g_free(a->name);
+        g_free(a->written);
     }
     g_array_free(g->allocs, TRUE);
     g_free(g);
@@ -54,6 +55,16 @@ uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **e
     g_array_insert_val(g->allocs, pos, a);
     g->last_hit = pos;
     return base;
+}
+
+bool gmem_track_writes(GlobalMemory *g, uint64_t base)
+{
+    Allocation *a = gmem_lookup(g, base, 1);
+    if (!a || a->base != base)
+        return false;
+    if (!a->written)
+        a->written = g_try_malloc0(a->size ? a->size : 1);
+    return a->written != NULL;
 }
 
 Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)

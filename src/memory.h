@@ -40,6 +40,8 @@ typedef struct {
     uint8_t *data;     /* owned, size bytes (at least 1) */
     char *name;        /* owned: buffer or variable name, for messages */
     bool read_only;
+    uint8_t *written;  /* owned, size bytes or NULL: for initcheck, per byte 1 once
+                          the host or a thread wrote it; NULL: all initialised */
 } Allocation;
 
 typedef struct {
@@ -67,6 +69,11 @@ GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);
 /* Returns the base address of a fresh zeroed allocation, or 0 with error. */
 uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error);
+/* initcheck: from now on, track which bytes of the allocation at `base` are
+ * written; until written, a byte counts as uninitialised (cudaMalloc'd memory
+ * the host never filled).  False if there is no allocation at base or no
+ * memory for the map. */
+bool gmem_track_writes(GlobalMemory *g, uint64_t base);
 /* Allocation holding [addr, addr+size), or NULL. */
 Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size);
 /* Nearest allocation to addr (for "n bytes past the end of x" messages), or NULL. */

@@ -34,6 +34,10 @@ static const Planted planted[] = {
     {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL},
     {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
     {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
+    {"uninit_global", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised global memory",
+     "thread (0,0,0) in block (0,0,0)"},
+    {"uninit_global", 0, 0, 0, NULL, NULL},     /* without initcheck: reads zeros */
+    {"init_global", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL}, /* the host zeroed it */
 };
 
 /* Whether msg names a line of bugs.ptx marked BUG(name) as the error's place. */
@@ -59,16 +63,18 @@ static bool names_marked_line(const char *msg, const char *name)
     return found;
 }
 
-/* Runs case c; returns the error message (NULL on success). */
-static char *run_case(const Planted *c, const GpuConfig *cfg)
+/* Runs case c, going past faults when keep_going; returns the error
+ * message (NULL on success). */
+static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_going, uint32_t threads)
 {
     char *rel = g_strdup_printf("tests/planted/%s.json", c->name);
     char *path = tu_source_path(rel);
     GError *error = NULL;
     Manifest *m = manifest_load(path, &error);
     ck_assert_msg(m, "%s: %s", path, error ? error->message : "");
-    RunOptions opt = {.config = cfg, .config_name = "h200", .threads = 1, .checks = c->checks,
-                      .max_instructions = c->max_instructions, .max_cycles = c->max_cycles};
+    RunOptions opt = {.config = cfg, .config_name = "h200", .threads = threads, .checks = c->checks,
+                      .max_instructions = c->max_instructions, .max_cycles = c->max_cycles,
+                      .keep_going = keep_going};
     json_t *report = NULL;
     guint failed = 0;
     gboolean ok = manifest_run(m, &opt, &report, &failed, &error);
@@ -85,6 +91,11 @@ static char *run_case(const Planted *c, const GpuConfig *cfg)
     g_free(path);
     g_free(rel);
     return msg;
+}
+
+static char *run_case(const Planted *c, const GpuConfig *cfg)
+{
+    return run_case_with(c, cfg, false, 1);
 }
 
 static void check_case(const Planted *c, const GpuConfig *cfg)
@@ -136,6 +147,62 @@ START_TEST(race_names_both_warps)
 }
 END_TEST
 
+static unsigned count_of(const char *text, const char *what)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* --keep-going: every one of 256 invalid reads (threads 256..511 read past
+ * the end of `in`) is counted, the first 100 in launch order are shown,
+ * the faulting reads give 0 and every thread's output is as expected (the
+ * manifest's expect passes, else the run would end in WS_ERR_CHECK), and
+ * the report is the same in both modes and for any number of host threads. */
+START_TEST(keep_going_reports_every_fault)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    const Planted many = {"off_by_one_many", 0, 0, 0, NULL, NULL};
+    char *functional = run_case_with(&many, NULL, true, 1);
+    ck_assert_ptr_nonnull(functional);
+    ck_assert_msg(strstr(functional, "256 errors (the first 100 in launch order shown)"), "%s", functional);
+    ck_assert_uint_eq(count_of(functional, "error: invalid global read"), 100);
+    const char *first = strstr(functional, "error: invalid global read");
+    ck_assert_msg(first && strstr(first, "thread (0,0,0) in block (2,0,0), warp 0 lane 0"), "%s", functional);
+    char *functional2 = run_case_with(&many, NULL, true, 2);
+    char *timed = run_case_with(&many, cfg, true, 1);
+    char *timed2 = run_case_with(&many, cfg, true, 2);
+    ck_assert_str_eq(functional2, functional);
+    ck_assert_str_eq(timed, functional);
+    ck_assert_str_eq(timed2, functional);
+    /* without --keep-going the first fault stops the launch */
+    char *stopped = run_case_with(&many, NULL, false, 1);
+    ck_assert_uint_eq(count_of(stopped, "error: invalid global"), 1);
+    g_free(stopped);
+    g_free(functional);
+    g_free(functional2);
+    g_free(timed);
+    g_free(timed2);
+    config_free(cfg);
+}
+END_TEST
+
+/* Uninitialised reads are reported and the launch goes on. */
+START_TEST(keep_going_checks)
+{
+    const Planted uninit = {"uninit", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL};
+    char *msg = run_case_with(&uninit, NULL, true, 1);
+    ck_assert_ptr_nonnull(msg);
+    /* 64 odd threads per block, 2 blocks */
+    ck_assert_msg(strstr(msg, "128 errors (the first 100 in launch order shown)"), "%s", msg);
+    ck_assert_uint_eq(count_of(msg, "initcheck: read of uninitialised shared memory"), 100);
+    g_free(msg);
+}
+END_TEST
+
 /* A cycle budget stops an endless timed launch and says where each warp is. */
 START_TEST(cycle_budget_reports_warps)
 {
@@ -159,6 +226,8 @@ static Suite *suite(void)
     tcase_add_test(t, planted_bugs_functional);
     tcase_add_test(t, planted_bugs_timing);
     tcase_add_test(t, race_names_both_warps);
+    tcase_add_test(t, keep_going_reports_every_fault);
+    tcase_add_test(t, keep_going_checks);
     tcase_add_test(t, cycle_budget_reports_warps);
     suite_add_tcase(s, t);
     return s;

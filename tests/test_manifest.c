@@ -337,14 +337,25 @@ static unsigned check_bad_dir(const char *dir, bool run, GString *failures)
         GError *e = NULL;
         Manifest *m = manifest_load(json, &e);
         if (m && run) {
+            /* NAME.config, when present, names the GPU whose launch limits
+             * apply; the run stays functional (the limits must hold there too) */
+            char *config_file = g_strdup_printf("%s/%s.config", dir, name), *config_name = NULL;
+            GpuConfig *gpu = NULL;
+            if (g_file_get_contents(config_file, &config_name, NULL, NULL)) {
+                gpu = config_load(g_strstrip(config_name), NULL, &e);
+                ck_assert_msg(gpu, "%s: %s", config_file, e ? e->message : "");
+            }
             json_t *report = NULL;
             guint failed = 0;
-            RunOptions opt = {0};
+            RunOptions opt = {.config = gpu, .functional = true};
             if (manifest_run(m, &opt, &report, &failed, &e))
                 g_set_error_literal(&e, WARPSIM_ERROR, WS_ERR_USAGE, "(ran without error)");
             json_decref(report);
             manifest_free(m);
             m = NULL;
+            config_free(gpu);
+            g_free(config_name);
+            g_free(config_file);
         }
         if (m) {
             g_string_append_printf(failures, "%s: loaded without error\n", json);
