@@ -88,6 +88,9 @@ static const KeySpec keys[] = {
     {"sm.max_blocks", K_UINT, 1, 256, 0, NULL, OFF(max_blocks_per_sm)},
     {"sm.launch_overhead_cycles", K_UINT, 0, CYCLES, 0, NULL, OFF(launch_overhead_cycles)},
     {"sm.max_threads_per_block", K_UINT, 32, 4096, 0, NULL, OFF(max_threads_per_block)},
+    {"sm.max_grid_x", K_UINT, 1, 0x7FFFFFFF, F_OPTIONAL, NULL, OFF(max_grid[0])},
+    {"sm.max_grid_y", K_UINT, 1, 65535, F_OPTIONAL, NULL, OFF(max_grid[1])},
+    {"sm.max_grid_z", K_UINT, 1, 65535, F_OPTIONAL, NULL, OFF(max_grid[2])},
 
     {"registers.per_sm", K_UINT, 1024, 1u << 20, 0, NULL, OFF(regs_per_sm)},
     {"registers.per_block", K_UINT, 256, 1u << 20, 0, NULL, OFF(regs_per_block)},

@@ -57,6 +57,7 @@ typedef struct GpuConfig {
     uint32_t max_threads_per_sm;
     uint32_t max_blocks_per_sm;
     uint32_t max_threads_per_block;
+    uint32_t max_grid[3];        /* blocks per grid dimension; 0: CUDA's current limits */
     uint32_t regs_per_sm;
     uint32_t regs_per_block;     /* max registers one block may hold */
     uint32_t max_regs_per_thread;

@@ -318,7 +318,16 @@ static bool check_gpu_limits(const LaunchSpec *spec, uint32_t threads, uint32_t 
 {
     const GpuConfig *gpu = spec->gpu;
     const char *name = gpu->display_name ? gpu->display_name : gpu->name;
-    const Dim3 b = spec->block;
+    const Dim3 b = spec->block, gr = spec->grid;
+    const uint32_t grid[3] = {gr.x, gr.y, gr.z};
+    for (int d = 0; d < 3; d++)
+        if (gpu->max_grid[d] && grid[d] > gpu->max_grid[d]) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                        "invalid configuration argument: grid (%u,%u,%u) exceeds the %s's (%u,%u,%u)", gr.x,
+                        gr.y, gr.z, name, gpu->max_grid[0] ? gpu->max_grid[0] : 0x7FFFFFFFu,
+                        gpu->max_grid[1] ? gpu->max_grid[1] : 65535u, gpu->max_grid[2] ? gpu->max_grid[2] : 65535u);
+            return false;
+        }
     if (gpu->max_threads_per_block && threads > gpu->max_threads_per_block) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
                     "invalid configuration argument: block (%u,%u,%u) has %u threads; the %s allows at most %u "
