@@ -36,8 +36,15 @@ static GArray *lex_error(Scanner *s, GArray *toks, uint32_t line, uint32_t col,
     return NULL;
 }
 
+/* Line ends are LF, CRLF or a bare CR (classic Mac files): each counts once. */
+static bool is_line_end(char c) { return c == '\n' || c == '\r'; }
+
+/* Step over the line end at the cursor and start the next line. */
 static void newline(Scanner *s)
 {
+    if (s->text[s->pos] == '\r' && s->pos + 1 < s->len && s->text[s->pos + 1] == '\n')
+        s->pos++;
+    s->pos++;
     s->line++;
     s->line_start = s->pos;
 }
@@ -61,17 +68,16 @@ GArray *ptx_lex(const char *text, size_t len, const char *name, GError **error)
     }
     while (s.pos < len) {
         char c = text[s.pos];
-        if (c == '\n') {
-            s.pos++;
+        if (is_line_end(c)) {
             newline(&s);
             continue;
         }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
             s.pos++;
             continue;
         }
         if (c == '/' && s.pos + 1 < len && text[s.pos + 1] == '/') {
-            while (s.pos < len && text[s.pos] != '\n')
+            while (s.pos < len && !is_line_end(text[s.pos]))
                 s.pos++;
             continue;
         }
@@ -86,8 +92,7 @@ GArray *ptx_lex(const char *text, size_t len, const char *name, GError **error)
                     s.pos += 2;
                     break;
                 }
-                if (text[s.pos] == '\n') {
-                    s.pos++;
+                if (is_line_end(text[s.pos])) {
                     newline(&s);
                 } else {
                     s.pos++;
@@ -97,7 +102,7 @@ GArray *ptx_lex(const char *text, size_t len, const char *name, GError **error)
         }
         /* Old PTX embeds DWARF as "@@DWARF ..." lines: debug data, skipped. */
         if (c == '@' && len - s.pos >= 7 && memcmp(text + s.pos, "@@DWARF", 7) == 0) {
-            while (s.pos < len && text[s.pos] != '\n')
+            while (s.pos < len && !is_line_end(text[s.pos]))
                 s.pos++;
             continue;
         }
@@ -147,8 +152,8 @@ GArray *ptx_lex(const char *text, size_t len, const char *name, GError **error)
             s.pos = p;
         } else if (c == '"') {
             size_t p = s.pos + 1;
-            while (p < len && text[p] != '"' && text[p] != '\n') {
-                if (text[p] == '\\' && p + 1 < len && text[p + 1] != '\n')
+            while (p < len && text[p] != '"' && !is_line_end(text[p])) {
+                if (text[p] == '\\' && p + 1 < len && !is_line_end(text[p + 1]))
                     p++;
                 p++;
             }

@@ -1,7 +1,8 @@
 /* ptx_lexer.h — PTX source text to a flat array of tokens.
  *
  * Contract: ptx_lex() scans a whole file held in memory and returns every
- * token with its 1-based line and column.  Tokens do not own text: they are
+ * token with its 1-based line and column (lines end with LF, CRLF or a bare
+ * CR; columns count bytes).  Tokens do not own text: they are
  * (start, len) slices of the caller's buffer, which must outlive them.
  *
  * Token classes:

@@ -54,6 +54,7 @@ typedef struct {
     GArray *label_refs;   /* LabelRef */
     GHashTable *protos;   /* prototype label (owned) -> Prototype* (owned) */
     uint32_t loc_file, loc_line;
+    bool address_size_given; /* .address_size seen (else both sizes pass) */
 } Parser;
 
 /* declaration attributes: `.param .u32 .ptr .global .align 4` */
@@ -811,45 +812,55 @@ static bool parse_pragma(Parser *p)
 
 /* ---- instructions -------------------------------------------------------- */
 
-/* The type an immediate in operand slot `i` is read at (module.h). */
+/* What each operand slot of an opcode holds, one character per slot of its
+ * shape in isa/ptx_ops.def (PTX ISA "Operand Type Information" and the
+ * description of each instruction):
+ *   t  the instruction type, same size
+ *   r  the instruction type; an integer register may be wider (ld/st/cvt:
+ *      ISA "Operand Size Exceeding Instruction-Type Size")
+ *   s  the second type (cvt source), wider allowed as for 'r'
+ *   S  the second type, same size (set sources, slct selector)
+ *   w  twice the instruction type under .wide, else the instruction type
+ *   p  a predicate
+ *   u  .u32 (shift amounts, bit positions and lengths)
+ *   b  .b32 (member masks, lane indices, lookup tables)
+ *   v  not checked; an immediate is read as .u32 (bar's several forms)
+ *   x  not checked; an immediate is read as .u64 (isspacep's address)
+ * Memory operands and labels (shape 'm', 'l') have their own rules; the
+ * role letter of their slot is a placeholder.  Opcodes without a row hold
+ * the instruction type in every slot.  The roles fix both the bits an
+ * immediate is decoded to (read_type) and the registers an operand accepts
+ * (check_operand_types). */
+static const char *const operand_roles[OP_COUNT] = {
+    [OP_MUL] = "wtt",    [OP_MAD] = "wttw",     [OP_MADC] = "wttw",   [OP_TESTP] = "pt",
+    [OP_SETP] = "pttp",  [OP_SET] = "tSSp",     [OP_SELP] = "tttp",   [OP_SLCT] = "tttS",
+    [OP_LOP3] = "ttttb", [OP_SHL] = "ttu",      [OP_SHR] = "ttu",     [OP_SHF] = "tttu",
+    [OP_POPC] = "ut",    [OP_CLZ] = "ut",       [OP_BFIND] = "ut",    [OP_BFE] = "ttuu",
+    [OP_BFI] = "tttuu",  [OP_CVT] = "rss",      [OP_ISSPACEP] = "px", [OP_LD] = "rm",
+    [OP_LDU] = "rm",     [OP_ST] = "mr",        [OP_ATOM] = "tmtt",   [OP_RED] = "mt",
+    [OP_BAR] = "vvvv",   [OP_BARRIER] = "vvvv", [OP_NANOSLEEP] = "u", [OP_VOTE] = "tpb",
+    [OP_SHFL] = "ttbbb", [OP_MATCH] = "btb",
+};
+
+static char operand_role(const Insn *in, unsigned i)
+{
+    const char *r = operand_roles[in->op];
+    return r != NULL && i < strlen(r) ? r[i] : 't';
+}
+
+/* The type an immediate in operand slot `i` is read at (module.h).  Under
+ * .wide the addend of mad is still read at the instruction type. */
 static PtxType read_type(const Insn *in, unsigned i)
 {
-    switch ((PtxOpcode)in->op) {
-    case OP_CVT:
-        return i >= 1 ? in->type2 : in->type;
-    case OP_SET:
-        return i == 3 ? PTX_TYPE_PRED : i >= 1 ? in->type2 : in->type;
-    case OP_SETP:
-        return i == 3 ? PTX_TYPE_PRED : in->type;
-    case OP_SLCT:
-        return i == 3 ? in->type2 : in->type;
-    case OP_SELP:
-        return i == 3 ? PTX_TYPE_PRED : in->type;
-    case OP_SHL:
-    case OP_SHR:
-        return i == 2 ? PTX_TYPE_U32 : in->type;
-    case OP_SHF:
-        return i == 3 ? PTX_TYPE_U32 : in->type;
-    case OP_BFE:
-        return i >= 2 ? PTX_TYPE_U32 : in->type;
-    case OP_BFI:
-        return i >= 3 ? PTX_TYPE_U32 : in->type;
-    case OP_LOP3:
-        return i == 4 ? PTX_TYPE_B32 : in->type;
-    case OP_SHFL:
-        return i >= 2 ? PTX_TYPE_B32 : in->type;
-    case OP_VOTE:
-        return i == 1 ? PTX_TYPE_PRED : i == 2 ? PTX_TYPE_B32 : in->type;
-    case OP_MATCH:
-        return i == 2 ? PTX_TYPE_B32 : in->type;
-    case OP_BAR:
-    case OP_BARRIER:
-    case OP_NANOSLEEP:
-        return PTX_TYPE_U32;
-    case OP_ISSPACEP:
-        return PTX_TYPE_U64;
-    default:
-        return in->type ? (PtxType)in->type : PTX_TYPE_U64;
+    switch (operand_role(in, i)) {
+    case 's':
+    case 'S': return (PtxType)in->type2;
+    case 'p': return PTX_TYPE_PRED;
+    case 'u':
+    case 'v': return PTX_TYPE_U32;
+    case 'b': return PTX_TYPE_B32;
+    case 'x': return PTX_TYPE_U64;
+    default: return in->type ? (PtxType)in->type : PTX_TYPE_U64;
     }
 }
 
@@ -1042,6 +1053,20 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
         if (t->kind != TK_IDENT)
             return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
         next(p);
+        /* a register can never be a label: say what was found rather than
+         * "undefined label" */
+        Operand probe;
+        init_operand(&probe);
+        char *name = tdup(p, t);
+        uint32_t idx;
+        ResKind rk = resolve_name(p, name, &idx);
+        g_free(name);
+        const char *found = rk == RES_REG ? "register"
+                            : parse_sreg(p, t, &probe) ? "special register"
+                            : tstr(p, t)[0] == '%' ? "undefined register" : NULL;
+        if (found != NULL)
+            return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be a label but found %s '%.*s'", i + 1, opname,
+                        found, (int)t->len, tstr(p, t));
         o->kind = OPD_LABEL;
         LabelRef r = {func_ninsns(cur_func(p)), i, (uint32_t)(t - p->tok)};
         g_array_append_val(p->label_refs, r);
@@ -1399,6 +1424,201 @@ out:
     return ok;
 }
 
+/* ---- operand types -------------------------------------------------------- */
+
+/* Whether a register declared `have` may stand where type `want` is read or
+ * written (ISA "Type Checking Rules"): .bN takes any register of N bits,
+ * .uN/.sN an untyped or integer one, .f32/.f64 an untyped or float one, and
+ * .pred only a predicate.  Half types are accepted in any register of their
+ * size: old compilers kept them in .u16 registers.  `wider` admits a wider
+ * register for integer data, and for float data an untyped one (ld/st/cvt). */
+static bool reg_fits(PtxType want, PtxType have, bool wider)
+{
+    uint32_t wc = isa_type_class(want), hc = isa_type_class(have);
+    if ((wc == TC_PRED) != (hc == TC_PRED))
+        return false;
+    if (wc == TC_PRED)
+        return true;
+    bool want_int = (wc & (TC_UINT | TC_SINT)) != 0;
+    if ((want_int && hc == TC_FLOAT) || (wc == TC_FLOAT && (hc & (TC_UINT | TC_SINT))))
+        return false;
+    unsigned ws = isa_type_size(want), hs = isa_type_size(have);
+    if (hs == ws)
+        return true;
+    return wider && hs > ws && (wc & (TC_BITS | TC_UINT | TC_SINT) || hc == TC_BITS);
+}
+
+/* .s32 -> .s64, .u16 -> .u32 ...; NONE when there is no such type. */
+static PtxType doubled_type(PtxType t)
+{
+    char name[8];
+    g_snprintf(name, sizeof name, "%c%u", isa_types[t].spelling[0], isa_type_size(t) * 16);
+    return isa_find_type(name, strlen(name));
+}
+
+/* The type operand slot i holds by its role; NONE for unchecked slots.
+ * *wider: a wider register is allowed. */
+static PtxType slot_type(const Insn *in, unsigned i, bool *wider)
+{
+    char role = operand_role(in, i);
+    *wider = role == 'r' || role == 's';
+    switch (role) {
+    case 't':
+    case 'r': return (PtxType)in->type;
+    case 's':
+    case 'S': return (PtxType)in->type2;
+    case 'w': return in->mul == MUL_WIDE && in->type ? doubled_type((PtxType)in->type) : (PtxType)in->type;
+    case 'p': return PTX_TYPE_PRED;
+    case 'u': return PTX_TYPE_U32;
+    case 'b': return PTX_TYPE_B32;
+    default: return PTX_TYPE_NONE;
+    }
+}
+
+/* Element j of the vector operand opened at `open` (for messages). */
+static const Token *vector_element_token(const Token *open, unsigned j)
+{
+    const Token *t = open + 1;
+    for (unsigned k = 0; k < j; k++) {
+        while (!is_punct(t, ',') && !is_punct(t, '}') && t->kind != TK_EOF)
+            t++;
+        if (is_punct(t, ','))
+            t++;
+    }
+    return t;
+}
+
+static const RegInfo *reg_info(Parser *p, uint32_t r) { return &g_array_index(cur_func(p)->regs, RegInfo, r); }
+
+static bool check_reg(Parser *p, const Token *at, const char *opname, unsigned i, uint32_t r, PtxType want,
+                      bool wider)
+{
+    const RegInfo *ri = reg_info(p, r);
+    if (reg_fits(want, ri->type, wider))
+        return true;
+    return fail(p, at, WS_ERR_INPUT, "operand %u of '%s' has type .%s but register '%s' is .%s", i + 1, opname,
+                isa_types[want].spelling, ri->name, isa_types[ri->type].spelling);
+}
+
+/* [reg+off]: an integer register of 32 or 64 bits; under .address_size 64
+ * a global or generic address needs 64 bits.  (nvcc addresses .shared,
+ * .local and .param with 32-bit registers in 64-bit code.) */
+static bool check_address(Parser *p, const Insn *in, const Operand *o, const Token *open, const char *opname)
+{
+    if (o->reg == NO_INDEX)
+        return true;
+    const RegInfo *ri = reg_info(p, o->reg);
+    unsigned bits = isa_type_size(ri->type) * 8;
+    uint32_t cls = isa_type_class(ri->type);
+    if (!(cls & TC_INT) || (bits != 32 && bits != 64))
+        return fail(p, open + 1, WS_ERR_INPUT, "address register '%s' of '%s' must be a 32- or 64-bit integer "
+                    "register, not .%s", ri->name, opname, isa_types[ri->type].spelling);
+    bool wide_space = in->space == SPACE_GLOBAL || in->space == SPACE_GENERIC;
+    if (p->address_size_given && p->m->address_size == 64 && bits == 32 && wide_space)
+        return fail(p, open + 1, WS_ERR_INPUT, "address register '%s' of '%s' is 32-bit but %s addresses are "
+                    "64-bit (.address_size 64)", ri->name, opname, in->space == SPACE_GLOBAL ? ".global" : "generic");
+    return true;
+}
+
+/* A vector operand: of mov, elements that split the instruction type in
+ * equal parts (`mov.b64 %rd1, {%r1, %r2}`); of ld/st, elements of the type
+ * of the slot. */
+static bool check_vector(Parser *p, const Insn *in, unsigned i, const Token *open, const char *opname)
+{
+    const Operand *o = &in->opd[i];
+    bool wider;
+    PtxType want = slot_type(in, i, &wider);
+    if (want == PTX_TYPE_NONE)
+        return true;
+    for (unsigned j = 0; j < o->vec_count; j++) {
+        if (o->vec_regs[j] == NO_INDEX)
+            continue;
+        const RegInfo *ri = reg_info(p, o->vec_regs[j]);
+        const Token *at = vector_element_token(open, j);
+        if (in->op == OP_MOV) {
+            unsigned part = isa_type_size(want) / o->vec_count;
+            if (ri->type == PTX_TYPE_PRED || isa_type_size(ri->type) != part)
+                return fail(p, at, WS_ERR_INPUT, "element %u of operand %u of '%s' must be a %u-bit register "
+                            "but '%s' is .%s", j + 1, i + 1, opname, part * 8, ri->name,
+                            isa_types[ri->type].spelling);
+        } else if (!reg_fits(want, ri->type, wider)) {
+            return fail(p, at, WS_ERR_INPUT, "element %u of operand %u of '%s' has type .%s but register '%s' "
+                        "is .%s", j + 1, i + 1, opname, isa_types[want].spelling, ri->name,
+                        isa_types[ri->type].spelling);
+        }
+    }
+    return true;
+}
+
+/* Registers and special registers against the types their slots hold
+ * (operand_roles).  Immediates were decoded at their type already; symbol
+ * addresses are not checked.  tok[i] is where operand i starts. */
+static bool check_operand_types(Parser *p, const Insn *in, const Token *const *tok, const char *opname)
+{
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const Operand *o = &in->opd[i];
+        bool wider;
+        PtxType want = slot_type(in, i, &wider);
+        bool ok = true;
+        switch ((OperandKind)o->kind) {
+        case OPD_ADDR:
+            ok = check_address(p, in, o, tok[i], opname);
+            break;
+        case OPD_VEC:
+            ok = check_vector(p, in, i, tok[i], opname);
+            break;
+        case OPD_PAIR:
+            /* d|p: the second destination is a predicate */
+            if (o->reg2 != NO_INDEX && reg_info(p, o->reg2)->type != PTX_TYPE_PRED)
+                ok = fail(p, tok[i] + 2, WS_ERR_INPUT, "operand %u of '%s': '%s' after '|' must be a predicate "
+                          "register but is .%s", i + 1, opname, reg_info(p, o->reg2)->name,
+                          isa_types[reg_info(p, o->reg2)->type].spelling);
+            /* fall through */
+        case OPD_REG:
+            if (ok && o->negate && reg_info(p, o->reg)->type != PTX_TYPE_PRED)
+                ok = fail(p, tok[i], WS_ERR_INPUT, "'!' needs a predicate register but '%s' is .%s",
+                          reg_info(p, o->reg)->name, isa_types[reg_info(p, o->reg)->type].spelling);
+            if (ok && want != PTX_TYPE_NONE)
+                ok = check_reg(p, tok[i], opname, i, o->reg, want, wider);
+            break;
+        case OPD_SREG: {
+            /* special registers are unsigned integers (%tid.x is read as
+             * .u16 by PTX 1.x code, so narrower reads pass) */
+            unsigned bits = isa_sregs[o->reg].bits;
+            if (want != PTX_TYPE_NONE && !((isa_type_class(want) & TC_INT) && isa_type_size(want) * 8 <= bits))
+                ok = fail(p, tok[i], WS_ERR_INPUT, "operand %u of '%s' has type .%s but special register '%.*s' "
+                          "is .u%u", i + 1, opname, isa_types[want].spelling, (int)tok[i]->len,
+                          tstr(p, tok[i]), bits);
+            break;
+        }
+        default:
+            break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The operand count the modifiers fix where the shape leaves optional
+ * slots (ISA: setp/set take the predicate c only with .and/.or/.xor,
+ * atom.cas takes two values, vote and shfl take a member mask with .sync,
+ * cvt to a .f16x2/.bf16x2 pair takes two .f32 sources); 0 when the shape's
+ * range is all that is known. */
+static unsigned exact_operand_count(const Insn *in)
+{
+    switch ((PtxOpcode)in->op) {
+    case OP_SETP:
+    case OP_SET: return in->boolop != BOOL_NONE ? 4 : 3;
+    case OP_ATOM: return in->atom == ATOM_CAS ? 4 : 3;
+    case OP_VOTE: return (in->flags & FL_SYNC) ? 3 : 2;
+    case OP_SHFL: return (in->flags & FL_SYNC) ? 5 : 4;
+    case OP_CVT:
+        return (in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2) && in->type2 == PTX_TYPE_F32 ? 3 : 2;
+    default: return 0;
+    }
+}
+
 static bool parse_instruction(Parser *p)
 {
     Insn in;
@@ -1442,7 +1662,12 @@ static bool parse_instruction(Parser *p)
         for (unsigned i = 0; i < nshape; i++)
             nreq += !optional[i];
         unsigned n = 0;
+        const Token *opd_tok[INSN_MAX_OPERANDS];
         ok = true;
+        /* where the modifiers fix the count, it is the minimum and maximum */
+        unsigned exact = exact_operand_count(&in);
+        if (exact != 0 && exact <= nshape)
+            nreq = nshape = exact;
         if (!is_punct(peek(p), ';')) {
             for (;;) {
                 if (n >= nshape && n == 0) {
@@ -1455,6 +1680,7 @@ static bool parse_instruction(Parser *p)
                               nreq == nshape ? "" : "at most ", nshape);
                     break;
                 }
+                opd_tok[n] = peek(p);
                 if (!parse_operand(p, &in, n, kinds[n], opname)) {
                     ok = false;
                     break;
@@ -1485,6 +1711,8 @@ static bool parse_instruction(Parser *p)
                 ok = fail(p, ot, WS_ERR_INPUT, "'%s' moves %u element%s but its operand has %u", opname, in.vec,
                           in.vec == 1 ? "" : "s", have);
         }
+        if (ok)
+            ok = check_operand_types(p, &in, opd_tok, opname);
     }
     g_free(opname);
     if (!ok)
@@ -1572,9 +1800,16 @@ static bool resolve_labels(Parser *p)
         const Token *t = &p->tok[r->tok];
         char *name = tdup(p, t);
         gpointer v = g_hash_table_lookup(p->labels, name);
-        g_free(name);
-        if (v == NULL)
+        if (v == NULL) {
+            uint32_t idx;
+            ResKind k = resolve_name(p, name, &idx);
+            g_free(name);
+            if (k == RES_VAR || k == RES_FUNC)
+                return fail(p, t, WS_ERR_INPUT, "expected a label but found %s '%.*s'",
+                            k == RES_VAR ? "variable" : "function", (int)t->len, tstr(p, t));
             return fail(p, t, WS_ERR_INPUT, "undefined label '%.*s'", (int)t->len, tstr(p, t));
+        }
+        g_free(name);
         func_insn(f, r->insn)->opd[r->opd].imm = (int64_t)(GPOINTER_TO_UINT(v) - 1);
     }
     return true;
@@ -1956,6 +2191,7 @@ static bool parse_module(Parser *p)
             if (ok && v != 32 && v != 64)
                 ok = fail(p, at, WS_ERR_INPUT, ".address_size must be 32 or 64");
             p->m->address_size = (uint32_t)v;
+            p->address_size_given = true;
         } else if (is_dir(p, t, ".file")) {
             ok = parse_file(p);
         } else if (is_dir(p, t, ".loc")) {

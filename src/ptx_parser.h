@@ -9,6 +9,15 @@
  * they are read at, labels as instruction indices, call sites built and
  * checked against the callee's signature, parameter/local frames laid out.
  *
+ * Checks beyond the grammar, as ptxas makes them: operand counts (the isa/
+ * shapes, narrowed by modifiers: setp's c only with .and/.or/.xor, atom.cas,
+ * .sync member masks), and operand types by the PTX ISA's type-checking
+ * rules (a register's size and kind must fit the type its slot holds; ld,
+ * st and cvt accept wider integer registers; addresses are 32/64-bit
+ * integer registers, 64-bit for .global and generic ones under
+ * .address_size 64).  Where a rule is in doubt the PTX is accepted: nvcc's
+ * output must always parse.
+ *
  * Frame layout: a .func's parameters, then its return values, then the
  * .param variables declared in its body share one per-thread param frame
  * (Function.frame_param_bytes).  For an .entry the kernel parameters come

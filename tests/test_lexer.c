@@ -147,6 +147,39 @@ static void assert_lex_error(const char *src, const char *msg)
     g_error_free(e);
 }
 
+/* The same text with LF, CRLF and bare-CR line ends gives the same
+ * positions, through comments (line and block) and strings. */
+START_TEST(test_line_endings)
+{
+    const char *const ends[] = {"\n", "\r\n", "\r"};
+    for (size_t e = 0; e < G_N_ELEMENTS(ends); e++) {
+        const char *nl = ends[e];
+        char *src = g_strconcat("a // c", nl, "/* x", nl, nl, "y */ b", nl, nl, "  \"s\" c", nl, "d", NULL);
+        GArray *t = lex_ok(src);
+        ck_assert_uint_eq(t->len, 6);
+        assert_tok(src, t, 0, TK_IDENT, "a", 1, 1);
+        assert_tok(src, t, 1, TK_IDENT, "b", 4, 6);
+        assert_tok(src, t, 2, TK_STRING, "\"s\"", 6, 3);
+        assert_tok(src, t, 3, TK_IDENT, "c", 6, 7);
+        assert_tok(src, t, 4, TK_IDENT, "d", 7, 1);
+        ck_assert_uint_eq(tk(t, 5)->line, 7);
+        g_array_unref(t);
+        g_free(src);
+    }
+    /* a CR ends a string like LF does, and a CRLF pair is one line end */
+    GError *err = NULL;
+    const char *bad = "x\r\n\r\n \"open\rmore\"";
+    ck_assert_ptr_null(ptx_lex(bad, strlen(bad), "t.ptx", &err));
+    ck_assert_str_eq(err->message, "t.ptx:3:2: error: unterminated string");
+    g_error_free(err);
+    err = NULL;
+    const char *bad2 = "x\r\r\r\n `";
+    ck_assert_ptr_null(ptx_lex(bad2, strlen(bad2), "t.ptx", &err));
+    ck_assert_str_eq(err->message, "t.ptx:4:2: error: unexpected character '`'");
+    g_error_free(err);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     assert_lex_error("add.s32\n  /* never closed", "bad.ptx:2:3: error: unterminated comment");
@@ -169,6 +202,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_comments_strings_dwarf);
     tcase_add_test(tc, test_empty_input);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_line_endings);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -929,6 +929,102 @@ START_TEST(test_inline_errors)
 }
 END_TEST
 
+/* Operand forms the PTX ISA's type rules allow and nvcc emits: each must
+ * parse (the malformed corpus holds their rejected neighbours). */
+START_TEST(test_operand_types_legal)
+{
+    static const char *const lines[] = {
+        "mov.b32 %f1, %r1;",                 /* .bN: any register of N bits */
+        "mov.f32 %f1, %r1;",                 /* .f32 takes an untyped .b32 register */
+        "add.s32 %r1, %u1, %r2;",            /* .u32 register where .s32 is read */
+        "ld.global.u8 %r1, [%rd1];",         /* ld: integer register wider than the type */
+        "ld.u16 %r1, [%rd1];",
+        "ld.global.u8 %rs1, [%rd1+3];",
+        "st.global.u8 [%rd1], %r1;",         /* st: the low bits of a wider register */
+        "ld.global.f32 %f1, [%rd1];",
+        "ld.shared.f32 %f1, [%r1];",         /* 32-bit .shared/.local addresses in 64-bit code */
+        "st.local.u32 [%r1+8], %r2;",
+        "ld.global.v2.u32 {%r1, %r2}, [%rd1];",
+        "cvt.u32.u64 %r1, %rd1;",
+        "cvt.u32.u16 %r1, %r2;",             /* cvt: source wider than its type */
+        "cvt.u16.u32 %r1, %r2;",
+        "cvt.rn.f32.s32 %f1, %r1;",
+        "cvt.f32.f16 %f1, %rs1;",
+        "cvt.rn.f16x2.f32 %r1, %f1, %f2;",
+        "mov.b64 %rd1, {%r1, %r2};",         /* vector pack and unpack */
+        "mov.b32 {%rs1, %rs2}, %r1;",
+        "mov.b64 {%r1, _}, %rd1;",
+        "mov.u32 %r1, %tid.x;",              /* special registers are .u32 */
+        "mov.u16 %rs1, %ctaid.x;",           /* PTX 1.x reads them at 16 bits */
+        "mov.u64 %rd1, %clock64;",
+        "mul.wide.s32 %rd1, %r1, %r2;",      /* .wide: a destination of twice the size */
+        "mul.wide.u16 %r1, %rs1, %rs2;",
+        "mad.wide.u32 %rd1, %r1, %r2, %rd2;",
+        "mul.hi.u32 %r1, %r2, %r3;",
+        "shl.b64 %rd1, %rd2, %r1;",          /* shift amounts are .u32 */
+        "shr.s64 %rd1, %rd2, 3;",
+        "bfe.u64 %rd1, %rd2, %r1, 8;",
+        "bfi.b64 %rd1, %rd2, %rd3, %r1, 8;",
+        "popc.b64 %r1, %rd1;",
+        "clz.b64 %r1, %rd1;",
+        "prmt.b32 %r1, %r2, %r3, 0x3210;",
+        "shf.l.wrap.b32 %r1, %r2, %r3, %r1;",
+        "setp.lt.s32 %p1, %r1, %r2;",
+        "setp.lt.and.f32 %p1|%p0, %f1, %f2, !%p1;",
+        "selp.f32 %f1, %f2, 0f3F800000, %p1;",
+        "set.lt.u32.f32 %r1, %f1, %f2;",
+        "slct.f32.s32 %f1, %f2, %f3, %r1;",
+        "testp.finite.f32 %p1, %f1;",
+        "and.pred %p1, %p0, %p1;",
+        "vote.sync.ballot.b32 %r1, %p1, -1;",
+        "vote.ballot.b32 %r1, %p1;",
+        "shfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;",
+        "shfl.down.b32 %r1, %r2, 1, 31;",
+        "match.any.sync.b64 %r1, %rd1, -1;",
+        "atom.global.cas.b32 %r1, [%rd1], %r2, %r3;",
+        "atom.shared.add.f32 %f1, [%r1], %f2;",
+        "red.global.add.u64 [%rd1], %rd2;",
+        "cvta.to.global.u64 %rd1, %rd2;",
+        "isspacep.shared %p1, %rd1;",
+        "mov.u64 %rd1, gv;",
+        "bar.sync 0;",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
+        char *text = g_strdup_printf(".version 9.0\n.target sm_90\n.address_size 64\n.global .u32 gv;\n"
+                                     ".entry k()\n{\n.reg .b32 %%r<4>;\n.reg .u32 %%u<2>;\n.reg .f32 %%f<4>;\n"
+                                     ".reg .b64 %%rd<4>;\n.reg .b16 %%rs<3>;\n.reg .pred %%p<2>;\n%s\nret;\n}\n",
+                                     lines[i]);
+        GError *e = NULL;
+        Module *m = ptx_parse_string(text, "t.ptx", &e);
+        ck_assert_msg(m != NULL, "'%s' rejected: %s", lines[i], e ? e->message : "?");
+        module_free(m);
+        g_free(text);
+    }
+}
+END_TEST
+
+/* The address rule follows .address_size: a 32-bit .global address is right
+ * in 32-bit code and in old listings without the directive, wrong in 64-bit
+ * code. */
+START_TEST(test_address_size_rule)
+{
+    static const char *const body = ".entry k()\n{\n.reg .b32 %r<3>;\n.reg .f32 %f1;\n"
+                                    "ld.global.f32 %f1, [%r1];\nst.f32 [%r2+4], %f1;\nret;\n}\n";
+    char *a32 = g_strconcat(".version 3.0\n.target sm_20\n.address_size 32\n", body, NULL);
+    char *none = g_strconcat(".version 1.4\n.target sm_10\n", body, NULL);
+    char *a64 = g_strconcat(".version 9.0\n.target sm_90\n.address_size 64\n", body, NULL);
+    Module *m = parse_ok(a32);
+    ck_assert_uint_eq(m->address_size, 32);
+    module_free(m);
+    module_free(parse_ok(none));
+    parse_fails(a64, WS_ERR_INPUT, "t.ptx:8:21: error: address register '%r1' of 'ld.global.f32' is 32-bit but "
+                ".global addresses are 64-bit (.address_size 64)");
+    g_free(a32);
+    g_free(none);
+    g_free(a64);
+}
+END_TEST
+
 /* ---- malformed corpus --------------------------------------------------------- */
 
 START_TEST(test_malformed_corpus)
@@ -1038,6 +1134,8 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_labels_forward_and_end);
     tcase_add_test(tc, test_modifiers);
     tcase_add_test(tc, test_find_kernel);
+    tcase_add_test(tc, test_operand_types_legal);
+    tcase_add_test(tc, test_address_size_rule);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 300);

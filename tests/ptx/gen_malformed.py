@@ -28,7 +28,7 @@ cases = [
  ("too_many_types", kern("\t^^add.s32.s32 %r1, %r2, %r3;\n"), "too many type suffixes in 'add.s32.s32' ('add' takes 1)", "input"),
  ("too_few_operands", kern("\t^^add.s32 %r1, %r2;\n"), "'add.s32' expects 3 operands, got 2", "input"),
  ("too_many_operands", kern("\tadd.s32 %r1, %r2, %r3, ^^%r0;\n"), "too many operands for 'add.s32' (expects 3)", "input"),
- ("setp_too_few", kern("\t^^setp.lt.s32 %p1, %r1;\n"), "'setp.lt.s32' expects at least 3 operands, got 2", "input"),
+ ("setp_too_few", kern("\t^^setp.lt.s32 %p1, %r1;\n"), "'setp.lt.s32' expects 3 operands, got 2", "input"),
  ("undefined_register", kern("\tadd.s32 %r1, %r2, ^^%r9;\n"), "undefined register '%r9'", "input"),
  ("undefined_dest_register", kern("\tmov.u32 ^^%q1, %r2;\n"), "undefined register '%q1'", "input"),
  ("undefined_label", kern("\tbra ^^L_nowhere;\n"), "undefined label 'L_nowhere'", "input"),
@@ -215,6 +215,86 @@ cases += [
  ("label_at_module_scope", HDR + "^^L0:\n", "instruction or label 'L0' outside a function", "input"),
 ]
 
+# Operand types (PTX ISA "Type Checking Rules"), operand counts the
+# modifiers fix, labels, and line counting with CRLF and bare-CR line ends.
+# EXTRA_REGS adds registers kern() does not declare.
+EXTRA_REGS = "\t.reg .f64 %fd<3>;\n\t.reg .s32 %s<3>;\n\t.reg .b16 %rs<3>;\n"
+def kx(body):
+    return kern(EXTRA_REGS + body)
+# files written with other line ends than LF (after the two header lines)
+LINE_ENDS = {}
+cases += [
+ # a register whose type does not fit the slot
+ ("type_f32_reg_for_s32", kern("\tadd.s32 %r1, ^^%f1, %r2;\n"), "operand 2 of 'add.s32' has type .s32 but register '%f1' is .f32", "input"),
+ ("type_mov_u32_64bit_dest", kern("\tmov.u32 ^^%rd1, %r1;\n"), "operand 1 of 'mov.u32' has type .u32 but register '%rd1' is .b64", "input"),
+ ("type_pred_for_f32", kern("\tadd.f32 %f1, %f2, ^^%p1;\n"), "operand 3 of 'add.f32' has type .f32 but register '%p1' is .pred", "input"),
+ ("type_s32_reg_for_f32", kx("\tadd.f32 %f1, %f2, ^^%s1;\n"), "operand 3 of 'add.f32' has type .f32 but register '%s1' is .s32", "input"),
+ ("type_setp_f64_source", kern("\tsetp.lt.f64 %p1, ^^%f1, %f2;\n"), "operand 2 of 'setp.lt.f64' has type .f64 but register '%f1' is .f32", "input"),
+ ("type_setp_dest_not_pred", kern("\tsetp.lt.s32 ^^%r1, %r2, %r3;\n"), "operand 1 of 'setp.lt.s32' has type .pred but register '%r1' is .b32", "input"),
+ ("type_selp_selector", kern("\tselp.b32 %r1, %r2, %r3, ^^%r1;\n"), "operand 4 of 'selp.b32' has type .pred but register '%r1' is .b32", "input"),
+ ("type_testp_dest", kern("\ttestp.finite.f32 ^^%r1, %f1;\n"), "operand 1 of 'testp.finite.f32' has type .pred but register '%r1' is .b32", "input"),
+ ("type_mul_wide_dest", kern("\tmul.wide.s32 ^^%r1, %r2, %r3;\n"), "operand 1 of 'mul.wide.s32' has type .s64 but register '%r1' is .b32", "input"),
+ ("type_mad_wide_addend", kern("\tmad.wide.u32 %rd1, %r1, %r2, ^^%r3;\n"), "operand 4 of 'mad.wide.u32' has type .u64 but register '%r3' is .b32", "input"),
+ ("type_shift_amount_64", kern("\tshl.b64 %rd1, %rd2, ^^%rd3;\n"), "operand 3 of 'shl.b64' has type .u32 but register '%rd3' is .b64", "input"),
+ ("type_popc_dest", kern("\tpopc.b64 ^^%rd1, %rd2;\n"), "operand 1 of 'popc.b64' has type .u32 but register '%rd1' is .b64", "input"),
+ ("type_bfe_position", kern("\tbfe.u64 %rd1, %rd2, ^^%rd3, 8;\n"), "operand 3 of 'bfe.u64' has type .u32 but register '%rd3' is .b64", "input"),
+ ("type_prmt_selector", kern("\tprmt.b32 %r1, %r2, %r3, ^^%rd1;\n"), "operand 4 of 'prmt.b32' has type .b32 but register '%rd1' is .b64", "input"),
+ ("type_vote_mask", kern("\tvote.sync.ballot.b32 %r1, %p1, ^^%rd1;\n"), "operand 3 of 'vote.sync.ballot.b32' has type .b32 but register '%rd1' is .b64", "input"),
+ ("type_vote_source", kern("\tvote.sync.any.pred %p1, ^^%r1, -1;\n"), "operand 2 of 'vote.sync.any.pred' has type .pred but register '%r1' is .b32", "input"),
+ ("type_atom_value", kern("\tatom.global.add.u32 %r1, [%rd1], ^^%f1;\n"), "operand 3 of 'atom.global.add.u32' has type .u32 but register '%f1' is .f32", "input"),
+ ("type_cvta_dest", kern("\tcvta.to.global.u64 ^^%r1, %rd1;\n"), "operand 1 of 'cvta.to.global.u64' has type .u64 but register '%r1' is .b32", "input"),
+ ("type_cvt_source", kern("\tcvt.rn.f32.s32 %f1, ^^%f2;\n"), "operand 2 of 'cvt.rn.f32.s32' has type .s32 but register '%f2' is .f32", "input"),
+ ("type_cvt_narrow_dest", kern("\tcvt.u64.u32 ^^%r1, %r2;\n"), "operand 1 of 'cvt.u64.u32' has type .u64 but register '%r1' is .b32", "input"),
+ ("type_ld_f32_into_f64", kx("\tld.global.f32 ^^%fd1, [%rd1];\n"), "operand 1 of 'ld.global.f32' has type .f32 but register '%fd1' is .f64", "input"),
+ ("type_ld_u32_into_16bit", kx("\tld.global.u32 ^^%rs1, [%rd1];\n"), "operand 1 of 'ld.global.u32' has type .u32 but register '%rs1' is .b16", "input"),
+ ("type_st_f64_from_f32", kern("\tst.global.f64 [%rd1], ^^%f1;\n"), "operand 2 of 'st.global.f64' has type .f64 but register '%f1' is .f32", "input"),
+ ("type_ld_vector_element", kern("\tld.global.v2.f32 {%f1, ^^%p1}, [%rd1];\n"), "element 2 of operand 1 of 'ld.global.v2.f32' has type .f32 but register '%p1' is .pred", "input"),
+ ("type_mov_pack_element", kern("\tmov.b64 %rd1, {%r1, ^^%rd2};\n"), "element 2 of operand 2 of 'mov.b64' must be a 32-bit register but '%rd2' is .b64", "input"),
+ ("type_mov_unpack_element", kx("\tmov.b32 {%rs1, ^^%r2}, %r1;\n"), "element 2 of operand 1 of 'mov.b32' must be a 16-bit register but '%r2' is .b32", "input"),
+ ("type_sreg_as_f32", kern("\tmov.f32 %f1, ^^%tid.x;\n"), "operand 2 of 'mov.f32' has type .f32 but special register '%tid.x' is .u32", "input"),
+ ("type_sreg_as_u64", kern("\tmov.u64 %rd1, ^^%ntid.y;\n"), "operand 2 of 'mov.u64' has type .u64 but special register '%ntid.y' is .u32", "input"),
+ ("type_pair_not_pred", kern("\tshfl.sync.down.b32 %r1|^^%r2, %r3, 1, 31, -1;\n"), "operand 1 of 'shfl.sync.down.b32': '%r2' after '|' must be a predicate register but is .b32", "input"),
+ ("type_negated_not_pred", kern("\tand.b32 %r1, %r1, ^^!%r2;\n"), "'!' needs a predicate register but '%r2' is .b32", "input"),
+ # addresses
+ ("addr_32bit_global", kern("\tld.global.f32 %f1, [^^%r1];\n"), "address register '%r1' of 'ld.global.f32' is 32-bit but .global addresses are 64-bit (.address_size 64)", "input"),
+ ("addr_32bit_generic", kern("\tst.u32 [^^%r1+4], %r2;\n"), "address register '%r1' of 'st.u32' is 32-bit but generic addresses are 64-bit (.address_size 64)", "input"),
+ ("addr_32bit_atom", kern("\tatom.global.add.u32 %r1, [^^%r2], 1;\n"), "address register '%r2' of 'atom.global.add.u32' is 32-bit but .global addresses are 64-bit (.address_size 64)", "input"),
+ ("addr_float_register", kern("\tld.shared.f32 %f1, [^^%f2];\n"), "address register '%f2' of 'ld.shared.f32' must be a 32- or 64-bit integer register, not .f32", "input"),
+ ("addr_pred_register", kern("\tld.global.u32 %r1, [^^%p1];\n"), "address register '%p1' of 'ld.global.u32' must be a 32- or 64-bit integer register, not .pred", "input"),
+ # operand counts the modifiers fix
+ ("setp_extra_operand", kern("\tsetp.lt.s32 %p1, %r1, %r2, ^^%p0;\n"), "too many operands for 'setp.lt.s32' (expects 3)", "input"),
+ ("setp_bool_missing_operand", kern("\t^^setp.lt.and.s32 %p1, %r1, %r2;\n"), "'setp.lt.and.s32' expects 4 operands, got 3", "input"),
+ ("set_too_few", kern("\t^^set.lt.u32.s32 %r1, %r2;\n"), "'set.lt.u32.s32' expects 3 operands, got 2", "input"),
+ ("atom_cas_missing_operand", kern("\t^^atom.global.cas.b32 %r1, [%rd1], %r2;\n"), "'atom.global.cas.b32' expects 4 operands, got 3", "input"),
+ ("atom_add_extra_operand", kern("\tatom.global.add.u32 %r1, [%rd1], %r2, ^^%r3;\n"), "too many operands for 'atom.global.add.u32' (expects 3)", "input"),
+ ("vote_sync_missing_mask", kern("\t^^vote.sync.ballot.b32 %r1, %p1;\n"), "'vote.sync.ballot.b32' expects 3 operands, got 2", "input"),
+ ("shfl_sync_missing_mask", kern("\t^^shfl.sync.idx.b32 %r1, %r2, 0, 31;\n"), "'shfl.sync.idx.b32' expects 5 operands, got 4", "input"),
+ ("cvt_pair_missing_source", kern("\t^^cvt.rn.f16x2.f32 %r1, %f1;\n"), "'cvt.rn.f16x2.f32' expects 3 operands, got 2", "input"),
+ ("cvt_extra_operand", kern("\tcvt.rn.f32.s32 %f1, %r1, ^^%r2;\n"), "too many operands for 'cvt.rn.f32.s32' (expects 2)", "input"),
+ ("mad_too_few", kern("\t^^mad.lo.s32 %r1, %r2, %r3;\n"), "'mad.lo.s32' expects 4 operands, got 3", "input"),
+ # a label expected, something else found
+ ("branch_to_register", kern("\tbra.uni ^^%r1;\n"), "operand 1 of 'bra.uni' must be a label but found register '%r1'", "input"),
+ ("branch_to_special_register", kern("\t@%p1 bra ^^%tid.x;\n"), "operand 1 of 'bra' must be a label but found special register '%tid.x'", "input"),
+ ("branch_to_undefined_register", kern("\tbra ^^%r9;\n"), "operand 1 of 'bra' must be a label but found undefined register '%r9'", "input"),
+ ("branch_to_variable", kern("\tbra ^^gv;\n", ".global .u32 gv;\n"), "expected a label but found variable 'gv'", "input"),
+ ("branch_to_parameter", kern("\tbra.uni ^^k_p0;\n"), "expected a label but found variable 'k_p0'", "input"),
+ # line ends: CRLF, bare CR (old Mac files), mixed
+ ("line_ends_crlf", kern("\t/* two\n\tlines */ // and a comment\n\tadd.s32 %r1, %r2, ^^%r9;\n"), "undefined register '%r9'", "input"),
+ ("line_ends_cr", kern("\t/* two\n\tlines */ // and a comment\n\n\tadd.s32 %r1, ^^%f1, %r2;\n"), "operand 2 of 'add.s32' has type .s32 but register '%f1' is .f32", "input"),
+ ("line_ends_cr_late", kern("\tmov.u32 %r1, 1;\n" * 20 + "\tbra ^^L_none;\n"), "undefined label 'L_none'", "input"),
+ ("line_ends_mixed", kern("\tmov.u32 %r1, 1;\n\tmov.u32 %r1, 2;\n\tmov.u32 %r1, 3;\n\tmov.u32 ^^%rd1, 4;\n"), "operand 1 of 'mov.u32' has type .u32 but register '%rd1' is .b64", "input"),
+]
+LINE_ENDS = {"line_ends_crlf": "\r\n", "line_ends_cr": "\r", "line_ends_cr_late": "\r", "line_ends_mixed": "mixed"}
+
+def with_line_ends(body, ends):
+    """The body's LF line ends replaced: all by `ends`, or in turn by LF,
+    CRLF and CR for "mixed" (positions stay those of the LF text)."""
+    if ends == "mixed":
+        parts = body.split("\n")
+        seps = ["\n", "\r\n", "\r"]
+        return "".join(part + (seps[i % 3] if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+    return body.replace("\n", ends)
+
 os.makedirs(OUT, exist_ok=True)
 for name, src, msg, code in cases:
     idx = src.index("^^")
@@ -237,6 +317,8 @@ for name, src, msg, code in cases:
             col = 1
         if name == "bad_version":
             col += len(".version ")
+    if name in LINE_ENDS:
+        body = with_line_ends(body, LINE_ENDS[name])
     with open(os.path.join(OUT, name + ".ptx"), "wb") as f:
         text = "// expect: %d:%d: error: %s\n// code: %s\n%s" % (line, col, msg, code, body)
         f.write(text.encode("utf-8", "surrogateescape"))
