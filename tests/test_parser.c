@@ -497,6 +497,19 @@ START_TEST(test_nvcc_inlined_loc)
 }
 END_TEST
 
+/* nvcc's many operand shapes (nvcc13_operand_types.cu) pass the operand
+ * type checks: all eleven kernels load, with their CFGs. */
+START_TEST(test_nvcc_operand_types_accepted)
+{
+    Module *m = parse_file_ok("tests/ptx/valid/nvcc13_operand_types.ptx");
+    unsigned entries = 0;
+    for (guint i = 0; i < m->funcs->len; i++)
+        entries += module_func(m, i)->is_entry && module_func(m, i)->is_defined;
+    ck_assert_uint_eq(entries, 11);
+    module_free(m);
+}
+END_TEST
+
 START_TEST(test_nvcc_kernels)
 {
     Module *m = parse_file_ok("tests/ptx/valid/nvcc13_kernels.ptx");
@@ -1126,6 +1139,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_nvcc_debug_build);
     tcase_add_test(tc, test_nvcc_inlined_loc);
     tcase_add_test(tc, test_nvcc_kernels);
+    tcase_add_test(tc, test_nvcc_operand_types_accepted);
     tcase_add_test(tc, test_vector_zero_element);
     tcase_add_test(tc, test_old_reg_func);
     tcase_add_test(tc, test_immediates);
