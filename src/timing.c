@@ -7,9 +7,15 @@
  * released) and sleeps until then; the loop visits only SMs that are due
  * (a list for the next cycle plus a heap of later wake-ups, merged into
  * index order) and jumps to the earliest wake-up.  Inside an SM a warp is
- * either ready (a bit in its scheduler's mask), waiting for its operands
- * or fetch (a heap keyed by that cycle), at a barrier, or gone; schedulers
- * look only at ready bits, in the order the policy defines.
+ * either ready (a bit in its scheduler's mask for the functional unit of
+ * its next instruction), waiting for its operands or fetch (a heap keyed by
+ * that cycle), at a barrier, or gone; schedulers look only at the ready
+ * bits of units that are free, in the order the policy defines.
+ *
+ * Host speed: a large grid keeps thousands of warps resident, so a warp's
+ * state has usually left the host's cache by the time it issues again;
+ * issuing an instruction that ran ahead touches only its slot (not the
+ * Warp or its CTA), and slots are aligned to host cache lines.
  *
  * Stall accounting is interval-based: when a warp issues at cycle t, the
  * cycles since it last issued are split into the reasons that held it
@@ -67,14 +73,24 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 /* How many instructions a warp executes ahead of their issue (below). */
 #define AHEAD_MAX 16
 
+/* Two host cache lines, aligned (the array is): issuing touches most
+ * fields, and a warp is rarely still in the host's cache when it issues
+ * again, with thousands of others interleaved. */
 typedef struct {
-    Warp *w;             /* NULL when free */
+    _Alignas(64) Warp *w; /* NULL when free */
     CtaSlot *cs;
     /* instructions executed ahead of their issue, to be issued in order:
      * ahead[ahead_at .. nahead); then ahead_error, if the next one faulted */
     StepPos *ahead;
     uint8_t nahead, ahead_at;
     GError *ahead_error;
+    /* where the warp stands after the instructions executed so far (what
+     * warp_peek() said right after the executor last ran it, while its
+     * state was in the host's cache): the next instruction once ahead[] is
+     * used up.  Only the executor moves a warp, so it stays true until it
+     * runs the warp again. */
+    bool resume_valid, resume_live;
+    uint32_t resume_func, resume_pc;
     uint32_t sched;
     uint32_t bit;        /* index among its scheduler's slots */
     uint64_t *reg;       /* per register: SB_PACK(cycle its value is available, state a reader waits in) */
@@ -115,7 +131,13 @@ typedef struct {
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
-    uint64_t *ready;     /* per scheduler: ready_words words, bit k = slot sched + k * schedulers */
+    /* per scheduler and functional unit of the next instruction: ready_words
+     * words, bit k = slot sched + k * schedulers.  Split by unit so that a
+     * scheduler whose ready warps all wait for a busy unit (the memory pipe,
+     * in a memory-bound kernel) finds that out without looking at them. */
+    uint64_t *ready;
+    uint8_t *ready_units; /* per scheduler: bit u set when some ready slot needs unit u */
+    uint64_t *issuable;  /* ready_words words: pick()'s scratch */
     /* what the schedulers look at, per slot, kept apart from the slots so a
      * scan of ready warps stays in a few host cache lines */
     uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
@@ -223,19 +245,7 @@ static WakeEntry heap_pop(WakeHeap *h)
     return top;
 }
 
-/* The first set bit of `words` in [from, limit), else limit. */
-static uint32_t bits_next(const uint64_t *words, uint32_t from, uint32_t limit)
-{
-    while (from < limit) {
-        uint64_t w = words[from / 64] >> (from % 64);
-        if (w) {
-            uint32_t b = from + (uint32_t)__builtin_ctzll(w);
-            return b < limit ? b : limit;
-        }
-        from = (from / 64 + 1) * 64;
-    }
-    return limit;
-}
+G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
 
 /* ------------------------------------------------------------------ */
 /* instruction decoding                                                 */
@@ -386,6 +396,11 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
     if (s->ahead_at < s->nahead) {
         f = s->ahead[s->ahead_at].func;
         pc = s->ahead[s->ahead_at].pc;
+    } else if (s->resume_valid) {
+        if (!s->resume_live)
+            return;
+        f = s->resume_func;
+        pc = s->resume_pc;
     } else if (!warp_peek(s->w, &f, &pc)) {
         return;
     }
@@ -426,9 +441,32 @@ static void attribute(Sm *sm, WarpStateKind k, uint64_t from, uint64_t to)
         sm->ts->state_cycles[k] += to - from;
 }
 
-static uint64_t *ready_mask(const Sm *sm, uint32_t sched)
+static uint64_t *ready_mask(const Sm *sm, uint32_t sched, unsigned unit)
 {
-    return sm->ready + (size_t)sched * sm->ready_words;
+    return sm->ready + ((size_t)sched * UNIT_COUNT + unit) * sm->ready_words;
+}
+
+/* Slot k (scheduler sched, bit index bit) joins the ready set. */
+static inline void ready_set(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
+{
+    unsigned u = sm->next_unit[k];
+    ready_mask(sm, sched, u)[bit / 64] |= 1ull << (bit % 64);
+    sm->ready_units[sched] |= (uint8_t)(1u << u);
+    sm->where[k] = SLOT_READY;
+}
+
+static inline void ready_clear(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
+{
+    unsigned u = sm->next_unit[k];
+    uint64_t *mask = ready_mask(sm, sched, u);
+    mask[bit / 64] &= ~(1ull << (bit % 64));
+    if (!mask[bit / 64]) {
+        uint64_t any = 0;
+        for (uint32_t w = 0; w < sm->ready_words; w++)
+            any |= mask[w];
+        if (!any)
+            sm->ready_units[sched] &= (uint8_t)~(1u << u);
+    }
 }
 
 /* Files a live warp with a next instruction as ready (its operands and
@@ -442,8 +480,7 @@ static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
         return;
     }
     if (own <= now) {
-        ready_mask(sm, s->sched)[s->bit / 64] |= 1ull << (s->bit % 64);
-        sm->where[s - sm->slots] = SLOT_READY;
+        ready_set(sm, (uint32_t)(s - sm->slots), s->sched, s->bit);
     } else {
         heap_push(&sm->waiting, own, (uint32_t)(s - sm->slots));
         sm->where[s - sm->slots] = SLOT_WAITING;
@@ -453,7 +490,7 @@ static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
 static void slot_unready(Sm *sm, WarpSlot *s)
 {
     if (sm->where[s - sm->slots] == SLOT_READY)
-        ready_mask(sm, s->sched)[s->bit / 64] &= ~(1ull << (s->bit % 64));
+        ready_clear(sm, (uint32_t)(s - sm->slots), s->sched, s->bit);
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
@@ -462,20 +499,65 @@ static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
 {
     while (sm->waiting.n && sm->waiting.e[0].time <= t) {
         uint32_t k = heap_pop(&sm->waiting).id, bit = k / schedulers;
-        ready_mask(sm, k % schedulers)[bit / 64] |= 1ull << (bit % 64);
-        sm->where[k] = SLOT_READY;
+        /* it may issue in this very cycle: start loading its slot now, so
+         * that the loads of several woken warps overlap */
+        __builtin_prefetch(&sm->slots[k]);
+        __builtin_prefetch((const char *)&sm->slots[k] + 64);
+        ready_set(sm, k, k % schedulers, bit);
     }
 }
 
-/* The cycle slot k's functional unit (and the memory pipe, for LSU
+/* The cycle the scheduler's unit u (and the memory pipe, for LSU
  * instructions) takes its next instruction. */
-static uint64_t unit_wake(const Sm *sm, uint32_t k, uint32_t sched)
+static uint64_t unit_wake(const Sm *sm, uint32_t sched, unsigned u)
 {
-    unsigned u = sm->next_unit[k];
     uint64_t t = sm->unit_free[sched * UNIT_COUNT + u];
     if (u == UNIT_LSU)
         t = MAX(t, sm->pipe_free);
     return t;
+}
+
+/* The units (bit u) that have ready slots of the scheduler and take an
+ * instruction at t. */
+static uint32_t units_free(const Sm *sm, uint32_t sched, uint64_t t)
+{
+    uint32_t free = 0;
+    for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1) {
+        unsigned u = (unsigned)__builtin_ctz(m);
+        if (unit_wake(sm, sched, u) <= t)
+            free |= 1u << u;
+    }
+    return free;
+}
+
+/* The ready slots of the scheduler filed under one of `units`: that
+ * unit's mask when there is one, else their union in sm->issuable. */
+static const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
+{
+    if (!(units & (units - 1)))
+        return ready_mask(sm, sched, (unsigned)__builtin_ctz(units));
+    for (uint32_t w = 0; w < sm->ready_words; w++)
+        sm->issuable[w] = 0;
+    for (uint32_t m = units; m; m &= m - 1) {
+        const uint64_t *mask = ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
+        for (uint32_t w = 0; w < sm->ready_words; w++)
+            sm->issuable[w] |= mask[w];
+    }
+    return sm->issuable;
+}
+
+/* The first set bit of `words` in [from, limit), else limit. */
+static uint32_t bits_next(const uint64_t *words, uint32_t from, uint32_t limit)
+{
+    while (from < limit) {
+        uint64_t w = words[from / 64] >> (from % 64);
+        if (w) {
+            uint32_t b = from + (uint32_t)__builtin_ctzll(w);
+            return b < limit ? b : limit;
+        }
+        from = (from / 64 + 1) * 64;
+    }
+    return limit;
 }
 
 /* ------------------------------------------------------------------ */
@@ -521,6 +603,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
         s->cs = cs;
         s->w->mem_log = &sm->log;
         s->nahead = s->ahead_at = 0;
+        s->resume_valid = false;
         g_clear_error(&s->ahead_error);
         for (uint32_t r = 0; r < md->max_regs; r++)
             s->reg[r] = SB_PACK(0, STATE_WAIT);
@@ -566,6 +649,7 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         attribute(sm, STATE_BARRIER, s->stall_from, release);
         s->stall_from = MAX(s->stall_from, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
+        s->resume_valid = false; /* look at the warp itself */
         slot_peek(md, sm, s);
         if (s->next)
             slot_schedule(sm, s, t);
@@ -617,8 +701,11 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     Warp *w = s->w;
     Cta *cta = &s->cs->cta;
     sm->log.mask = 0;
-    cta->clock = t;
     StepInfo info;
+    /* An instruction executed ahead neither reads the clock nor ends or
+     * blocks the warp (may_run_ahead), so issuing it needs nothing of the
+     * warp or its CTA: their host cache lines stay untouched. */
+    bool stepped = false;
     if (s->ahead_at < s->nahead) { /* executed already */
         StepPos p = s->ahead[s->ahead_at++];
         info = (StepInfo){.func = p.func, .pc = p.pc, .active = 1};
@@ -628,8 +715,10 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         g_propagate_error(error, g_steal_pointer(&s->ahead_error));
         return false;
     } else {
+        cta->clock = t;
         if (!warp_step(w, &info, error))
             return false;
+        stepped = true;
         /* with the warp's registers in the host's cache, run its next
          * warp-private instructions now; they issue in later cycles */
         if (md->run_ahead && w->state == WARP_READY) {
@@ -640,6 +729,8 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             s->nahead = (uint8_t)n;
             s->ahead_at = 0;
         }
+        s->resume_live = warp_peek(w, &s->resume_func, &s->resume_pc);
+        s->resume_valid = true;
     }
     sm->issued++;
     if (!md->parallel)
@@ -692,7 +783,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     if (info.blocked)
         s->at_barrier = true;
 
-    bool warp_done = w->state == WARP_DONE;
+    bool warp_done = stepped && w->state == WARP_DONE;
     if (warp_done)
         finish_warp(sm, s, t);
     else
@@ -727,15 +818,19 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
     uint32_t count = (sm->nslots + n - 1 - sched) / n; /* slots sched, sched+n, ... */
-    const uint64_t *mask = ready_mask(sm, sched);
+    /* the ready slots whose unit is free are exactly those filed under a free unit */
+    uint32_t units = units_free(sm, sched, t);
+    if (!units)
+        return NULL;
     uint32_t last = sm->last[sched];
     if (md->cfg->sched_policy == SCHED_GTO) {
-        if (last < sm->nslots && sm->where[last] == SLOT_READY && unit_wake(sm, last, sched) <= t)
+        if (last < sm->nslots && sm->where[last] == SLOT_READY && (units >> sm->next_unit[last] & 1))
             return &sm->slots[last];
         WarpSlot *best = NULL;
+        const uint64_t *mask = gather_issuable(sm, sched, units);
         for (uint32_t k = bits_next(mask, 0, count); k < count; k = bits_next(mask, k + 1, count)) {
             uint32_t i = sched + k * n;
-            if ((!best || sm->age[i] < sm->age[best - sm->slots]) && unit_wake(sm, i, sched) <= t)
+            if (!best || sm->age[i] < sm->age[best - sm->slots])
                 best = &sm->slots[i];
         }
         return best;
@@ -744,13 +839,11 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t start = last < sm->nslots ? (last - sched) / n + 1 : 0;
     if (start >= count)
         start = 0;
-    for (uint32_t k = bits_next(mask, start, count); k < count; k = bits_next(mask, k + 1, count))
-        if (unit_wake(sm, sched + k * n, sched) <= t)
-            return &sm->slots[sched + k * n];
-    for (uint32_t k = bits_next(mask, 0, start); k < start; k = bits_next(mask, k + 1, start))
-        if (unit_wake(sm, sched + k * n, sched) <= t)
-            return &sm->slots[sched + k * n];
-    return NULL;
+    const uint64_t *mask = gather_issuable(sm, sched, units);
+    uint32_t k = bits_next(mask, start, count);
+    if (k == count)
+        k = bits_next(mask, 0, start);
+    return k < count ? &sm->slots[sched + k * n] : NULL;
 }
 
 static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **error)
@@ -778,12 +871,9 @@ static uint64_t sm_next_wake(const Model *md, const Sm *sm)
 {
     uint64_t wake = sm->waiting.n ? sm->waiting.e[0].time : UINT64_MAX;
     uint32_t n = md->schedulers;
-    for (uint32_t sched = 0; sched < n; sched++) {
-        uint32_t count = (sm->nslots + n - 1 - sched) / n;
-        const uint64_t *mask = ready_mask(sm, sched);
-        for (uint32_t k = bits_next(mask, 0, count); k < count; k = bits_next(mask, k + 1, count))
-            wake = MIN(wake, unit_wake(sm, sched + k * n, sched));
-    }
+    for (uint32_t sched = 0; sched < n; sched++)
+        for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
+            wake = MIN(wake, unit_wake(sm, sched, (unsigned)__builtin_ctz(m)));
     return wake;
 }
 
@@ -798,11 +888,13 @@ static void model_free(Model *md)
             cta_release(&sm->ctas[c].cta);
         for (uint32_t k = 0; k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
-        g_free(sm->slots);
+        g_aligned_free(sm->slots);
         g_free(sm->ctas);
         g_free(sm->unit_free);
         g_free(sm->last);
         g_free(sm->ready);
+        g_free(sm->ready_units);
+        g_free(sm->issuable);
         g_free(sm->next_unit);
         g_free(sm->where);
         g_free(sm->age);
@@ -1246,7 +1338,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->nctas = i < grid_ctas ? (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, grid_ctas) : 0;
         sm->ctas = g_new0(CtaSlot, sm->nctas);
         sm->nslots = sm->nctas * wpb;
-        sm->slots = g_new0(WarpSlot, sm->nslots);
+        sm->slots = g_aligned_alloc0(MAX(sm->nslots, 1u), sizeof(WarpSlot), _Alignof(WarpSlot));
         sm->regs = g_new(uint64_t, (size_t)sm->nslots * md.max_regs);
         sm->ahead = g_new(StepPos, (size_t)MAX(sm->nslots, 1u) * AHEAD_MAX);
         sm->next_unit = g_new0(uint8_t, MAX(sm->nslots, 1u));
@@ -1263,7 +1355,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         for (uint32_t k = 0; k < md.schedulers; k++)
             sm->last[k] = UINT32_MAX;
         sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
-        sm->ready = g_new0(uint64_t, (size_t)md.schedulers * sm->ready_words);
+        sm->ready = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT * sm->ready_words);
+        sm->ready_units = g_new0(uint8_t, md.schedulers);
+        sm->issuable = g_new0(uint64_t, sm->ready_words);
         sm->waiting.e = g_new(WakeEntry, MAX(sm->nslots, 1u));
         sm->wake = UINT64_MAX;
         sm->ts = md.parallel ? &thread_ts[i % nthreads] : ts;
