@@ -1278,20 +1278,14 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     if (!md.spec.params)
         md.spec.params = empty_params;
     md.spec.nsm = cfg->num_sms;
-    if (!launch_prepare(md.m, spec, &md.shared_offset, &md.shared_size, error))
+    /* the GPU's launch limits are checked where the functional run checks them */
+    md.spec.gpu = cfg;
+    md.spec.regs_per_thread = regs_per_thread;
+    if (!launch_prepare(md.m, &md.spec, &md.shared_offset, &md.shared_size, error))
         return false;
     uint32_t threads = spec->block.x * spec->block.y * spec->block.z;
     occupancy_compute(cfg, threads, regs_per_thread, md.shared_size, &ts->occ);
     ts->regs_per_thread = regs_per_thread;
-    if (ts->occ.blocks_per_sm == 0) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
-                    "too many resources requested for launch: a block of %u threads with %u registers per thread "
-                    "and %u bytes of shared memory does not fit on one SM of %s (limited by %s)",
-                    threads, regs_per_thread, md.shared_size, cfg->display_name ? cfg->display_name : cfg->name,
-                    occupancy_limiter_name(ts->occ.limiter));
-        g_free(md.shared_offset);
-        return false;
-    }
     launch_cta_range(spec, &md.first_cta, &md.total_ctas);
     md.next_cta = md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
