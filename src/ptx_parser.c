@@ -1037,6 +1037,19 @@ static bool parse_memory(Parser *p, Operand *o)
 }
 
 /* One operand of kind `k` ('d', 'a', 'b', 'm', 'l') at slot i. */
+/* What the identifier t of an operand names (a register's index in *idx);
+ * *sreg: it names no declaration but is a special register. */
+static ResKind operand_name(Parser *p, const Token *t, uint32_t *idx, bool *sreg)
+{
+    char *name = tdup(p, t);
+    ResKind rk = resolve_name(p, name, idx);
+    g_free(name);
+    Operand probe;
+    init_operand(&probe);
+    *sreg = rk == RES_NONE && parse_sreg(p, t, &probe);
+    return rk;
+}
+
 static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *opname)
 {
     Operand *o = &in->opd[i];
@@ -1055,14 +1068,11 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
         next(p);
         /* a register can never be a label: say what was found rather than
          * "undefined label" */
-        Operand probe;
-        init_operand(&probe);
-        char *name = tdup(p, t);
+        bool sreg;
         uint32_t idx;
-        ResKind rk = resolve_name(p, name, &idx);
-        g_free(name);
+        ResKind rk = operand_name(p, t, &idx, &sreg);
         const char *found = rk == RES_REG ? "register"
-                            : parse_sreg(p, t, &probe) ? "special register"
+                            : sreg ? "special register"
                             : tstr(p, t)[0] == '%' ? "undefined register" : NULL;
         if (found != NULL)
             return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be a label but found %s '%.*s'", i + 1, opname,
@@ -1089,14 +1099,11 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
             o->kind = OPD_SINK;
             return true;
         }
-        Operand probe;
-        init_operand(&probe);
-        char *name = tdup(p, t);
+        bool sreg;
         uint32_t idx;
-        ResKind rk = resolve_name(p, name, &idx);
-        g_free(name);
+        ResKind rk = operand_name(p, t, &idx, &sreg);
         if (rk != RES_REG) {
-            if (rk == RES_NONE && !parse_sreg(p, t, &probe))
+            if (rk == RES_NONE && !sreg)
                 return fail(p, t, WS_ERR_INPUT, "undefined register '%.*s'", (int)t->len, tstr(p, t));
             return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
         }
