@@ -198,6 +198,11 @@ static void tid_lanes(const Warp *w, uint32_t comp, uint64_t *out)
     Dim3 t;
     warp_lane_tid(w, 0, &t);
     const Dim3 b = w->cta->spec->block;
+    if (t.x + WARP_SIZE <= b.x) { /* the warp lies in one row of x: the usual case */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            out[l] = comp == 0 ? t.x + l : comp == 1 ? t.y : t.z;
+        return;
+    }
     for (uint32_t l = 0; l < WARP_SIZE; l++) {
         out[l] = comp == 0 ? t.x : comp == 1 ? t.y : t.z;
         if (++t.x == b.x) {
@@ -1075,27 +1080,35 @@ void cta_release(Cta *cta)
 /* ------------------------------------------------------------------ */
 /* the step                                                             */
 
-static void count_step(ExecCtx *x)
+/* The basic block that instruction pc begins, NO_INDEX when it begins none
+ * (InsnPlan.block, for runs without a plan). */
+static uint32_t block_begun(const Function *fn, uint32_t pc)
+{
+    const struct Cfg *cfg = fn->cfg;
+    if (cfg && cfg->block_of[pc] < cfg->nblocks && cfg->blocks[cfg->block_of[pc]].first == pc)
+        return cfg->block_of[pc];
+    return NO_INDEX;
+}
+
+/* The launch statistics of one step.  The per-function counters were
+ * looked up when the frame was entered (ctx_enter_frame). */
+static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
 {
     LaunchStats *s = x->cta->stats;
     if (!s)
         return;
     s->warp_insts++;
-    s->thread_insts += lane_count(x->active);
-    s->thread_insts_pred_on += lane_count(x->exec);
-    uint32_t fi = x->func;
-    if (s->insn_warp_count && s->insn_warp_count[fi])
-        s->insn_warp_count[fi][x->pc]++;
-    const struct Cfg *cfg = x->fn->cfg;
-    if (cfg && s->block_visits && s->block_visits[fi]) {
-        uint32_t b = cfg->block_of[x->pc];
-        if (cfg->blocks[b].first == x->pc) {
-            s->block_visits[fi][b]++;
-            if (x->active != x->live)
-                s->block_divergent[fi][b]++;
-        }
+    /* full warps are the rule: skip the bit count for them */
+    s->thread_insts += x->active == FULL_MASK ? WARP_SIZE : lane_count(x->active);
+    s->thread_insts_pred_on += x->exec == FULL_MASK ? WARP_SIZE : lane_count(x->exec);
+    if (x->insn_counts)
+        x->insn_counts[x->pc]++;
+    if (block != NO_INDEX && x->block_visits) {
+        x->block_visits[block]++;
+        if (x->active != x->live)
+            x->block_divergent[block]++;
     }
-    if (x->in->op == OP_BRA) {
+    if (traits & STEP_BRANCH) {
         s->branches++;
         if (x->diverged)
             s->divergent_branches++;
@@ -1118,14 +1131,6 @@ static bool warp_settle(ExecCtx *x)
     return false;
 }
 
-/* Instructions after which the reconvergence stack or the frames may need
- * settling: they change masks, push paths or frames, or block the warp. */
-static bool changes_control(uint16_t op)
-{
-    return op == OP_BRA || op == OP_CALL || op == OP_RET || op == OP_EXIT || op == OP_TRAP ||
-           op == OP_BAR || op == OP_BARRIER;
-}
-
 /* Point x at the warp's current frame and function (after a settle). */
 static void ctx_enter_frame(ExecCtx *x)
 {
@@ -1133,8 +1138,33 @@ static void ctx_enter_frame(ExecCtx *x)
     x->func = x->fr->func;
     x->fn = module_func(x->m, x->func);
     const ExecPlan *plan = x->cta->image->plan;
+    x->insns = plan ? plan->by_func[x->func] : NULL;
     /* the checks sit in the general handlers' memory path */
-    x->handlers = plan && !x->cta->spec->checks ? plan->by_func[x->func] : NULL;
+    x->fast_forms = !x->cta->spec->checks;
+    const LaunchStats *s = x->cta->stats;
+    x->insn_counts = s && s->insn_warp_count ? s->insn_warp_count[x->func] : NULL;
+    bool blocks = s && x->fn->cfg && s->block_visits && s->block_visits[x->func];
+    x->block_visits = blocks ? s->block_visits[x->func] : NULL;
+    x->block_divergent = blocks ? s->block_divergent[x->func] : NULL;
+}
+
+/* The active lanes whose guard predicate holds. */
+static inline uint32_t guard_lanes(const ExecCtx *x)
+{
+    const uint64_t *p = ctx_row(x, x->in->guard);
+    uint32_t g = 0;
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        g |= (uint32_t)(p[l] & 1) << l;
+    g &= x->active;
+    return x->in->guard_negate ? x->active & ~g : g;
+}
+
+/* operands_resolve for an instruction whose operands are all registers or
+ * fixed rows of the plan: no per-step fill. */
+static inline void operands_from_plan(ExecCtx *x, const InsnPlan *ip)
+{
+    for (uint32_t i = 0; i < x->in->nopd; i++)
+        x->v[i] = ip->fixed[i] ? ip->fixed[i] : ctx_row(x, ip->reg[i]);
 }
 
 /* Execute the instruction at the top of a settled, ready warp's stack.
@@ -1155,30 +1185,28 @@ static bool step_one(ExecCtx *x, bool *settle)
     x->active = top->mask;
     x->exec = x->active;
     x->diverged = x->blocked = false;
-    if (x->in->guard != NO_INDEX) {
-        uint32_t g = 0;
-        const uint64_t *p = ctx_row(x, x->in->guard);
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            g |= (uint32_t)(p[l] & 1) << l;
-        g &= x->active;
-        x->exec = x->in->guard_negate ? x->active & ~g : g;
-    }
+    if (x->in->guard != NO_INDEX)
+        x->exec = guard_lanes(x);
     x->next_pc = x->pc + 1;
+    const InsnPlan *ip = x->insns ? &x->insns[x->pc] : NULL;
     uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
-    operands_resolve(x, scratch);
+    if (ip && ip->rows_only)
+        operands_from_plan(x, ip);
+    else
+        operands_resolve(x, scratch);
     w->cta->clock++;
-    OpHandler handler = x->handlers ? x->handlers[x->pc] : exec_handlers[x->in->op];
+    OpHandler handler = ip && x->fast_forms ? ip->handler : exec_handlers[x->in->op];
     if (!handler(x))
         return false;
-    count_step(x);
+    uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);
+    count_step(x, ip ? ip->block : block_begun(x->fn, x->pc), traits);
     w->steps++;
-    uint16_t op = x->in->op;
-    if (op == OP_ST || op == OP_ATOM || op == OP_RED) {
+    if (traits & STEP_STORE) {
         w->cta->stores++;
-        if (x->in->space == SPACE_GLOBAL || x->in->space == SPACE_GENERIC)
+        if (traits & STEP_GLOBAL_STORE)
             __atomic_fetch_add(&w->cta->image->gmem->stores, 1, __ATOMIC_RELAXED);
     }
-    *settle = changes_control(x->in->op) || x->next_pc == NO_INDEX;
+    *settle = (traits & STEP_CONTROL) || x->next_pc == NO_INDEX;
     if (x->next_pc != NO_INDEX) {
         /* the handler may have pushed a frame (call) — then it set NO_INDEX */
         StackEntry *t = &w->stack[w->depth - 1];

@@ -5,9 +5,12 @@
  * add/sub/mul/mad/shift/logic, compare, select, move, integer conversion,
  * f32/f64 arithmetic in round-to-nearest, loads and stores with a register
  * address), or else to the general handler of exec_ops.c.  A fast form
- * computes every lane into a temporary and merges the guard mask at the
- * end, so the loops have no per-lane branches and the compiler vectorises
- * them.  The results are bit for bit those of the general handlers; the
+ * computes every lane straight into the destination when the whole warp
+ * executes, else into a temporary merged under the guard mask at the end,
+ * so the loops have no per-lane branches and the compiler vectorises them.
+ * The plan also records, per instruction, where step_one finds each
+ * operand's 32 lanes (immediates broadcast here once) and the step's
+ * bookkeeping traits (InsnPlan).  The results are bit for bit those of the general handlers; the
  * differential test tests/test_exec_fast.c runs kernels both ways.
  *
  * Memory forms check the whole warp's access at once (one allocation
@@ -18,6 +21,8 @@
 #include "exec_internal.h"
 
 #include <math.h>
+
+#include "cfg.h"
 
 /* x86-64-v3 (AVX2, FMA) clones of the float loops: fmaf becomes one
  * instruction instead of a libm call per lane. */
@@ -45,21 +50,46 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
         d[l] = ((exec >> l) & 1) ? r[l] : d[l];
 }
 
+/* Where a form computes its lanes: straight into the destination row when
+ * the whole warp executes, else into a temporary that merge() writes under
+ * the guard.  The destination may be one of the sources; every form is
+ * lane-wise (lane l reads only lane l of its sources, before it writes
+ * lane l), so that is safe, and SAME_LANE_ONLY tells the compiler so: it
+ * still vectorises the loop without proving the rows apart. */
+#if defined(__clang__)
+#define SAME_LANE_ONLY _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define SAME_LANE_ONLY _Pragma("GCC ivdep")
+#else
+#define SAME_LANE_ONLY
+#endif
+
+#define RESULT_BEGIN(reg)                                                        \
+    uint64_t *const dst_ = dst_lanes(x, (reg));                                  \
+    uint64_t tmp_[WARP_SIZE];                                                    \
+    uint64_t *const r = x->exec == FULL_MASK ? dst_ : tmp_
+#define RESULT_END()                                                             \
+    do {                                                                         \
+        if (r != dst_)                                                           \
+            merge(dst_, r, x->exec);                                             \
+    } while (0)
+
 /* r[l] = expr for every lane, with A, B, C the source vectors 1..3 */
 #define LANES(expr)                                                              \
     do {                                                                         \
+        SAME_LANE_ONLY                                                           \
         for (uint32_t l = 0; l < WARP_SIZE; l++)                                 \
             r[l] = (expr);                                                       \
     } while (0)
 
 #define FAST_FORM(name, body)                                                    \
-    static bool name(ExecCtx *x)                                                 \
+    VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
         const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
         (void)A; (void)B; (void)C;                                               \
-        uint64_t r[WARP_SIZE];                                                   \
+        RESULT_BEGIN(IN->opd[0].reg);                                            \
         body;                                                                    \
-        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        RESULT_END();                                                            \
         return true;                                                             \
     }
 
@@ -74,11 +104,11 @@ FAST_FORM(fast_add32, LANES((A[l] + B[l]) & M32))
 FAST_FORM(fast_add64, LANES(A[l] + B[l]))
 FAST_FORM(fast_sub32, LANES((A[l] - B[l]) & M32))
 FAST_FORM(fast_sub64, LANES(A[l] - B[l]))
-FAST_FORM(fast_mul_lo32, LANES((A[l] * B[l]) & M32))
+FAST_FORM(fast_mul_lo32, LANES(((A[l] & M32) * (B[l] & M32)) & M32))
 FAST_FORM(fast_mul_lo64, LANES(A[l] * B[l]))
 FAST_FORM(fast_mul_wide_s32, LANES((uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l])))
 FAST_FORM(fast_mul_wide_u32, LANES((A[l] & M32) * (B[l] & M32)))
-FAST_FORM(fast_mad_lo32, LANES((A[l] * B[l] + C[l]) & M32))
+FAST_FORM(fast_mad_lo32, LANES(((A[l] & M32) * (B[l] & M32) + C[l]) & M32))
 FAST_FORM(fast_mad_lo64, LANES(A[l] * B[l] + C[l]))
 FAST_FORM(fast_mad_wide_s32, LANES((uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l]) + C[l]))
 FAST_FORM(fast_mad_wide_u32, LANES((A[l] & M32) * (B[l] & M32) + C[l]))
@@ -126,28 +156,56 @@ FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
 /* cvt between integer types without .sat: the source at its width and
  * signedness; signed results narrower than 64 bits stay sign-extended in
  * the register, the others are masked (exec_CVT's rule). */
-static bool fast_cvt_int(ExecCtx *x)
+VECTOR_CLONES static bool fast_cvt_int(ExecCtx *x)
 {
     const uint64_t *A = x->v[1];
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(IN->opd[0].reg);
     unsigned sbits = isa_type_size(IN->type2) * 8, dbits = isa_type_size(IN->type) * 8;
     bool ssigned = isa_type_class(IN->type2) == TC_SINT, dsigned = isa_type_class(IN->type) == TC_SINT;
     unsigned sshift = 64 - sbits, dshift = 64 - dbits;
+    SAME_LANE_ONLY
     for (uint32_t l = 0; l < WARP_SIZE; l++) {
         uint64_t v = ssigned ? (uint64_t)((int64_t)(A[l] << sshift) >> sshift) : (A[l] << sshift) >> sshift;
         r[l] = dsigned ? (uint64_t)((int64_t)(v << dshift) >> dshift) : (v << dshift) >> dshift;
     }
-    merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);
+    RESULT_END();
     return true;
 }
 
+/* cvt from a 32- or 64-bit integer to f32 or f64 rounding to nearest even
+ * (.rn, or no modifier): C's conversion is that rounding (fp_i64_to_f32 and
+ * friends compute the same on bit patterns).  The result is never NaN or
+ * subnormal, so .ftz changes nothing. */
+#define F32_BITS(f) ((uint64_t)fp_f32_bits(f))
+FAST_FORM(fast_cvt_f32_s32, LANES(F32_BITS((float)(int32_t)A[l])))
+FAST_FORM(fast_cvt_f32_u32, LANES(F32_BITS((float)(uint32_t)A[l])))
+FAST_FORM(fast_cvt_f32_s64, LANES(F32_BITS((float)(int64_t)A[l])))
+FAST_FORM(fast_cvt_f32_u64, LANES(F32_BITS((float)A[l])))
+FAST_FORM(fast_cvt_f64_s32, LANES(fp_f64_bits((double)(int32_t)A[l])))
+FAST_FORM(fast_cvt_f64_u32, LANES(fp_f64_bits((double)(uint32_t)A[l])))
+FAST_FORM(fast_cvt_f64_s64, LANES(fp_f64_bits((double)(int64_t)A[l])))
+FAST_FORM(fast_cvt_f64_u64, LANES(fp_f64_bits((double)A[l])))
+
+/* cvt.rzi/rmi/rpi/rni.f32.f32: an f32's integral value is an f32, so
+ * these are exact; NaNs become the canonical NaN (fp_round_integral_f32).
+ * rintf rounds to nearest even: the fast forms run in the default
+ * rounding mode (exec_ops.c restores it after every directed rounding). */
+static inline uint64_t f32_integral(uint64_t a, float rounded)
+{
+    return lane_f32(a) != lane_f32(a) ? FP_CANON_NAN_F32 : F32_BITS(rounded);
+}
+FAST_FORM(fast_cvt_rzi_f32, LANES(f32_integral(A[l], truncf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rmi_f32, LANES(f32_integral(A[l], floorf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rpi_f32, LANES(f32_integral(A[l], ceilf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rni_f32, LANES(f32_integral(A[l], rintf(lane_f32(A[l])))))
+
 /* ---- comparisons ------------------------------------------------------- */
 
-/* setp without a combining predicate: p (and q = !p of a pair) */
-static inline void setp_write(ExecCtx *x, const uint64_t *r)
+/* setp without a combining predicate: p is in r (RESULT_BEGIN), and q = !p
+ * of a pair follows from it */
+static inline void setp_pair(ExecCtx *x, const uint64_t *r)
 {
     const Operand *d = &IN->opd[0];
-    merge(dst_lanes(x, d->reg), r, x->exec);
     if (d->kind == OPD_PAIR && d->reg2 != NO_INDEX) {
         uint64_t q[WARP_SIZE];
         for (uint32_t l = 0; l < WARP_SIZE; l++)
@@ -164,10 +222,10 @@ static inline void setp_write(ExecCtx *x, const uint64_t *r)
     case CMP_GT: case CMP_HI: LANES((T)(a) > (T)(b)); break;                     \
     case CMP_GE: case CMP_HS: LANES((T)(a) >= (T)(b)); break;
 
-static bool fast_setp_int(ExecCtx *x)
+VECTOR_CLONES static bool fast_setp_int(ExecCtx *x)
 {
     const uint64_t *A = x->v[1], *B = x->v[2];
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(IN->opd[0].reg);
     bool sgn = isa_type_class(IN->type) == TC_SINT;
     bool wide = isa_type_size(IN->type) == 8;
     /* LO/LS/HI/HS are unsigned whatever the type */
@@ -182,7 +240,8 @@ static bool fast_setp_int(ExecCtx *x)
     } else {
         switch (IN->cmp) { CMP_CASES(uint32_t, A[l], B[l]) default: return false; }
     }
-    setp_write(x, r);
+    RESULT_END();
+    setp_pair(x, r);
     return true;
 }
 
@@ -205,28 +264,30 @@ static bool fast_setp_int(ExecCtx *x)
     case CMP_NUM: LANES((a) == (a) && (b) == (b)); break;                        \
     case CMP_NAN: LANES((a) != (a) || (b) != (b)); break;
 
-static bool fast_setp_f32(ExecCtx *x)
+VECTOR_CLONES static bool fast_setp_f32(ExecCtx *x)
 {
     const uint64_t *A = x->v[1], *B = x->v[2];
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(IN->opd[0].reg);
     if (IN->flags & FL_FTZ) {
         switch (IN->cmp) { FCMP_CASES(lane_f32_ftz(A[l]), lane_f32_ftz(B[l])) default: return false; }
     } else {
         switch (IN->cmp) { FCMP_CASES(lane_f32(A[l]), lane_f32(B[l])) default: return false; }
     }
-    setp_write(x, r);
+    RESULT_END();
+    setp_pair(x, r);
     return true;
 }
 
-static bool fast_setp_f64(ExecCtx *x)
+VECTOR_CLONES static bool fast_setp_f64(ExecCtx *x)
 {
     const uint64_t *A = x->v[1], *B = x->v[2];
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(IN->opd[0].reg);
     switch (IN->cmp) {
         FCMP_CASES(fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]))
     default: return false;
     }
-    setp_write(x, r);
+    RESULT_END();
+    setp_pair(x, r);
     return true;
 }
 
@@ -270,9 +331,10 @@ static inline double f64_apply(FastFloatOp op, double a, double b, double c)
 }
 
 /* op and ftz are constants in each caller, so every loop is branch-free */
-static inline void f32_lanes(uint64_t *restrict r, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+static inline void f32_lanes(uint64_t *r, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                              FastFloatOp op, bool ftz)
 {
+    SAME_LANE_ONLY
     for (uint32_t l = 0; l < WARP_SIZE; l++) {
         float a = ftz ? lane_f32_ftz(A[l]) : lane_f32(A[l]);
         float b = ftz ? lane_f32_ftz(B[l]) : lane_f32(B[l]);
@@ -284,9 +346,9 @@ static inline void f32_lanes(uint64_t *restrict r, const uint64_t *A, const uint
 #define F32_FORM(name, op, ftz)                                                  \
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
-        uint64_t r[WARP_SIZE];                                                   \
+        RESULT_BEGIN(IN->opd[0].reg);                                            \
         f32_lanes(r, x->v[1], x->v[2], x->v[3], op, ftz);                        \
-        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        RESULT_END();                                                            \
         return true;                                                             \
     }
 F32_FORM(fast_add_f32, FF_ADD, false)
@@ -304,11 +366,12 @@ F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
         const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
-        uint64_t r[WARP_SIZE];                                                   \
+        RESULT_BEGIN(IN->opd[0].reg);                                            \
+        SAME_LANE_ONLY                                                           \
         for (uint32_t l = 0; l < WARP_SIZE; l++)                                 \
             r[l] = f64_result(f64_apply(op, fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]), \
                                         op == FF_FMA ? fp_f64_from_bits(C[l]) : 0.0)); \
-        merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);                         \
+        RESULT_END();                                                            \
         return true;                                                             \
     }
 F64_FORM(fast_add_f64, FF_ADD)
@@ -328,16 +391,56 @@ typedef struct {
     uint64_t window; /* generic-window base subtracted from each address */
 } WarpSpan;
 
-static bool span_resolve(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write, WarpSpan *span)
+/* The lowest and highest address of the executing lanes, and the OR of
+ * them all (for the alignment check). */
+typedef struct {
+    uint64_t lo, hi, any;
+} AddrBounds;
+
+/* The executing lanes' addresses of a memory operand [reg + imm] or
+ * [symbol + imm], and their bounds.  A full warp takes plain loops (no
+ * per-lane bit scan, which dominated this). */
+static inline AddrBounds lane_addresses(ExecCtx *x, const Operand *m, uint64_t *addr)
 {
-    uint64_t lo = UINT64_MAX, hi = 0, any = 0;
-    FOR_LANES(x->exec, l) {
-        uint64_t a = addr[l];
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-        any |= a;
+    if (m->reg == NO_INDEX) { /* [symbol+imm]: one address for the warp */
+        uint64_t a = symbol_address(x, m->sym, 0) + (uint64_t)m->imm;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            addr[l] = a;
+        return (AddrBounds){a, a, a};
     }
-    if (any & (size - 1))
+    const uint64_t *base = dst_lanes(x, m->reg);
+    uint64_t imm = (uint64_t)m->imm;
+    uint64_t mask = x->m->address_size == 32 ? M32 : ~0ull;
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        addr[l] = (base[l] + imm) & mask;
+    AddrBounds b = {UINT64_MAX, 0, 0};
+    if (x->exec == FULL_MASK) {
+        /* as signed numbers with the top bit flipped (the same order as
+         * unsigned), since vector units compare 64-bit lanes signed only */
+        const uint64_t flip = 1ull << 63;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        uint64_t any = 0;
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            int64_t a = (int64_t)(addr[l] ^ flip);
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            any |= addr[l];
+        }
+        return (AddrBounds){(uint64_t)lo ^ flip, (uint64_t)hi ^ flip, any};
+    } else {
+        FOR_LANES(x->exec, l) {
+            b.lo = addr[l] < b.lo ? addr[l] : b.lo;
+            b.hi = addr[l] > b.hi ? addr[l] : b.hi;
+            b.any |= addr[l];
+        }
+    }
+    return b;
+}
+
+static bool span_resolve(ExecCtx *x, AddrBounds b, uint32_t size, bool write, WarpSpan *span)
+{
+    uint64_t lo = b.lo, hi = b.hi;
+    if (b.any & (size - 1))
         return false; /* misaligned: the general handler reports it */
     PtxSpace space = (PtxSpace)IN->space;
     span->window = 0;
@@ -394,31 +497,62 @@ static void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write
     FOR_LANES(x->exec, l) log->addr[l] = addr[l] - span->window;
 }
 
-/* the lanes' addresses of a memory operand [reg + imm] */
-static inline void lane_addresses(ExecCtx *x, const Operand *m, uint64_t *addr)
+/* One lane's load of esz bytes, sign-extended when sgn; esz and sgn are
+ * constants in every caller, so this is one machine load. */
+static inline uint64_t load_lane(const uint8_t *p, unsigned esz, bool sgn)
 {
-    if (m->reg == NO_INDEX) { /* [symbol+imm]: one address for the warp */
-        uint64_t a = symbol_address(x, m->sym, 0) + (uint64_t)m->imm;
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            addr[l] = a;
-        return;
+    switch (esz) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return sgn ? (uint64_t)(int64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
     }
-    const uint64_t *base = dst_lanes(x, m->reg);
-    uint64_t imm = (uint64_t)m->imm;
-    uint64_t mask = x->m->address_size == 32 ? M32 : ~0ull;
-    for (uint32_t l = 0; l < WARP_SIZE; l++)
-        addr[l] = (base[l] + imm) & mask;
 }
 
-static bool fast_ld(ExecCtx *x)
+static inline void load_lanes(uint64_t *restrict dst, const uint8_t *mem, const uint64_t *addr, uint32_t exec,
+                              unsigned esz, bool sgn)
+{
+    if (exec == FULL_MASK) {
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            dst[l] = load_lane(mem + addr[l], esz, sgn);
+    } else {
+        FOR_LANES(exec, l) dst[l] = load_lane(mem + addr[l], esz, sgn);
+    }
+}
+
+static inline void store_lane(uint8_t *p, uint64_t v, unsigned esz)
+{
+    switch (esz) {
+    case 1: { uint8_t t = (uint8_t)v; memcpy(p, &t, 1); break; }
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* Lanes store in lane order: when two lanes hit one address the higher
+ * lane's value stays, as in the general handler. */
+static inline void store_lanes(uint8_t *mem, const uint64_t *src, const uint64_t *addr, uint32_t exec, unsigned esz)
+{
+    if (exec == FULL_MASK) {
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            store_lane(mem + addr[l], src[l], esz);
+    } else {
+        FOR_LANES(exec, l) store_lane(mem + addr[l], src[l], esz);
+    }
+}
+
+VECTOR_CLONES static bool fast_ld(ExecCtx *x)
 {
     const Operand *d = &IN->opd[0], *m = &IN->opd[1];
     unsigned esz = isa_type_size(IN->type), n = IN->vec ? IN->vec : 1;
     bool sgn = isa_type_class(IN->type) == TC_SINT;
     uint64_t addr[WARP_SIZE];
     WarpSpan span;
-    lane_addresses(x, m, addr);
-    if (x->exec == 0 || !span_resolve(x, addr, esz * n, false, &span))
+    if (x->exec == 0)
+        return exec_handlers[IN->op](x);
+    AddrBounds bounds = lane_addresses(x, m, addr);
+    if (!span_resolve(x, bounds, esz * n, false, &span))
         return exec_handlers[IN->op](x);
     span_log(x, addr, esz * n, false, &span);
     if (d->kind == OPD_VEC) {
@@ -432,31 +566,28 @@ static bool fast_ld(ExecCtx *x)
     }
     uint64_t *dst = dst_lanes(x, d->reg);
     const uint8_t *mem = span.host - span.window;
-    /* constant sizes, so each lane's load is one machine load */
-#define LOAD_LANES(T, ST)                                                                          \
-    FOR_LANES(x->exec, l) {                                                                        \
-        T v;                                                                                       \
-        memcpy(&v, mem + addr[l], sizeof v);                                                       \
-        dst[l] = sgn ? (uint64_t)(int64_t)(ST)v : (uint64_t)v;                                     \
+    switch (esz * 2 + sgn) { /* constant size and signedness in each loop */
+    case 2: load_lanes(dst, mem, addr, x->exec, 1, false); break;
+    case 3: load_lanes(dst, mem, addr, x->exec, 1, true); break;
+    case 4: load_lanes(dst, mem, addr, x->exec, 2, false); break;
+    case 5: load_lanes(dst, mem, addr, x->exec, 2, true); break;
+    case 8: load_lanes(dst, mem, addr, x->exec, 4, false); break;
+    case 9: load_lanes(dst, mem, addr, x->exec, 4, true); break;
+    default: load_lanes(dst, mem, addr, x->exec, 8, false); break;
     }
-    switch (esz) {
-    case 1: LOAD_LANES(uint8_t, int8_t); break;
-    case 2: LOAD_LANES(uint16_t, int16_t); break;
-    case 4: LOAD_LANES(uint32_t, int32_t); break;
-    default: LOAD_LANES(uint64_t, int64_t); break;
-    }
-#undef LOAD_LANES
     return true;
 }
 
-static bool fast_st(ExecCtx *x)
+VECTOR_CLONES static bool fast_st(ExecCtx *x)
 {
     const Operand *m = &IN->opd[0], *s = &IN->opd[1];
     unsigned esz = isa_type_size(IN->type), n = IN->vec ? IN->vec : 1;
     uint64_t addr[WARP_SIZE];
     WarpSpan span;
-    lane_addresses(x, m, addr);
-    if (x->exec == 0 || !span_resolve(x, addr, esz * n, true, &span))
+    if (x->exec == 0)
+        return exec_handlers[IN->op](x);
+    AddrBounds bounds = lane_addresses(x, m, addr);
+    if (!span_resolve(x, bounds, esz * n, true, &span))
         return exec_handlers[IN->op](x);
     span_log(x, addr, esz * n, true, &span);
     if (s->kind == OPD_VEC) {
@@ -469,20 +600,13 @@ static bool fast_st(ExecCtx *x)
         }
         return true;
     }
-    const uint64_t *src = x->v[1];
     uint8_t *mem = span.host - span.window;
-#define STORE_LANES(T)                                                                             \
-    FOR_LANES(x->exec, l) {                                                                        \
-        T v = (T)src[l];                                                                           \
-        memcpy(mem + addr[l], &v, sizeof v);                                                       \
-    }
     switch (esz) {
-    case 1: STORE_LANES(uint8_t); break;
-    case 2: STORE_LANES(uint16_t); break;
-    case 4: STORE_LANES(uint32_t); break;
-    default: STORE_LANES(uint64_t); break;
+    case 1: store_lanes(mem, x->v[1], addr, x->exec, 1); break;
+    case 2: store_lanes(mem, x->v[1], addr, x->exec, 2); break;
+    case 4: store_lanes(mem, x->v[1], addr, x->exec, 4); break;
+    default: store_lanes(mem, x->v[1], addr, x->exec, 8); break;
     }
-#undef STORE_LANES
     return true;
 }
 
@@ -504,19 +628,19 @@ static bool fast_ld_kernel_param(ExecCtx *x)
         FOR_LANES(x->exec, l) log->addr[l] = addr;
     }
     uint64_t v = load_bits(x->cta->spec->params + addr, size, isa_type_class(IN->type) == TC_SINT);
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(d->reg);
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         r[l] = v;
-    merge(dst_lanes(x, d->reg), r, x->exec);
+    RESULT_END();
     return true;
 }
 
 /* cvta between global and generic is the identity (global addresses are
  * generic addresses); the other windows move by their base */
-static bool fast_cvta(ExecCtx *x)
+VECTOR_CLONES static bool fast_cvta(ExecCtx *x)
 {
     const uint64_t *A = x->v[1];
-    uint64_t r[WARP_SIZE];
+    RESULT_BEGIN(IN->opd[0].reg);
     uint64_t base = IN->space == SPACE_SHARED ? SHARED_WINDOW_BASE
                   : IN->space == SPACE_LOCAL ? LOCAL_WINDOW_BASE
                   : IN->space == SPACE_CONST ? CONST_WINDOW_BASE
@@ -525,7 +649,7 @@ static bool fast_cvta(ExecCtx *x)
         base = (uint64_t)0 - base;
     uint64_t mask = isa_type_size(IN->type) == 4 ? M32 : ~0ull;
     LANES((A[l] + base) & mask);
-    merge(dst_lanes(x, IN->opd[0].reg), r, x->exec);
+    RESULT_END();
     return true;
 }
 
@@ -588,6 +712,32 @@ static OpHandler memory_form(const Module *mod, const Insn *in, bool load)
     if (load)
         return (v->kind == OPD_VEC || (v->kind == OPD_REG && v->reg != NO_INDEX)) ? fast_ld : NULL;
     return (v->kind == OPD_VEC || v->kind == OPD_REG || v->kind == OPD_IMM) ? fast_st : NULL;
+}
+
+static OpHandler cvt_form(const Insn *in)
+{
+    PtxType t = (PtxType)in->type, st = (PtxType)in->type2;
+    unsigned ssize = isa_type_size(st);
+    if (is_int(t) && is_int(st))
+        return fast_cvt_int;
+    if ((t == PTX_TYPE_F32 || t == PTX_TYPE_F64) && is_int(st) && (ssize == 4 || ssize == 8) &&
+        (in->round == RND_NONE || in->round == RND_RN)) {
+        static OpHandler const to_float[2][2][2] = { /* [f64][64-bit source][signed] */
+            {{fast_cvt_f32_u32, fast_cvt_f32_s32}, {fast_cvt_f32_u64, fast_cvt_f32_s64}},
+            {{fast_cvt_f64_u32, fast_cvt_f64_s32}, {fast_cvt_f64_u64, fast_cvt_f64_s64}},
+        };
+        return to_float[t == PTX_TYPE_F64][ssize == 8][isa_type_class(st) == TC_SINT];
+    }
+    if (t == PTX_TYPE_F32 && st == PTX_TYPE_F32 && !(in->flags & FL_FTZ)) {
+        switch (in->round) {
+        case RND_RZI: return fast_cvt_rzi_f32;
+        case RND_RMI: return fast_cvt_rmi_f32;
+        case RND_RPI: return fast_cvt_rpi_f32;
+        case RND_RNI: return fast_cvt_rni_f32;
+        default: return NULL;
+        }
+    }
+    return NULL;
 }
 
 static OpHandler select_form(const Module *mod, const Insn *in)
@@ -676,9 +826,7 @@ static OpHandler select_form(const Module *mod, const Insn *in)
     case OP_CVTA:
         return (size == 4 || size == 8) && in->nopd == 2 ? fast_cvta : NULL;
     case OP_CVT:
-        if (in->nopd != 2 || (in->flags & FL_SAT) || !is_int(t) || !is_int((PtxType)in->type2))
-            return NULL;
-        return fast_cvt_int;
+        return in->nopd == 2 && !(in->flags & FL_SAT) ? cvt_form(in) : NULL;
     default:
         return NULL;
     }
@@ -703,21 +851,96 @@ static OpHandler select_setp(const Insn *in)
     return NULL;
 }
 
+uint8_t exec_insn_traits(const Insn *in)
+{
+    uint8_t t = 0;
+    switch ((PtxOpcode)in->op) {
+    case OP_BRA: t = STEP_CONTROL | STEP_BRANCH; break;
+    case OP_CALL:
+    case OP_RET:
+    case OP_EXIT:
+    case OP_TRAP:
+    case OP_BAR:
+    case OP_BARRIER: t = STEP_CONTROL; break;
+    case OP_ST:
+    case OP_ATOM:
+    case OP_RED:
+        t = STEP_STORE;
+        if (in->space == SPACE_GLOBAL || in->space == SPACE_GENERIC)
+            t |= STEP_GLOBAL_STORE;
+        break;
+    default: break;
+    }
+    return t;
+}
+
+/* The plan's shared row of 32 copies of v (one per distinct value). */
+static const uint64_t *fixed_row(ExecPlan *p, GHashTable *by_value, uint64_t v)
+{
+    uint64_t *row = g_hash_table_lookup(by_value, &v);
+    if (row)
+        return row;
+    row = g_new(uint64_t, WARP_SIZE);
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        row[l] = v;
+    g_ptr_array_add(p->rows, row);
+    g_hash_table_insert(by_value, &row[0], row); /* the row's first lane is its key */
+    return row;
+}
+
+/* How step_one finds operand i's lanes (InsnPlan.fixed/reg): the kinds that
+ * are the same for every step at plan time; false for the others. */
+static bool plan_operand(ExecPlan *p, GHashTable *by_value, const Operand *o, InsnPlan *ip, uint32_t i)
+{
+    ip->fixed[i] = NULL;
+    ip->reg[i] = NO_INDEX;
+    switch ((OperandKind)o->kind) {
+    case OPD_REG:
+        ip->reg[i] = o->reg;
+        return !o->negate && o->reg != NO_INDEX;
+    case OPD_IMM:
+        ip->fixed[i] = fixed_row(p, by_value, (uint64_t)o->imm);
+        return true;
+    case OPD_SYMBOL:
+        if (o->func == NO_INDEX)
+            return false; /* a variable's address depends on the launch */
+        ip->fixed[i] = fixed_row(p, by_value, FUNC_ADDR_BASE + (uint64_t)o->func * FUNC_ADDR_STRIDE + (uint64_t)o->imm);
+        return true;
+    case OPD_SREG:
+        return false;
+    default: /* not a value: reads as zeros (opd_value) */
+        ip->fixed[i] = fixed_row(p, by_value, 0);
+        return true;
+    }
+}
+
 ExecPlan *exec_plan_new(const Module *m)
 {
     ExecPlan *p = g_new0(ExecPlan, 1);
     p->nfuncs = m->funcs->len;
-    p->by_func = g_new0(OpHandler *, MAX(p->nfuncs, 1u));
+    p->by_func = g_new0(InsnPlan *, MAX(p->nfuncs, 1u));
+    p->rows = g_ptr_array_new_with_free_func(g_free);
+    GHashTable *by_value = g_hash_table_new(g_int64_hash, g_int64_equal);
     for (uint32_t f = 0; f < p->nfuncs; f++) {
         const Function *fn = module_func(m, f);
         uint32_t n = func_ninsns(fn);
-        p->by_func[f] = g_new(OpHandler, MAX(n, 1u));
+        p->by_func[f] = g_new0(InsnPlan, MAX(n, 1u));
         for (uint32_t i = 0; i < n; i++) {
             const Insn *in = func_insn(fn, i);
+            InsnPlan *ip = &p->by_func[f][i];
             OpHandler h = in->op == OP_SETP ? select_setp(in) : select_form(m, in);
-            p->by_func[f][i] = h ? h : exec_handlers[in->op];
+            ip->handler = h ? h : exec_handlers[in->op];
+            ip->rows_only = true;
+            for (uint32_t k = 0; k < in->nopd; k++)
+                ip->rows_only &= plan_operand(p, by_value, &in->opd[k], ip, k);
+            ip->traits = exec_insn_traits(in);
+            ip->block = NO_INDEX;
+            const struct Cfg *cfg = fn->cfg;
+            if (cfg && cfg->block_of[i] < cfg->nblocks && cfg->blocks[cfg->block_of[i]].first == i)
+                ip->block = cfg->block_of[i];
         }
     }
+    g_hash_table_destroy(by_value);
     return p;
 }
 
@@ -728,5 +951,6 @@ void exec_plan_free(ExecPlan *p)
     for (uint32_t f = 0; f < p->nfuncs; f++)
         g_free(p->by_func[f]);
     g_free(p->by_func);
+    g_ptr_array_free(p->rows, TRUE);
     g_free(p);
 }

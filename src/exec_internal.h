@@ -14,6 +14,32 @@
 typedef struct ExecCtx ExecCtx;
 typedef bool (*OpHandler)(ExecCtx *x);
 
+/* What a step needs to know of an instruction beyond its text, worked out
+ * once by exec_plan_new so that step_one does no per-step decoding. */
+enum {
+    STEP_CONTROL = 1,      /* may change masks, paths or frames, or block the warp */
+    STEP_BRANCH = 2,       /* bra: counted in the branch statistics */
+    STEP_STORE = 4,        /* st, atom, red: a memory write (hang detection) */
+    STEP_GLOBAL_STORE = 8, /* ... that may reach global memory */
+};
+
+typedef struct {
+    OpHandler handler;     /* fast form, else exec_handlers[op] */
+    /* Operand i's 32 lanes: fixed[i] when set (an immediate broadcast once
+     * into the plan, zeros for a non-value), else register reg[i]'s row.
+     * rows_only is false when some operand needs work per step (special
+     * register, symbol address, negated predicate): then the general
+     * resolver runs. */
+    const uint64_t *fixed[INSN_MAX_OPERANDS];
+    uint32_t reg[INSN_MAX_OPERANDS];
+    uint32_t block;        /* basic block this instruction begins, NO_INDEX if none */
+    uint8_t traits;        /* STEP_* */
+    bool rows_only;
+} InsnPlan;
+
+/* STEP_* of an instruction (also for runs without a plan). */
+uint8_t exec_insn_traits(const Insn *in);
+
 /* Everything a handler needs for one warp instruction. */
 struct ExecCtx {
     Warp *w;
@@ -32,11 +58,16 @@ struct ExecCtx {
     uint32_t next_pc;  /* handlers that redirect control set this */
     /* Source operands as 32-lane vectors, resolved once per instruction
      * (operands_resolve): a register points into the frame, anything else
-     * (immediate, special register, symbol address, negated predicate)
-     * is expanded into per-step scratch.  Kinds that are not values read
+     * is a row the plan built once (immediates) or is expanded into
+     * per-step scratch (special register, symbol address, negated
+     * predicate).  Kinds that are not values read
      * as zeros, as opd_value reads them. */
     const uint64_t *v[INSN_MAX_OPERANDS];
-    OpHandler const *handlers; /* the plan's handlers of this function, NULL: none */
+    const InsnPlan *insns;     /* the plan of this function, NULL: none */
+    bool fast_forms;           /* run the plan's handlers (no checks asked) */
+    uint64_t *insn_counts;     /* this function's LaunchStats.insn_warp_count, or NULL */
+    uint64_t *block_visits;    /* its block_visits and block_divergent, or NULL */
+    uint64_t *block_divergent;
     bool diverged;
     bool blocked;
     GError **error;
@@ -117,8 +148,9 @@ extern const OpHandler exec_handlers[OP_COUNT];
 /* The handler bound to each instruction before the launch: a fast form of
  * exec_fast.c where one applies, else exec_handlers[op]. */
 struct ExecPlan {
-    OpHandler **by_func; /* per function, per instruction */
+    InsnPlan **by_func;  /* per function, per instruction */
     uint32_t nfuncs;
+    GPtrArray *rows;     /* owned: the 32-lane rows that InsnPlan.fixed point to */
 };
 
 #endif

@@ -50,6 +50,12 @@ static const Form forms[] = {
     {"selp.b32 %r9, %r1, %r2, %p1;", 'r'},    {"selp.b64 %rd9, %rd1, %rd2, %p2;", 'd'},
     {"cvt.s64.s32 %rd9, %r1;", 'd'},          {"cvt.u64.u32 %rd9, %r1;", 'd'},
     {"cvt.u32.u64 %r9, %rd1;", 'r'},          {"cvt.s32.s64 %r9, %rd1;", 'r'},
+    {"cvt.rn.f32.s32 %f9, %r1;", 'f'},        {"cvt.rn.f32.u32 %f9, %r1;", 'f'},
+    {"cvt.rn.f32.s64 %f9, %rd1;", 'f'},       {"cvt.rn.f32.u64 %f9, %rd1;", 'f'},
+    {"cvt.rn.f64.s32 %fd9, %r1;", 'D'},       {"cvt.rn.f64.u32 %fd9, %r1;", 'D'},
+    {"cvt.rn.f64.s64 %fd9, %rd1;", 'D'},      {"cvt.rn.f64.u64 %fd9, %rd1;", 'D'},
+    {"cvt.rzi.f32.f32 %f9, %f1;", 'f'},       {"cvt.rmi.f32.f32 %f9, %f1;", 'f'},
+    {"cvt.rpi.f32.f32 %f9, %f1;", 'f'},       {"cvt.rni.f32.f32 %f9, %f1;", 'f'},
     {"setp.lt.s32 %p9, %r1, %r2;", 'p'},      {"setp.lo.u32 %p9, %r1, %r2;", 'p'},
     {"setp.ge.u64 %p9, %rd1, %rd2;", 'p'},    {"setp.ne.s64 %p9, %rd1, %rd2;", 'p'},
     {"setp.hs.s32 %p9, %r1, %r2;", 'p'},      {"setp.lt.s32 %p9|%p10, %r1, %r2;", 'q'},
@@ -196,7 +202,7 @@ static void probe_plan(void *image, void *data)
     const Function *fn = module_func(img->module, 0);
     for (uint32_t i = 0; i < func_ninsns(fn); i++) {
         p->total++;
-        if (img->plan->by_func[0][i] != exec_handlers[func_insn(fn, i)->op])
+        if (img->plan->by_func[0][i].handler != exec_handlers[func_insn(fn, i)->op])
             p->fast_bound++;
     }
     if (p->general_only) {
