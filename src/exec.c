@@ -48,14 +48,20 @@ static char *fault_text(const ExecCtx *x, uint32_t lane, const char *fmt, va_lis
     return text;
 }
 
+static bool fault_stop(ExecCtx *x, uint32_t lane, const char *fmt, va_list ap)
+{
+    char *text = fault_text(x, lane, fmt, ap);
+    g_set_error_literal(x->error, WARPSIM_ERROR, WS_ERR_FAULT, text);
+    g_free(text);
+    return false;
+}
+
 bool exec_fault(ExecCtx *x, uint32_t lane, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = fault_text(x, lane, fmt, ap);
+    fault_stop(x, lane, fmt, ap);
     va_end(ap);
-    g_set_error_literal(x->error, WARPSIM_ERROR, WS_ERR_FAULT, text);
-    g_free(text);
     return false;
 }
 
@@ -65,10 +71,8 @@ bool exec_report(ExecCtx *x, uint32_t lane, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (!log) {
-        char *text = fault_text(x, lane, fmt, ap);
+        fault_stop(x, lane, fmt, ap);
         va_end(ap);
-        g_set_error_literal(x->error, WARPSIM_ERROR, WS_ERR_FAULT, text);
-        g_free(text);
         return false;
     }
     FaultKey key = {.cta = launch_cta_linear(x->cta->spec, x->cta->ctaid), .step = x->w->steps,
