@@ -319,15 +319,20 @@ static bool check_gpu_limits(const LaunchSpec *spec, uint32_t threads, uint32_t 
     const GpuConfig *gpu = spec->gpu;
     const char *name = gpu->display_name ? gpu->display_name : gpu->name;
     const Dim3 b = spec->block, gr = spec->grid;
-    const uint32_t grid[3] = {gr.x, gr.y, gr.z};
-    for (int d = 0; d < 3; d++)
-        if (gpu->max_grid[d] && grid[d] > gpu->max_grid[d]) {
-            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
-                        "invalid configuration argument: grid (%u,%u,%u) exceeds the %s's (%u,%u,%u)", gr.x,
-                        gr.y, gr.z, name, gpu->max_grid[0] ? gpu->max_grid[0] : 0x7FFFFFFFu,
-                        gpu->max_grid[1] ? gpu->max_grid[1] : 65535u, gpu->max_grid[2] ? gpu->max_grid[2] : 65535u);
-            return false;
-        }
+    /* a key the config leaves out (0) means CUDA's limit since cc 3.0 */
+    const uint32_t cuda_grid[3] = {0x7FFFFFFFu, 65535u, 65535u}, grid[3] = {gr.x, gr.y, gr.z};
+    uint32_t max_grid[3];
+    bool fits = true;
+    for (int d = 0; d < 3; d++) {
+        max_grid[d] = gpu->max_grid[d] ? gpu->max_grid[d] : cuda_grid[d];
+        fits = fits && grid[d] <= max_grid[d];
+    }
+    if (!fits) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "invalid configuration argument: grid (%u,%u,%u) exceeds the %s's (%u,%u,%u)", gr.x, gr.y,
+                    gr.z, name, max_grid[0], max_grid[1], max_grid[2]);
+        return false;
+    }
     if (gpu->max_threads_per_block && threads > gpu->max_threads_per_block) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
                     "invalid configuration argument: block (%u,%u,%u) has %u threads; the %s allows at most %u "
