@@ -4,7 +4,8 @@
  * j*W .. (j+1)*W-1 in launch order) retired, the steady time per wave is
  * the mean of d_j = F_j - F_(j-1) over the detailed waves after the first
  * (the first also fills the GPU and warms the caches).  The launch then
- * takes the detailed cycles plus that time for every wave not simulated.
+ * takes the detailed cycles plus that time for every wave not simulated,
+ * counting a last, partial wave by its share of CTAs.
  * A kernel that saturates DRAM builds a queue over many waves, so its
  * first waves look faster than its last: the estimate is never below the
  * time DRAM needs to read the whole grid's data (the detailed waves' bytes
@@ -14,6 +15,8 @@
  * The error bound assumes the remaining waves vary no more than the
  * detailed ones did: the largest |d_j - mean| per remaining wave, or, with
  * only two detailed waves, the difference between the first and second;
+ * a partial last wave may take anything up to a whole step, so the part
+ * of a step the estimate leaves out for it is added;
  * when the DRAM floor decides, it also covers the gap to the rhythm.
  */
 #include "sampling.h"
@@ -72,15 +75,20 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
         } else {
             spread = fabs((double)finish[0] - mean);
         }
-        uint64_t rest = info->waves - waves;
-        double rhythm = (double)ts->cycles + mean * (double)rest;
+        /* the remaining CTAs in waves, the last one possibly partial: in
+         * steady state CTAs retire at a rate, so a third of a wave takes
+         * about a third of a step; a latency-bound one may take the whole
+         * step, which the bound covers */
+        double rest = (double)(nctas - detailed.cta_count) / (double)wave;
+        double rest_waves = (double)(info->waves - waves);
+        double rhythm = (double)ts->cycles + mean * rest;
         double dram_floor = 0;
         if (cfg->dram_bytes_per_cycle > 0)
             dram_floor = (double)ts->mem.dram_bytes_read * (double)nctas /
                              (double)detailed.cta_count / cfg->dram_bytes_per_cycle +
                          (double)cfg->launch_overhead_cycles;
         double estimate = MAX(rhythm, dram_floor);
-        double bound = spread * (double)rest + (estimate > rhythm ? estimate - rhythm : 0);
+        double bound = spread * rest_waves + mean * (rest_waves - rest) + (estimate > rhythm ? estimate - rhythm : 0);
         info->sampled = true;
         info->detailed_waves = waves;
         info->detailed_ctas = detailed.cta_count;

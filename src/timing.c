@@ -666,6 +666,19 @@ static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
     sm->resident_warps--;
 }
 
+/* Whether the L2 or DRAM must see a request (memsys_access_beyond would
+ * change state or time): stores and atomics always, loads unless L1 had
+ * every sector. */
+static bool request_goes_beyond(const MemRequest *r)
+{
+    if (r->kind != MEMREQ_READ)
+        return true;
+    for (uint32_t i = 0; i < r->ntrans; i++)
+        if (r->trans[i].sector_mask)
+            return true;
+    return false;
+}
+
 static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 {
     const GpuConfig *cfg = md->cfg;
@@ -763,7 +776,12 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             d->in = in;
             d->done = done;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, &d->r);
-            ready = TIME_PENDING;
+            if (request_goes_beyond(&d->r)) {
+                ready = TIME_PENDING;
+            } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
+                ready = MAX(d->r.ready, t + 1);
+                g_array_set_size(sm->deferred, sm->deferred->len - 1);
+            }
             state = STATE_LONG_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
         } else {
@@ -989,16 +1007,16 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
 /* ------------------------------------------------------------------ */
 /* parallel SMs                                                         */
 
-/* The quantum: no access that goes beyond the SM (L1, L2, DRAM, atomics)
+/* The quantum: no access that goes beyond the SM (L2, DRAM, atomics)
  * can return data sooner, so the SMs run a quantum apart and the memory
  * system is consulted at its end, in the lockstep loop's order, with the
  * same answers.  0: no safe quantum. */
 static uint64_t safe_quantum(const GpuConfig *cfg)
 {
     uint64_t q = UINT64_MAX;
-    const uint64_t lat[] = {cfg->l1.size_bytes ? cfg->l1.latency : UINT64_MAX,
-                            cfg->readonly.size_bytes ? cfg->readonly.latency : UINT64_MAX,
-                            cfg->l2.size_bytes ? cfg->l2.latency : UINT64_MAX,
+    /* L1 and the read-only path are the SM's own: a request they serve
+     * entirely is timed at issue (request_goes_beyond) */
+    const uint64_t lat[] = {cfg->l2.size_bytes ? cfg->l2.latency : UINT64_MAX,
                             cfg->l2.latency + cfg->dram_latency, cfg->atomic_latency};
     for (size_t i = 0; i < G_N_ELEMENTS(lat); i++)
         q = MIN(q, lat[i]);
@@ -1025,12 +1043,74 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
     }
 }
 
+/* Handing quanta between host threads.  A quantum lasts microseconds,
+ * less than the kernel takes to put a thread to sleep and wake it, so a
+ * waiter spins for a while before it blocks; `sleepers` tells the thread
+ * that changes the word whether anyone must be woken. */
+typedef struct {
+    GMutex lock;
+    GCond cond;
+    gint sleepers;
+} Waiter;
+
+#define SPIN_BEFORE_SLEEP_US 200
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Waits while (*word == value) == equal; returns the word's last value.
+ * GLib's atomics are full barriers: a waker that changes the word and then
+ * reads `sleepers`, and a sleeper that counts itself and then reads the
+ * word, cannot both miss each other. */
+static gint wait_while(Waiter *w, gint *word, gint value, bool equal)
+{
+    gint64 spin_start = 0;
+    for (uint32_t spins = 1;; spins++) {
+        gint v = g_atomic_int_get(word);
+        if ((v == value) != equal)
+            return v;
+        cpu_relax();
+        if (spins % 1024 == 0) {
+            gint64 now = g_get_monotonic_time();
+            if (!spin_start)
+                spin_start = now;
+            else if (now - spin_start > SPIN_BEFORE_SLEEP_US)
+                break;
+        }
+    }
+    g_mutex_lock(&w->lock);
+    g_atomic_int_inc(&w->sleepers);
+    gint v;
+    while (((v = g_atomic_int_get(word)) == value) == equal)
+        g_cond_wait(&w->cond, &w->lock);
+    g_atomic_int_add(&w->sleepers, -1);
+    g_mutex_unlock(&w->lock);
+    return v;
+}
+
+/* After changing a word others wait on. */
+static void wake_waiters(Waiter *w)
+{
+    if (g_atomic_int_get(&w->sleepers)) {
+        g_mutex_lock(&w->lock);
+        g_cond_broadcast(&w->cond);
+        g_mutex_unlock(&w->lock);
+    }
+}
+
 typedef struct {
     Model *md;
-    GMutex lock;
-    GCond start, done;
-    uint64_t generation, limit;
-    uint32_t nthreads, running;
+    Waiter start, done;
+    gint generation;     /* bumped to start a quantum (or to quit) */
+    gint running;        /* workers still in the current quantum */
+    uint64_t limit;      /* written before generation is bumped */
+    uint32_t nthreads;
     bool quit;
 } Quanta;
 
@@ -1049,22 +1129,23 @@ static gpointer quanta_worker(gpointer data)
 {
     QuantaWorker *wk = data;
     Quanta *q = wk->q;
-    uint64_t seen = 0;
+    gint seen = 0;
     for (;;) {
-        g_mutex_lock(&q->lock);
-        while (q->generation == seen && !q->quit)
-            g_cond_wait(&q->start, &q->lock);
-        seen = q->generation;
-        bool quit = q->quit;
-        g_mutex_unlock(&q->lock);
-        if (quit)
+        seen = wait_while(&q->start, &q->generation, seen, true);
+        if (q->quit)
             return NULL;
         run_my_sms(q, wk->id);
-        g_mutex_lock(&q->lock);
-        if (--q->running == 0)
-            g_cond_signal(&q->done);
-        g_mutex_unlock(&q->lock);
+        if (g_atomic_int_dec_and_test(&q->running))
+            wake_waiters(&q->done);
     }
+}
+
+/* Starts a quantum on the workers (or tells them to quit). */
+static void quanta_start(Quanta *q)
+{
+    g_atomic_int_set(&q->running, (gint)q->nthreads - 1);
+    g_atomic_int_inc(&q->generation);
+    wake_waiters(&q->start);
 }
 
 static int deferred_order(const void *a, const void *b)
@@ -1133,9 +1214,10 @@ static void resolve_deferred(Model *md, uint64_t limit)
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t *end, GError **error)
 {
     Quanta q = {.md = md, .nthreads = nthreads};
-    g_mutex_init(&q.lock);
-    g_cond_init(&q.start);
-    g_cond_init(&q.done);
+    g_mutex_init(&q.start.lock);
+    g_cond_init(&q.start.cond);
+    g_mutex_init(&q.done.lock);
+    g_cond_init(&q.done.cond);
     QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
     GThread **th = g_new0(GThread *, nthreads);
     for (uint32_t k = 1; k < nthreads; k++) {
@@ -1150,17 +1232,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
                 t0 = MIN(t0, md->sms[i].wake);
         if (t0 == UINT64_MAX)
             break;
-        g_mutex_lock(&q.lock);
         q.limit = t0 + quantum;
-        q.running = nthreads - 1;
-        q.generation++;
-        g_cond_broadcast(&q.start);
-        g_mutex_unlock(&q.lock);
+        quanta_start(&q);
         run_my_sms(&q, 0);
-        g_mutex_lock(&q.lock);
-        while (q.running)
-            g_cond_wait(&q.done, &q.lock);
-        g_mutex_unlock(&q.lock);
+        wait_while(&q.done, &q.running, 0, false);
         /* replacements for retired CTAs, earliest (cycle, SM) first */
         for (;;) {
             Sm *next = NULL;
@@ -1193,10 +1268,8 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
         }
         resolve_deferred(md, q.limit);
     }
-    g_mutex_lock(&q.lock);
     q.quit = true;
-    g_cond_broadcast(&q.start);
-    g_mutex_unlock(&q.lock);
+    quanta_start(&q);
     for (uint32_t k = 1; k < nthreads; k++)
         g_thread_join(th[k]);
     for (uint32_t i = 0; i < md->nsms; i++) {
@@ -1205,9 +1278,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
     }
     g_free(th);
     g_free(wk);
-    g_mutex_clear(&q.lock);
-    g_cond_clear(&q.start);
-    g_cond_clear(&q.done);
+    g_mutex_clear(&q.start.lock);
+    g_cond_clear(&q.start.cond);
+    g_mutex_clear(&q.done.lock);
+    g_cond_clear(&q.done.cond);
     return ok;
 }
 
