@@ -4,8 +4,10 @@
  */
 #include <glib.h>
 #include <jansson.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfg.h"
 #include "errors.h"
@@ -312,6 +314,103 @@ out:
     return status;
 }
 
+/* ------------------------------------------------------------------ */
+
+/* The folder holding libcudart.so.13 -> libwarpsim-cudart.so: next to the
+ * warpsim binary in a build tree, else PREFIX/lib.../warpsim when installed. */
+static char *find_cudart_dir(GError **error)
+{
+    char *exe = g_file_read_link("/proc/self/exe", NULL);
+    char *bindir = exe ? g_path_get_dirname(exe) : g_strdup(".");
+    char *prefix = g_path_get_dirname(bindir);
+    const char *const installed[] = {"lib/warpsim", "lib64/warpsim", "lib/x86_64-linux-gnu/warpsim",
+                                     "lib/aarch64-linux-gnu/warpsim"};
+    char *found = NULL;
+    char *probe = g_build_filename(bindir, "libcudart.so.13", NULL);
+    if (g_file_test(probe, G_FILE_TEST_EXISTS))
+        found = g_strdup(bindir);
+    g_free(probe);
+    for (size_t i = 0; !found && i < G_N_ELEMENTS(installed); i++) {
+        char *dir = g_build_filename(prefix, installed[i], NULL);
+        probe = g_build_filename(dir, "libcudart.so.13", NULL);
+        if (g_file_test(probe, G_FILE_TEST_EXISTS))
+            found = g_steal_pointer(&dir);
+        g_free(probe);
+        g_free(dir);
+    }
+    if (!found)
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_IO,
+                    "exec: cannot find libwarpsim-cudart (libcudart.so.13) next to %s or in %s/lib*/warpsim",
+                    exe ? exe : "warpsim", prefix);
+    g_free(exe);
+    g_free(bindir);
+    g_free(prefix);
+    return found;
+}
+
+/* Runs a CUDA program built with `nvcc -cudart shared` on the simulator:
+ * the program finds warpsim's runtime library first, and the options reach
+ * it through the environment (docs/cudart.md). */
+static int cmd_exec(int argc, char **argv, GError **error)
+{
+    char *config = NULL, *json_path = NULL;
+    gboolean functional = FALSE, summary = FALSE;
+    GOptionEntry entries[] = {
+        {"config", 'c', 0, G_OPTION_ARG_STRING, &config,
+         "GPU configuration name or JSON file (default: $WARPSIM_CONFIG, else h200)", "NAME|FILE"},
+        {"functional", 'f', 0, G_OPTION_ARG_NONE, &functional, "No timing model: outputs and counts only", NULL},
+        {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report of every launch to FILE at exit",
+         "FILE"},
+        {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
+         "Print a per-kernel table (calls, simulated time, instructions) on stderr at exit", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionContext *ctx = g_option_context_new("PROGRAM [ARGS...] - run a CUDA program with every kernel on the simulator");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_strict_posix(ctx, TRUE); /* the program's own options are its business */
+    int status = 2;
+    char *libdir = NULL;
+    GpuConfig *gpu = NULL;
+    if (!parse_options(ctx, &argc, &argv, error))
+        goto out;
+    int first = 1;
+    if (first < argc && strcmp(argv[first], "--") == 0)
+        first++;
+    if (first >= argc) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "exec: expected a PROGRAM to run (see warpsim exec --help)");
+        goto out;
+    }
+    const char *config_name = config ? config : g_getenv("WARPSIM_CONFIG");
+    if (!config_name || !*config_name)
+        config_name = CONFIG_DEFAULT_NAME;
+    gpu = config_load(config_name, NULL, error); /* a bad name is reported here, once */
+    if (!gpu)
+        goto out;
+    libdir = find_cudart_dir(error);
+    if (!libdir)
+        goto out;
+    const char *old_path = g_getenv("LD_LIBRARY_PATH");
+    char *path = old_path && *old_path ? g_strconcat(libdir, ":", old_path, NULL) : g_strdup(libdir);
+    g_setenv("LD_LIBRARY_PATH", path, TRUE);
+    g_free(path);
+    g_setenv("WARPSIM_CONFIG", config_name, TRUE);
+    if (functional)
+        g_setenv("WARPSIM_FUNCTIONAL", "1", TRUE);
+    if (summary)
+        g_setenv("WARPSIM_SUMMARY", "1", TRUE);
+    if (json_path)
+        g_setenv("WARPSIM_REPORT", json_path, TRUE);
+    fflush(NULL);
+    execvp(argv[first], argv + first);
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "exec: cannot run %s: %s", argv[first], g_strerror(errno));
+out:
+    config_free(gpu);
+    g_free(libdir);
+    g_free(config);
+    g_free(json_path);
+    g_option_context_free(ctx);
+    return status;
+}
+
 static int cmd_help(int argc, char **argv, GError **error);
 
 static const Command commands[] = {
@@ -320,6 +419,8 @@ static const Command commands[] = {
     {"occupancy", cmd_occupancy, "--block N [--regs R] [--smem BYTES] [--config C]",
      "blocks and warps per SM and the limiting resource, like CUDA's occupancy calculator"},
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
+    {"exec", cmd_exec, "[--config C] [--functional] [--json FILE] [--summary] PROGRAM [ARGS...]",
+     "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},
     {"help", cmd_help, "", "this list"},
 };

@@ -1,6 +1,9 @@
 /* memory.c — sparse global memory. */
 #include "memory.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "errors.h"
 
 GlobalMemory *gmem_new(void)
@@ -110,4 +113,48 @@ const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr)
         }
     }
     return best;
+}
+
+bool gmem_release(GlobalMemory *g, uint64_t base)
+{
+    Allocation *a = gmem_lookup(g, base, 1);
+    if (!a || a->base != base)
+        return false;
+    g_free(a->data);
+    g_free(a->name);
+    g_free(a->written);
+    g_array_remove_index(g->allocs, (guint)(a - (Allocation *)g->allocs->data));
+    __atomic_store_n(&g->last_hit, 0, __ATOMIC_RELAXED);
+    return true;
+}
+
+uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name, GError **error)
+{
+    uint64_t bytes = size ? size : 1;
+    void *data = NULL;
+    /* malloc's memory, so that g_free releases it like every other buffer */
+    if (posix_memalign(&data, ALLOC_ALIGN, bytes) != 0 || !data) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "cannot allocate %" G_GUINT64_FORMAT " bytes of host-mapped memory for '%s'", size, name);
+        return 0;
+    }
+    memset(data, 0, bytes);
+    uint64_t base = (uint64_t)(uintptr_t)data;
+    guint pos = 0; /* first allocation with base > ours */
+    while (pos < g->allocs->len && g_array_index(g->allocs, Allocation, pos).base <= base)
+        pos++;
+    const Allocation *before = pos ? &g_array_index(g->allocs, Allocation, pos - 1) : NULL;
+    const Allocation *after = pos < g->allocs->len ? &g_array_index(g->allocs, Allocation, pos) : NULL;
+    if (base < GLOBAL_HIGH_BASE || (before && before->base + before->size + ALLOC_GUARD > base) ||
+        (after && base + bytes + ALLOC_GUARD > after->base)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "host buffer for '%s' at 0x%" G_GINT64_MODIFIER "x overlaps the simulated device's address space",
+                    name, base);
+        free(data);
+        return 0;
+    }
+    Allocation a = {.base = base, .size = size, .data = data, .name = g_strdup(name)};
+    g_array_insert_val(g->allocs, pos, a);
+    __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
+    return base;
 }

@@ -69,6 +69,15 @@ GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);
 /* Returns the base address of a fresh zeroed allocation, or 0 with error. */
 uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error);
+/* Frees the allocation that starts at base (cudaFree).  Its addresses are
+ * not handed out again.  False if no allocation starts at base. */
+bool gmem_release(GlobalMemory *g, uint64_t base);
+/* An allocation whose device address is the address of its host buffer
+ * (managed and page-locked host memory: host and kernels use one pointer).
+ * Returns that address, or 0 with error; the buffer must lie at or above
+ * GLOBAL_HIGH_BASE, clear of the device heap and the generic windows, and
+ * clear of every other allocation. */
+uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name, GError **error);
 /* initcheck: from now on, track which bytes of the allocation at `base` are
  * written; until written, a byte counts as uninitialised (cudaMalloc'd memory
  * the host never filled).  False if there is no allocation at base or no

@@ -2,7 +2,7 @@
 # Install what warpsim needs to build and test on Debian/Ubuntu, if missing.
 # Works as root or through sudo; does nothing when everything is present.
 set -euo pipefail
-packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjansson-dev check python3"
+packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjansson-dev check python3 libzstd-dev"
 packages="$packages clang" # tools/fuzz.sh: libFuzzer and the sanitizers come with Debian's clang
 packages="$packages valgrind" # tools/leak-check.sh
 missing=""

@@ -1,0 +1,146 @@
+/* cudart_internal.h — the simulated device behind the CUDA runtime API.
+ *
+ * Contract: one CudartDevice per process holds everything the API calls
+ * share: the GPU configuration, the global memory every registered module
+ * lives in, the registered kernels and variables, user allocations, streams,
+ * events, the error state, the simulated device clock and the profile.
+ * Every exported function takes the lock with cudart_enter() and releases it
+ * with cudart_leave(), which records a failure as the last error.
+ *
+ * Execution is synchronous: a kernel runs to completion inside the launch
+ * call, so streams only order nothing and events read the simulated clock.
+ */
+#ifndef WARPSIM_CUDART_INTERNAL_H
+#define WARPSIM_CUDART_INTERNAL_H
+
+#include <glib.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "launch.h"
+#include "memory.h"
+#include "module.h"
+#include "timing.h"
+#include "cudart_abi.h"
+
+typedef struct {
+    void *handle_slot;      /* first field: __cudaRegisterFatBinary returns &handle_slot */
+    const void *wrapper;    /* what the program registered */
+    Module *module;         /* NULL when the fat binary could not be loaded */
+    ModuleImage *image;
+    cudaError_t load_error; /* why module is NULL */
+} CudartModule;
+
+typedef struct {
+    char *name;             /* the .entry's (mangled) name */
+    CudartModule *mod;
+    uint32_t kernel;        /* function index, NO_INDEX when the module lacks it */
+    uint32_t regs;          /* cfg_estimate_registers */
+    uint32_t max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    /* profile: summed over launches */
+    uint64_t calls, warp_insts;
+    double sim_ns;
+} CudartKernel;
+
+typedef struct {
+    char *name;
+    CudartModule *mod;
+    uint32_t var;           /* module variable, NO_INDEX when absent */
+    size_t size;            /* as registered */
+} CudartSymbol;
+
+typedef enum { ALLOC_DEVICE, ALLOC_MANAGED, ALLOC_HOST } CudartAllocKind;
+
+typedef struct {
+    CudartAllocKind kind;
+    uint64_t size;
+} CudartAlloc;
+
+typedef struct {
+    int magic;              /* validates a handle the program passes back */
+    unsigned flags;
+} CudartStream;
+
+typedef struct {
+    int magic;
+    unsigned flags;
+    bool recorded;
+    double at_ns;           /* simulated clock when recorded */
+} CudartEvent;
+
+#define CUDART_STREAM_MAGIC 0x57535452
+#define CUDART_EVENT_MAGIC  0x57534556
+
+typedef struct {
+    dim3 grid, block;
+    size_t shared_mem;
+    cudaStream_t stream;
+} CudartCallConfig;
+
+/* The process's device.  Process-global because the CUDA runtime API is:
+ * its functions take no context argument, and nvcc's generated constructors
+ * register modules before main() runs. */
+typedef struct {
+    GMutex lock;
+    bool initialised;
+    cudaError_t init_error;     /* the configuration could not be loaded */
+    GpuConfig *gpu;
+    bool functional;
+    uint32_t host_threads;
+    char *report_path;          /* WARPSIM_REPORT */
+    bool summary;               /* WARPSIM_SUMMARY */
+    GlobalMemory *gmem;
+    GPtrArray *modules;         /* CudartModule*, owned */
+    GHashTable *kernels;        /* host stub -> CudartKernel* (owned) */
+    GHashTable *symbols;        /* host shadow -> CudartSymbol* (owned) */
+    GHashTable *allocs;         /* base address -> CudartAlloc* (owned) */
+    GHashTable *streams;        /* CudartStream* set (owned) */
+    GHashTable *events;         /* CudartEvent* set (owned) */
+    GHashTable *warned;         /* names of unsupported functions already reported */
+    GArray *call_configs;       /* CudartCallConfig stack: <<<>>> push/pop */
+    cudaError_t last_error;     /* cudaGetLastError returns and clears it */
+    cudaError_t sticky_error;   /* a kernel fault: every later call fails */
+    uint32_t device_flags;
+    uint64_t alloc_serial;
+    uint32_t gridid;
+    double clock_ns;            /* the simulated device clock */
+    json_t *report;             /* per-launch profile entries */
+    GPtrArray *kernel_order;    /* CudartKernel*, in order of first launch */
+} CudartDevice;
+
+/* Locks the device (initialising it on first use). */
+CudartDevice *cudart_enter(void);
+/* Records err (unless success) as the last error, unlocks, returns err. */
+cudaError_t cudart_leave(CudartDevice *d, cudaError_t err);
+/* The error a call returns when the device is unusable, else cudaSuccess. */
+cudaError_t cudart_unusable(const CudartDevice *d);
+
+/* One line on stderr, prefixed "warpsim: " (messages already carrying an
+ * "error:" are printed as they are). */
+void cudart_message(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* Simulated time of moving `bytes` between host and device (PCIe-like). */
+double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side);
+
+/* Host pointer for [p, p+n) of device memory, NULL when it is not a device range. */
+uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n);
+
+/* Profile: one launch done (stats and timing may be NULL when it faulted). */
+void cudart_profile_launch(CudartDevice *d, CudartKernel *k, Dim3 grid, Dim3 block, const LaunchStats *ls,
+                           const TimingStats *ts, double sim_ns, const char *fault);
+/* At exit: writes the report and prints the summary table as asked. */
+void cudart_profile_finish(CudartDevice *d);
+
+/* The default streams or one cudaStreamCreate made. */
+bool cudart_stream_ok(CudartDevice *d, cudaStream_t s);
+
+/* Registry lookups (registry.c). */
+CudartKernel *cudart_kernel_for(CudartDevice *d, const void *host_fn);
+CudartSymbol *cudart_symbol_for(CudartDevice *d, const void *host_var);
+
+/* Frees every user allocation, stream and event (cudaDeviceReset). */
+void cudart_release_user_state(CudartDevice *d);
+
+#endif

@@ -1,0 +1,237 @@
+/* device_api.c — the one simulated device: count, selection, flags, reset,
+ * versions, cudaGetDeviceProperties and cudaDeviceGetAttribute.
+ *
+ * Properties come from the active GpuConfig (name, compute capability, SMs,
+ * clock, per-SM and per-block limits, L2); what a configuration does not
+ * model (memory size, memory clock and bus, PCI ids) has a fixed plausible
+ * value listed in docs/cudart.md.  Attributes are read from the same
+ * properties, so the two never disagree. */
+#include <stddef.h>
+#include <string.h>
+
+#include "cudart_internal.h"
+
+#define DEVICE_MEMORY_BYTES (80ull << 30)
+#define MEMORY_BUS_BITS 5120        /* HBM3e stacks of an H100/H200 */
+#define MEMORY_CLOCK_KHZ 2619000
+#define RUNTIME_VERSION 13000       /* CUDA 13.0 */
+
+static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
+{
+    memset(p, 0, sizeof *p);
+    g_strlcpy(p->name, g->display_name ? g->display_name : g->name, sizeof p->name);
+    memcpy(p->uuid.bytes, "warpsim-device-0", 16);
+    p->totalGlobalMem = DEVICE_MEMORY_BYTES;
+    p->sharedMemPerBlock = MIN(g->smem_per_block, 48u * 1024u);
+    p->regsPerBlock = (int)g->regs_per_block;
+    p->warpSize = 32;
+    p->memPitch = 2147483647;
+    p->maxThreadsPerBlock = (int)g->max_threads_per_block;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = (int)g->max_threads_per_block;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = g->max_grid[0] ? (int)g->max_grid[0] : 2147483647;
+    p->maxGridSize[1] = g->max_grid[1] ? (int)g->max_grid[1] : 65535;
+    p->maxGridSize[2] = g->max_grid[2] ? (int)g->max_grid[2] : 65535;
+    p->totalConstMem = 65536;
+    p->major = (int)g->cc_major;
+    p->minor = (int)g->cc_minor;
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = (int)g->num_sms;
+    p->canMapHostMemory = 1;
+    p->surfaceAlignment = 512;
+    p->concurrentKernels = 1;
+    p->pciBusID = 1;
+    p->asyncEngineCount = 1;
+    p->unifiedAddressing = 1;
+    p->memoryBusWidth = MEMORY_BUS_BITS;
+    p->l2CacheSize = (int)g->l2.size_bytes;
+    p->maxThreadsPerMultiProcessor = (int)g->max_threads_per_sm;
+    p->globalL1CacheSupported = g->l1_caches_global;
+    p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = g->smem_per_sm;
+    p->regsPerMultiprocessor = (int)g->regs_per_sm;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 1;
+    p->directManagedMemAccessFromHost = 1;
+    p->sharedMemPerBlockOptin = g->smem_per_block;
+    p->maxBlocksPerMultiProcessor = (int)g->max_blocks_per_sm;
+    p->reservedSharedMemPerBlock = g->smem_reserved_per_block;
+    p->deviceNumaId = -1;
+    p->hostNumaId = -1;
+}
+
+/* cudaDeviceAttr -> the int property it reads (offset), or a constant. */
+static const struct {
+    int attr;
+    size_t offset;      /* SIZE_MAX: use value */
+    int value;
+} attribute_table[] = {
+#define P(attr, field) {attr, offsetof(struct cudaDeviceProp, field), 0}
+#define C(attr, v) {attr, SIZE_MAX, v}
+    P(1, maxThreadsPerBlock), P(2, maxThreadsDim[0]), P(3, maxThreadsDim[1]), P(4, maxThreadsDim[2]),
+    P(5, maxGridSize[0]), P(6, maxGridSize[1]), P(7, maxGridSize[2]), C(10, 32), P(12, regsPerBlock),
+    C(15, 1), P(16, multiProcessorCount), C(17, 0), P(18, integrated), P(19, canMapHostMemory), C(20, 0),
+    P(31, concurrentKernels), P(32, ECCEnabled), P(33, pciBusID), P(34, pciDeviceID), P(35, tccDriver),
+    C(36, MEMORY_CLOCK_KHZ), P(37, memoryBusWidth), P(38, l2CacheSize), P(39, maxThreadsPerMultiProcessor),
+    P(40, asyncEngineCount), P(41, unifiedAddressing), P(50, pciDomainID), P(75, major), P(76, minor),
+    P(78, streamPrioritiesSupported), P(79, globalL1CacheSupported), P(80, localL1CacheSupported),
+    P(82, regsPerMultiprocessor), P(83, managedMemory), P(84, isMultiGpuBoard), P(85, multiGpuBoardGroupID),
+    P(86, hostNativeAtomicSupported), C(87, 2), P(88, pageableMemoryAccess), P(89, concurrentManagedAccess),
+    P(90, computePreemptionSupported), P(91, canUseHostPointerForRegisteredMem), P(95, cooperativeLaunch),
+    P(100, pageableMemoryAccessUsesHostPageTables), P(101, directManagedMemAccessFromHost),
+    P(106, maxBlocksPerMultiProcessor), P(108, persistingL2CacheMaxSize), P(109, accessPolicyMaxWindowSize),
+    P(115, memoryPoolsSupported), P(120, clusterLaunch), P(125, ipcEventSupported), P(130, deviceNumaConfig),
+    P(131, deviceNumaId), P(133, mpsEnabled), P(134, hostNumaId),
+#undef P
+#undef C
+};
+
+CUDART_API cudaError_t cudaGetDeviceCount(int *count)
+{
+    CudartDevice *d = cudart_enter();
+    if (!count)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *count = d->init_error ? 0 : 1;
+    return cudart_leave(d, d->init_error ? cudaErrorNoDevice : cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaGetDevice(int *device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!device)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *device = 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaSetDevice(int device)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, device == 0 ? cudart_unusable(d) : cudaErrorInvalidDevice);
+}
+
+CUDART_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    (void)deviceFlags;
+    (void)flags;
+    return cudaSetDevice(device);
+}
+
+CUDART_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    CudartDevice *d = cudart_enter();
+    if (flags & ~0x1fu)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    d->device_flags = flags;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    CudartDevice *d = cudart_enter();
+    if (!flags)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *flags = d->device_flags;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* Frees the program's allocations, streams and events and clears errors;
+ * registered modules stay loaded (CUDA reloads them on next use). */
+CUDART_API cudaError_t cudaDeviceReset(void)
+{
+    CudartDevice *d = cudart_enter();
+    cudart_release_user_state(d);
+    d->sticky_error = cudaSuccess;
+    d->last_error = cudaSuccess;
+    return cudart_leave(d, cudart_unusable(d));
+}
+
+CUDART_API cudaError_t cudaDriverGetVersion(int *version)
+{
+    CudartDevice *d = cudart_enter();
+    if (!version)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *version = RUNTIME_VERSION;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaRuntimeGetVersion(int *version)
+{
+    return cudaDriverGetVersion(version);
+}
+
+CUDART_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!prop)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    if (d->init_error)
+        return cudart_leave(d, d->init_error);
+    fill_properties(d->gpu, prop);
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!value)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    if (d->init_error)
+        return cudart_leave(d, d->init_error);
+    struct cudaDeviceProp p;
+    fill_properties(d->gpu, &p);
+    /* size_t properties and the clock (not in CUDA 13's struct) */
+    switch (attr) {
+    case 8: *value = (int)p.sharedMemPerBlock; return cudart_leave(d, cudaSuccess);
+    case 9: *value = (int)p.totalConstMem; return cudart_leave(d, cudaSuccess);
+    case 11: *value = (int)p.memPitch; return cudart_leave(d, cudaSuccess);
+    case 13: *value = (int)(d->gpu->clock_mhz * 1000.0); return cudart_leave(d, cudaSuccess);
+    case 14: *value = (int)p.textureAlignment; return cudart_leave(d, cudaSuccess);
+    case 81: *value = (int)p.sharedMemPerMultiprocessor; return cudart_leave(d, cudaSuccess);
+    case 97: *value = (int)p.sharedMemPerBlockOptin; return cudart_leave(d, cudaSuccess);
+    case 111: *value = (int)p.reservedSharedMemPerBlock; return cudart_leave(d, cudaSuccess);
+    default: break;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(attribute_table); i++) {
+        if (attribute_table[i].attr != attr)
+            continue;
+        if (attribute_table[i].offset == SIZE_MAX)
+            *value = attribute_table[i].value;
+        else
+            memcpy(value, (const char *)&p + attribute_table[i].offset, sizeof *value);
+        return cudart_leave(d, cudaSuccess);
+    }
+    /* texture/surface limits and newer attributes: not modelled */
+    *value = 0;
+    return cudart_leave(d, cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    static const size_t limits[] = {1024, 1u << 20, 8u << 20, 2, 2048, 0, 0}; /* stack, printf fifo, heap, ... */
+    CudartDevice *d = cudart_enter();
+    if (!value || limit < 0 || (size_t)limit >= G_N_ELEMENTS(limits))
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *value = limits[limit];
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, cacheConfig >= 0 && cacheConfig <= 3 ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    CudartDevice *d = cudart_enter();
+    if (!device || !prop)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *device = 0;
+    return cudart_leave(d, cudaSuccess);
+}

@@ -1,0 +1,144 @@
+/* device_state.c — the process's simulated device: lazy set-up from the
+ * environment warpsim exec passes, the lock every API call takes, error
+ * recording, and the clean-up at exit.
+ *
+ * Environment: WARPSIM_CONFIG (GPU configuration name or file, default
+ * h200), WARPSIM_FUNCTIONAL=1 (no timing model), WARPSIM_REPORT=FILE (JSON
+ * report at exit), WARPSIM_SUMMARY=1 (per-kernel table on stderr at exit),
+ * WARPSIM_THREADS=N (host threads per launch, default all cores).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_internal.h"
+#include "report.h"
+
+/* PCIe 4.0 x16 as programs see it: about 25 GB/s and a few microseconds
+ * per transfer (docs/cudart.md). */
+#define HOST_LINK_BYTES_PER_NS 25.0
+#define HOST_LINK_LATENCY_NS   2000.0
+
+static CudartDevice the_device = {0};
+
+static bool env_flag(const char *name)
+{
+    const char *v = g_getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void kernel_free(gpointer p)
+{
+    CudartKernel *k = p;
+    g_free(k->name);
+    g_free(k);
+}
+
+static void symbol_free(gpointer p)
+{
+    CudartSymbol *s = p;
+    g_free(s->name);
+    g_free(s);
+}
+
+static void at_exit(void)
+{
+    CudartDevice *d = &the_device;
+    g_mutex_lock(&d->lock);
+    cudart_profile_finish(d);
+    g_mutex_unlock(&d->lock);
+}
+
+static void initialise(CudartDevice *d)
+{
+    d->initialised = true;
+    const char *config = g_getenv("WARPSIM_CONFIG");
+    GError *error = NULL;
+    d->gpu = config_load(config && *config ? config : CONFIG_DEFAULT_NAME, NULL, &error);
+    if (!d->gpu) {
+        cudart_message("%s", error->message);
+        g_error_free(error);
+        d->init_error = cudaErrorInitializationError;
+    }
+    d->functional = env_flag("WARPSIM_FUNCTIONAL");
+    d->summary = env_flag("WARPSIM_SUMMARY");
+    const char *report = g_getenv("WARPSIM_REPORT");
+    d->report_path = report && *report ? g_strdup(report) : NULL;
+    const char *threads = g_getenv("WARPSIM_THREADS");
+    d->host_threads = threads && atoi(threads) > 0 ? (uint32_t)atoi(threads) : g_get_num_processors();
+    d->gmem = gmem_new();
+    d->modules = g_ptr_array_new();
+    d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);
+    d->symbols = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, symbol_free);
+    d->allocs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    d->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    d->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    d->call_configs = g_array_new(FALSE, TRUE, sizeof(CudartCallConfig));
+    d->kernel_order = g_ptr_array_new();
+    d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL);
+    atexit(at_exit);
+}
+
+CudartDevice *cudart_enter(void)
+{
+    CudartDevice *d = &the_device;
+    g_mutex_lock(&d->lock);
+    if (!d->initialised)
+        initialise(d);
+    return d;
+}
+
+cudaError_t cudart_leave(CudartDevice *d, cudaError_t err)
+{
+    if (err != cudaSuccess)
+        d->last_error = err;
+    g_mutex_unlock(&d->lock);
+    return err;
+}
+
+cudaError_t cudart_unusable(const CudartDevice *d)
+{
+    if (d->init_error)
+        return d->init_error;
+    return d->sticky_error;
+}
+
+void cudart_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s%s\n", strstr(text, "error:") ? "" : "warpsim: ", text);
+    fflush(stderr);
+    g_free(text);
+}
+
+double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side)
+{
+    if (host_side)
+        return HOST_LINK_LATENCY_NS + (double)bytes / HOST_LINK_BYTES_PER_NS;
+    /* device to device: read and write at the configured DRAM bandwidth */
+    double per_ns = d->gpu ? d->gpu->dram_bytes_per_cycle * d->gpu->clock_mhz / 1000.0 : 1000.0;
+    return (double)(2 * bytes) / (per_ns > 0 ? per_ns : 1000.0);
+}
+
+uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n)
+{
+    return gmem_ptr(d->gmem, (uint64_t)(uintptr_t)p, n ? n : 1);
+}
+
+void cudart_release_user_state(CudartDevice *d)
+{
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, d->allocs);
+    while (g_hash_table_iter_next(&it, &key, &value))
+        gmem_release(d->gmem, *(uint64_t *)key);
+    g_hash_table_remove_all(d->allocs);
+    g_hash_table_remove_all(d->streams);
+    g_hash_table_remove_all(d->events);
+    g_array_set_size(d->call_configs, 0);
+}

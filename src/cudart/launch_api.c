@@ -1,0 +1,268 @@
+/* launch_api.c — kernel launches (<<<>>> and cudaLaunchKernel), which run
+ * on the simulator synchronously, and the per-kernel queries: attributes
+ * and occupancy.
+ *
+ * A launch packs the arguments by the kernel's .param layout (args[i]
+ * points at parameter i's bytes), runs the timing model on the configured
+ * GPU (or the functional core when WARPSIM_FUNCTIONAL is set), advances the
+ * simulated clock by the modelled time and records the profile.  A fault
+ * is printed with warpsim's message and becomes the sticky error CUDA
+ * would report at the next synchronising call. */
+#include <string.h>
+
+#include "cudart_internal.h"
+#include "errors.h"
+#include "occupancy.h"
+#include "timing.h"
+
+/* cudaError_t for a launch's error: shape and resources are rejected before
+ * the kernel runs; faults are classified as CUDA reports them. */
+static cudaError_t launch_error_code(const GError *e)
+{
+    if (e->code == WS_ERR_INPUT)
+        return strstr(e->message, "too many resources") ? cudaErrorLaunchOutOfResources
+                                                        : cudaErrorInvalidConfiguration;
+    if (strstr(e->message, "misaligned"))
+        return cudaErrorMisalignedAddress;
+    if (strstr(e->message, "error: invalid "))
+        return cudaErrorIllegalAddress;
+    return cudaErrorLaunchFailure;
+}
+
+/* Kernel time without the timing model: every warp instruction issued at
+ * the GPU's peak rate (a lower bound; docs/cudart.md). */
+static double functional_ns(const GpuConfig *gpu, const LaunchStats *ls)
+{
+    double per_cycle = (double)gpu->num_sms * gpu->schedulers_per_sm * (gpu->issue_width ? gpu->issue_width : 1);
+    return (double)ls->warp_insts / per_cycle * 1000.0 / gpu->clock_mhz;
+}
+
+static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared_mem,
+                          cudaStream_t stream)
+{
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return err;
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    if (!k->mod || !k->mod->module)
+        return k->mod ? k->mod->load_error : cudaErrorInvalidDeviceFunction;
+    if (k->kernel == NO_INDEX) {
+        cudart_message("error: kernel %s is not in the program's PTX", k->name);
+        return cudaErrorInvalidDeviceFunction;
+    }
+    if (!cudart_stream_ok(d, stream))
+        return cudaErrorInvalidResourceHandle;
+    const Module *mod = k->mod->module;
+    const Function *f = module_func(mod, k->kernel);
+    if (f->params->len && !args)
+        return cudaErrorInvalidValue;
+    uint8_t *params = g_malloc0(f->frame_param_bytes ? f->frame_param_bytes : 1);
+    for (guint i = 0; i < f->params->len; i++) {
+        const Variable *pv = module_var(mod, g_array_index(f->params, uint32_t, i));
+        if (pv->size)
+            memcpy(params + pv->offset, args[i], pv->size);
+    }
+    const GpuConfig *gpu = d->gpu;
+    const GpuConfig *timed = d->functional ? NULL : gpu;
+    Dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    LaunchSpec spec = {
+        .kernel = k->kernel, .grid = g, .block = b, .dynamic_shared_bytes = (uint32_t)shared_mem,
+        .params = params, .gridid = ++d->gridid, .nsm = gpu->num_sms, .host_threads = d->host_threads,
+        .gpu = gpu, .regs_per_thread = k->regs,
+    };
+    LaunchStats ls;
+    TimingStats ts;
+    launch_stats_init(&ls, mod);
+    if (timed)
+        timing_stats_init(&ts, mod);
+    GError *e = NULL;
+    bool ok = timed ? timing_run(k->mod->image, &spec, timed, k->regs, &ls, &ts, &e)
+                    : launch_run(k->mod->image, &spec, &ls, &e);
+    g_free(params);
+    double ns = 0;
+    if (ok)
+        ns = timed ? (double)ts.cycles * 1000.0 / gpu->clock_mhz : functional_ns(gpu, &ls);
+    d->clock_ns += ns;
+    if (ok) {
+        cudart_profile_launch(d, k, g, b, &ls, timed ? &ts : NULL, ns, NULL);
+    } else {
+        cudart_message("%s", e->message);
+        err = launch_error_code(e);
+        if (e->code != WS_ERR_INPUT) {
+            /* the kernel ran and faulted: the context is lost, as on a GPU */
+            d->sticky_error = err;
+            cudart_profile_launch(d, k, g, b, NULL, NULL, 0, e->message);
+        }
+        g_error_free(e);
+    }
+    launch_stats_clear(&ls);
+    if (timed)
+        timing_stats_clear(&ts);
+    return err;
+}
+
+CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    CudartDevice *d = cudart_enter();
+    CudartCallConfig c = {gridDim, blockDim, sharedMem, stream};
+    g_array_append_val(d->call_configs, c);
+    g_mutex_unlock(&d->lock);
+    return 0;
+}
+
+CUDART_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    CudartDevice *d = cudart_enter();
+    if (d->call_configs->len == 0)
+        return cudart_leave(d, cudaErrorMissingConfiguration);
+    CudartCallConfig c = g_array_index(d->call_configs, CudartCallConfig, d->call_configs->len - 1);
+    g_array_set_size(d->call_configs, d->call_configs->len - 1);
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.shared_mem;
+    *(cudaStream_t *)stream = c.stream;
+    g_mutex_unlock(&d->lock);
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                        cudaStream_t stream)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), gridDim, blockDim, args, sharedMem, stream));
+}
+
+CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                             size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* nvcc 13's stubs: a handle per kernel, fetched once, then launches by handle. */
+CUDART_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+    CudartDevice *d = cudart_enter();
+    CudartKernel *k = cudart_kernel_for(d, func);
+    if (kernel)
+        *kernel = k;
+    return cudart_leave(d, k ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                          size_t sharedMem, cudaStream_t stream)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, launch(d, kernel, gridDim, blockDim, args, sharedMem, stream));
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                               size_t sharedMem, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* ------------------------------------------------------------ queries */
+
+static CudartKernel *loaded_kernel(CudartDevice *d, const void *func)
+{
+    CudartKernel *k = cudart_kernel_for(d, func);
+    return k && k->mod && k->mod->module && k->kernel != NO_INDEX ? k : NULL;
+}
+
+static uint64_t static_shared_bytes(const Module *m, uint32_t kernel)
+{
+    uint64_t *offsets = NULL;
+    uint32_t size = 0;
+    LaunchSpec spec = {.kernel = kernel, .grid = {1, 1, 1}, .block = {1, 1, 1}};
+    GError *e = NULL;
+    if (!launch_prepare(m, &spec, &offsets, &size, &e))
+        g_clear_error(&e);
+    g_free(offsets);
+    return size;
+}
+
+CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return cudart_leave(d, err);
+    CudartKernel *k = loaded_kernel(d, func);
+    if (!attr)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    const Module *m = k->mod->module;
+    const Function *f = module_func(m, k->kernel);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = static_shared_bytes(m, k->kernel);
+    for (guint i = 0; i < m->vars->len; i++)
+        if (module_var(m, i)->space == SPACE_CONST && module_var(m, i)->scope == VAR_MODULE)
+            attr->constSizeBytes += module_var(m, i)->size;
+    attr->localSizeBytes = f->frame_local_bytes;
+    attr->maxThreadsPerBlock = (int)d->gpu->max_threads_per_block;
+    attr->numRegs = (int)k->regs;
+    attr->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
+    attr->binaryVersion = (int)(d->gpu->cc_major * 10 + d->gpu->cc_minor);
+    attr->maxDynamicSharedSizeBytes = (int)(k->max_dynamic_smem ? k->max_dynamic_smem
+                                                                : d->gpu->smem_per_block - attr->sharedSizeBytes);
+    attr->preferredShmemCarveout = -1;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    CudartDevice *d = cudart_enter();
+    CudartKernel *k = loaded_kernel(d, func);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (uint32_t)value > d->gpu->smem_per_block)
+            return cudart_leave(d, cudaErrorInvalidValue);
+        k->max_dynamic_smem = (uint32_t)value;
+        return cudart_leave(d, cudaSuccess);
+    }
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+        return cudart_leave(d, value >= -1 && value <= 100 ? cudaSuccess : cudaErrorInvalidValue);
+    return cudart_leave(d, cudaErrorInvalidValue);
+}
+
+/* The timing model has one L1/shared split per configuration: a preference
+ * is accepted and has no effect, as on GPUs without a configurable split. */
+CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
+{
+    CudartDevice *d = cudart_enter();
+    CudartKernel *k = loaded_kernel(d, func);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    return cudart_leave(d, cacheConfig >= 0 && cacheConfig <= 3 ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                              int blockSize, size_t dynamicSMemSize,
+                                                                              unsigned int flags)
+{
+    (void)flags;
+    CudartDevice *d = cudart_enter();
+    CudartKernel *k = loaded_kernel(d, func);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    if (!numBlocks || blockSize <= 0)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if ((uint32_t)blockSize > d->gpu->max_threads_per_block) {
+        *numBlocks = 0;
+        return cudart_leave(d, cudaSuccess);
+    }
+    Occupancy o;
+    uint64_t smem = static_shared_bytes(k->mod->module, k->kernel) + dynamicSMemSize;
+    occupancy_compute(d->gpu, (uint32_t)blockSize, k->regs, (uint32_t)MIN(smem, UINT32_MAX), &o);
+    *numBlocks = (int)o.blocks_per_sm;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                                     size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}

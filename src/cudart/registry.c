@@ -1,0 +1,172 @@
+/* registry.c — what nvcc's generated host code registers before main():
+ * fat binaries (loaded as PTX modules onto the device's one global memory),
+ * kernels (host stub -> .entry) and variables (host shadow -> .global or
+ * .const variable).  A fat binary that cannot be loaded is reported once on
+ * stderr; its kernels then fail to launch with the reason. */
+#include <errno.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "cudart_internal.h"
+#include "errors.h"
+#include "fatbin.h"
+#include "ptx_parser.h"
+
+static void load_module(CudartDevice *d, CudartModule *cm)
+{
+    GError *error = NULL;
+    GPtrArray *entries = fatbin_extract_ptx(cm->wrapper, &error);
+    const FatbinPtx *pick = entries ? fatbin_pick(entries) : NULL;
+    if (!entries || !pick) {
+        cudart_message("%s", error ? error->message : "error: the fat binary holds no PTX");
+        cm->load_error = cudaErrorNoKernelImageForDevice;
+        goto out;
+    }
+    /* messages name the source file when the fat binary records it, else the program */
+    const char *source = pick->identifier ? pick->identifier : program_invocation_short_name;
+    char *name = g_strdup_printf("%s (compute_%u PTX)", source, pick->arch);
+    cm->module = ptx_parse_string(pick->ptx, name, &error);
+    g_free(name);
+    if (cm->module && cfg_build_all(cm->module, &error))
+        cm->image = image_load(cm->module, d->gmem, &error);
+    if (!cm->image) {
+        cudart_message("%s", error->message);
+        cm->load_error = error->code == WS_ERR_UNSUPPORTED ? cudaErrorUnsupportedPtxVersion : cudaErrorInvalidPtx;
+        module_free(cm->module);
+        cm->module = NULL;
+    }
+out:
+    g_clear_error(&error);
+    if (entries)
+        g_ptr_array_free(entries, TRUE);
+}
+
+CUDART_API void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    CudartDevice *d = cudart_enter();
+    CudartModule *cm = g_new0(CudartModule, 1);
+    cm->wrapper = fatCubin;
+    load_module(d, cm);
+    g_ptr_array_add(d->modules, cm);
+    g_mutex_unlock(&d->lock);
+    return &cm->handle_slot;
+}
+
+CUDART_API void __cudaRegisterFatBinaryEnd(void **handle)
+{
+    (void)handle;
+}
+
+static CudartModule *module_of(CudartDevice *d, void **handle)
+{
+    for (guint i = 0; i < d->modules->len; i++) {
+        CudartModule *cm = g_ptr_array_index(d->modules, i);
+        if ((void **)&cm->handle_slot == handle)
+            return cm;
+    }
+    return NULL;
+}
+
+/* At exit.  The module's memory stays (the profile may still name it);
+ * only its kernels and variables stop resolving. */
+CUDART_API void __cudaUnregisterFatBinary(void **handle)
+{
+    CudartDevice *d = cudart_enter();
+    CudartModule *cm = module_of(d, handle);
+    if (cm) {
+        GHashTableIter it;
+        gpointer key, value;
+        g_hash_table_iter_init(&it, d->symbols);
+        while (g_hash_table_iter_next(&it, &key, &value))
+            if (((CudartSymbol *)value)->mod == cm)
+                g_hash_table_iter_remove(&it);
+    }
+    g_mutex_unlock(&d->lock);
+}
+
+CUDART_API char __cudaInitModule(void **handle)
+{
+    CudartDevice *d = cudart_enter();
+    CudartModule *cm = module_of(d, handle);
+    bool ok = cm && cm->module;
+    g_mutex_unlock(&d->lock);
+    return ok;
+}
+
+CUDART_API void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                                       int thread_limit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceFun;
+    (void)thread_limit;
+    (void)tid;
+    (void)bid;
+    (void)bDim;
+    (void)gDim;
+    (void)wSize;
+    CudartDevice *d = cudart_enter();
+    CudartModule *cm = module_of(d, handle);
+    CudartKernel *k = g_new0(CudartKernel, 1);
+    k->name = g_strdup(deviceName);
+    k->mod = cm;
+    k->kernel = NO_INDEX;
+    if (cm && cm->module) {
+        uint32_t f = module_find_func(cm->module, deviceName);
+        if (f != NO_INDEX && module_func(cm->module, f)->is_entry) {
+            k->kernel = f;
+            k->regs = cfg_estimate_registers(cm->module, f);
+        }
+    }
+    g_hash_table_replace(d->kernels, (gpointer)hostFun, k);
+    g_mutex_unlock(&d->lock);
+}
+
+static void register_var(void **handle, const void *hostVar, const char *deviceName, size_t size)
+{
+    CudartDevice *d = cudart_enter();
+    CudartModule *cm = module_of(d, handle);
+    CudartSymbol *s = g_new0(CudartSymbol, 1);
+    s->name = g_strdup(deviceName);
+    s->mod = cm;
+    s->size = size;
+    s->var = cm && cm->module ? module_find_global(cm->module, deviceName) : NO_INDEX;
+    g_hash_table_replace(d->symbols, (gpointer)hostVar, s);
+    g_mutex_unlock(&d->lock);
+}
+
+CUDART_API void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                                  size_t size, int constant, int global)
+{
+    (void)deviceAddress;
+    (void)ext;
+    (void)constant;
+    (void)global;
+    register_var(handle, hostVar, deviceName, size);
+}
+
+/* A __managed__ variable: the host reaches it through *hostVarPtrAddress,
+ * which we point at the variable's bytes in the simulated memory. */
+CUDART_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                                         const char *deviceName, int ext, size_t size, int constant, int global)
+{
+    (void)deviceAddress;
+    (void)ext;
+    (void)constant;
+    (void)global;
+    register_var(handle, hostVarPtrAddress, deviceName, size);
+    CudartDevice *d = cudart_enter();
+    CudartSymbol *s = g_hash_table_lookup(d->symbols, hostVarPtrAddress);
+    uint64_t bytes;
+    if (s && s->var != NO_INDEX && hostVarPtrAddress)
+        *hostVarPtrAddress = image_var_bytes(s->mod->image, s->var, &bytes);
+    g_mutex_unlock(&d->lock);
+}
+
+CudartKernel *cudart_kernel_for(CudartDevice *d, const void *host_fn)
+{
+    return g_hash_table_lookup(d->kernels, host_fn);
+}
+
+CudartSymbol *cudart_symbol_for(CudartDevice *d, const void *host_var)
+{
+    return g_hash_table_lookup(d->symbols, host_var);
+}
