@@ -9,16 +9,24 @@
  * last one, so the victim is the smallest stamp of its set (an empty way
  * first).  Stamps are 32 bits; before the count would wrap, every set's
  * stamps are renumbered 1, 2, ... in their order, which keeps every choice
- * the same.  One set's state is one block: its tags, then its ways' valid
- * bits and stamps (64 B, one host cache line, for 4 ways), so a lookup and
- * the update after it touch the same lines; dirty bits, which only
- * write-allocate caches use, live apart and are made by the first one.  The blocks are allocated zeroed
- * and untouched, so sets that are never used cost no memory.
+ * the same.  Stamps are unique, so which way holds a line never matters.
+ *
+ * One set's state is one block: its tags, then its ways' valid bits and
+ * stamps (64 B, one host cache line, for 4 ways), so a lookup and the
+ * update after it touch the same lines.  The blocks are allocated
+ * uninitialised and a set's block is cleared on its first use since the
+ * last invalidation (a bit per set says which are), so making, invalidating
+ * and freeing a cache costs nothing per set that is never used.  Dirty
+ * bits, which only write-allocate caches use, live apart, are made zeroed
+ * by the first such write, and are counted as they are set, so a flush
+ * only reads the count and drops them.
+ *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
- * cheaper than a 64-bit division).  The multi-sector calls do one lookup
- * per line and then the per-sector bookkeeping of the single calls in
- * order, so their results are those of the single calls.
+ * cheaper than a 64-bit division).  With 32 B sectors (every sectored
+ * cache) the sectors a call names are the lines' valid-mask bits
+ * themselves, so a line takes one masked update; other sector sizes go
+ * sector by sector in order, which the single calls' results define.
  */
 #include "cache.h"
 
@@ -29,6 +37,8 @@
 #define HOST_LINE 64u
 /* the most uses one call adds to the clock: 32 sectors */
 #define MAX_USES_PER_CALL 32u
+/* remembered ways: enough for the lines of a few requests in flight */
+#define WAY_HINTS 64u
 
 struct Cache {
     uint32_t line_bytes;
@@ -37,19 +47,27 @@ struct Cache {
     uint32_t nsets;          /* 0: the cache holds nothing */
     int line_shift;          /* log2(line_bytes), or -1 when not a power of two */
     int sector_shift;        /* log2(sector_bytes), or -1 */
+    bool sectors_32;         /* 32 B sectors, lines a power of two of at least 32 B:
+                                the masked path of access_sectors() */
     bool set_pow2;           /* nsets is a power of two: set = line & (nsets - 1) */
 #ifdef __SIZEOF_INT128__
     __extension__ unsigned __int128 set_magic; /* ceil(2^128 / nsets), for set_of() */
+    uint64_t set_magic32;    /* ceil(2^64 / nsets), for set_of() of lines below 2^32 */
 #endif
+    uint32_t line_sectors;   /* line_bytes / 32 when sectors_32 */
+    uint64_t line_sector_mask; /* its low line_sectors bits */
     size_t set_bytes;        /* 16 * assoc: per set, assoc tags (uint64_t: address /
                                 line_bytes + 1, 0 when empty), then assoc valid masks
                                 and assoc stamps (uint32_t) */
-    uint8_t *sets;           /* nsets * set_bytes, HOST_LINE aligned */
+    uint8_t *sets;           /* nsets * set_bytes, HOST_LINE aligned; a set's block is
+                                garbage until set_block() clears it */
     void *sets_alloc;        /* what to free */
+    uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
     uint32_t *dirty;         /* nsets * assoc, bit i: sector i modified (subset of
-                                valid); NULL until the first write-allocate */
-    uint64_t *dirty_sets;    /* bit per set: may hold dirty sectors (so a flush
-                                reads only those, not the whole array); with dirty */
+                                valid); NULL until the first write-allocate and after
+                                a flush (nothing dirty) */
+    uint64_t dirty_sectors;  /* bits set in dirty */
+    uint8_t way_hint[WAY_HINTS]; /* by line: the way it was last found in (a guess) */
     uint32_t clock;          /* uses so far (since the last renumbering) */
     uint32_t clock_limit;    /* renumber rather than pass it */
 };
@@ -62,24 +80,50 @@ static int log2_exact(uint32_t v)
 /* without -mpopcnt, __builtin_popcount is a library call */
 static inline uint32_t popcount32(uint32_t x)
 {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#else
+    if (x < 16)   /* the sectors of one 128 B line: a table of nibbles */
+        return (uint32_t)(0x4332322132212110ull >> (4 * x)) & 0xF;
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
 }
 
-static inline uint64_t *set_tags(const Cache *c, size_t set)
+static inline uint64_t *block_tags(uint8_t *block)
 {
-    return (uint64_t *)(void *)(c->sets + set * c->set_bytes);
+    return (uint64_t *)(void *)block;
 }
 
-static inline uint32_t *set_valid(const Cache *c, size_t set)
+static inline uint32_t *block_valid(const Cache *c, uint8_t *block)
 {
-    return (uint32_t *)(void *)(c->sets + set * c->set_bytes + 8 * (size_t)c->assoc);
+    return (uint32_t *)(void *)(block + 8 * (size_t)c->assoc);
 }
 
-static inline uint32_t *set_stamps(const Cache *c, size_t set)
+static inline uint32_t *block_stamps(const Cache *c, uint8_t *block)
 {
-    return (uint32_t *)(void *)(c->sets + set * c->set_bytes + 12 * (size_t)c->assoc);
+    return (uint32_t *)(void *)(block + 12 * (size_t)c->assoc);
+}
+
+static inline bool set_used(const Cache *c, size_t set)
+{
+    return (c->set_in_use[set / 64] >> (set % 64)) & 1;
+}
+
+/* The block of a set about to be looked up: every way empty on its first
+ * use since the cache was made or invalidated.  (Only tags are read before
+ * a way is filled, and filling sets its valid mask and stamp.) */
+static inline uint8_t *set_block(Cache *c, size_t set)
+{
+    uint8_t *block = c->sets + set * c->set_bytes;
+    if (!set_used(c, set)) {
+        uint64_t *tags = block_tags(block);
+        for (uint32_t w = 0; w < c->assoc; w++)
+            tags[w] = 0;
+        c->set_in_use[set / 64] |= 1ull << (set % 64);
+    }
+    return block;
 }
 
 Cache *cache_new(const CacheConfig *cfg)
@@ -94,6 +138,9 @@ Cache *cache_new(const CacheConfig *cfg)
     c->assoc = cfg->assoc;
     c->line_shift = log2_exact(c->line_bytes);
     c->sector_shift = log2_exact(c->sector_bytes);
+    c->sectors_32 = c->sector_shift == 5 && c->line_shift >= 5;
+    c->line_sectors = c->line_bytes / 32;   /* at most 32 with 32 B sectors: see above */
+    c->line_sector_mask = c->line_sectors >= 32 ? 0xFFFFFFFFu : (1ull << c->line_sectors) - 1;
     if (cfg->size_bytes == 0 || c->line_bytes == 0 || c->assoc == 0)
         return c;
     uint64_t lines = cfg->size_bytes / c->line_bytes;
@@ -104,13 +151,16 @@ Cache *cache_new(const CacheConfig *cfg)
     c->nsets = (uint32_t)(lines / c->assoc);
     c->set_pow2 = (c->nsets & (c->nsets - 1)) == 0;
 #ifdef __SIZEOF_INT128__
-    if (!c->set_pow2)
+    if (!c->set_pow2) {
         c->set_magic = ~(__extension__ (unsigned __int128)0) / c->nsets + 1;
+        c->set_magic32 = UINT64_MAX / c->nsets + 1;
+    }
 #endif
     c->set_bytes = 16 * (size_t)c->assoc;
-    /* zeroed by calloc: a large block comes as untouched zero pages */
-    c->sets_alloc = g_malloc0((gsize)c->nsets * c->set_bytes + HOST_LINE);
+    /* not cleared here: set_block() clears what is used */
+    c->sets_alloc = g_malloc((gsize)c->nsets * c->set_bytes + HOST_LINE);
     c->sets = (uint8_t *)(((uintptr_t)c->sets_alloc + HOST_LINE - 1) & ~(uintptr_t)(HOST_LINE - 1));
+    c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
     c->clock_limit = UINT32_MAX;
     return c;
 }
@@ -120,9 +170,14 @@ void cache_free(Cache *c)
     if (!c)
         return;
     g_free(c->sets_alloc);
+    g_free(c->set_in_use);
     g_free(c->dirty);
-    g_free(c->dirty_sets);
     g_free(c);
+}
+
+uint32_t cache_fill_bytes(const Cache *c)
+{
+    return c->sector_bytes;
 }
 
 void cache_set_clock_limit(Cache *c, uint32_t limit)
@@ -146,8 +201,11 @@ static void renumber_stamps(Cache *c)
     uint64_t *order = g_new(uint64_t, c->assoc);
     uint32_t top = 0;
     for (size_t set = 0; set < c->nsets; set++) {
-        const uint64_t *tags = set_tags(c, set);
-        uint32_t *stamps = set_stamps(c, set), n = 0;
+        if (!set_used(c, set))
+            continue;
+        uint8_t *block = c->sets + set * c->set_bytes;
+        const uint64_t *tags = block_tags(block);
+        uint32_t *stamps = block_stamps(c, block), n = 0;
         for (uint32_t w = 0; w < c->assoc; w++)
             if (tags[w])
                 order[n++] = (uint64_t)stamps[w] << 32 | w;
@@ -172,13 +230,16 @@ static inline uint32_t tick(Cache *c, uint32_t uses)
 /* line mod nsets.  Without a power of two: Lemire, Kaser & Kurz, "Faster
  * remainder by direct computation" (2019): with M = ceil(2^128 / d), the
  * remainder is the high 64 bits of (M * line mod 2^128) * d, exact for
- * every 64-bit line and d < 2^64. */
+ * every 64-bit line and d < 2^64; for lines below 2^32 (addresses below
+ * 512 GiB) the same with M = ceil(2^64 / d) and half the width does. */
 static inline size_t set_of(const Cache *c, uint64_t line)
 {
     if (c->set_pow2)
         return (size_t)(line & (c->nsets - 1));
 #ifdef __SIZEOF_INT128__
     __extension__ typedef unsigned __int128 u128;
+    if (line <= UINT32_MAX)
+        return (size_t)(((u128)(c->set_magic32 * line) * c->nsets) >> 64);
     u128 low = c->set_magic * line;
     u128 bottom = ((u128)(uint64_t)low * c->nsets) >> 64;
     return (size_t)(((low >> 64) * c->nsets + bottom) >> 64);
@@ -196,57 +257,126 @@ void cache_prefetch(const Cache *c, uint64_t addr)
 {
     if (c->nsets == 0)
         return;
-    const uint8_t *block = (const uint8_t *)set_tags(c, set_of(c, line_of(c, addr)));
-    size_t bytes = MIN(c->set_bytes, (size_t)4 * HOST_LINE);
-    for (size_t off = 0; off < bytes; off += HOST_LINE)
-        __builtin_prefetch(block + off, 1);
+    /* the set's first four host lines (16 ways: tags, valid masks, stamps) */
+    const uint8_t *block = c->sets + set_of(c, line_of(c, addr)) * c->set_bytes;
+    __builtin_prefetch(block, 1);
+    if (c->set_bytes > HOST_LINE) {
+        __builtin_prefetch(block + HOST_LINE, 1);
+        if (c->set_bytes > 2 * HOST_LINE) {
+            __builtin_prefetch(block + 2 * HOST_LINE, 1);
+            if (c->set_bytes > 3 * HOST_LINE)
+                __builtin_prefetch(block + 3 * HOST_LINE, 1);
+        }
+    }
 }
 
-/* Takes an empty way of `set`, else the least recently used one, for
- * `line`; adds the dirty sectors it held to *evicted_dirty. */
-static uint32_t replace(Cache *c, size_t set, uint64_t line, uint32_t *evicted_dirty)
+/* In a full set, replaces the least recently used line by `line`; adds
+ * the dirty sectors it held to *evicted_dirty.  Returns its way. */
+static uint32_t evict_lru(Cache *c, size_t set, uint8_t *block, uint64_t line, uint32_t *evicted_dirty)
 {
-    uint64_t *tags = set_tags(c, set);
-    const uint32_t *stamps = set_stamps(c, set);
+    uint64_t *tags = block_tags(block);
+    const uint32_t *stamps = block_stamps(c, block);
     uint32_t victim = 0;
-    for (uint32_t w = 0; w < c->assoc; w++) {
-        if (!tags[w]) {
-            victim = w;
-            break;
-        }
+    for (uint32_t w = 1; w < c->assoc; w++)
         if (stamps[w] < stamps[victim])
             victim = w;
-    }
     if (c->dirty) {
         uint32_t *dirty = &c->dirty[set * c->assoc + victim];
-        if (tags[victim])
-            *evicted_dirty += popcount32(*dirty);
-        *dirty = 0;
+        if (*dirty) {
+            uint32_t n = popcount32(*dirty);
+            *evicted_dirty += n;
+            c->dirty_sectors -= n;
+            *dirty = 0;
+        }
     }
     tags[victim] = line + 1;
-    set_valid(c, set)[victim] = 0;
+    block_valid(c, block)[victim] = 0;
     return victim;
 }
 
 /* What an access does to each sector it names. */
 typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
 
+/* The way of `set` holding `line`, allocated unless op writes through;
+ * assoc when it is absent and not allocated.  The way a line was last
+ * found in is remembered by line (way_hint, checked against the tag, so a
+ * stale hint only costs the search).  Ways fill in order and empty again
+ * only all at once, so the first empty way ends the search. */
+static inline uint32_t find_way(Cache *c, size_t set, uint8_t *block, uint64_t line, SectorOp op,
+                                uint32_t *evicted_dirty)
+{
+    uint64_t *tags = block_tags(block);
+    uint64_t key = line + 1;
+    uint8_t *hint = &c->way_hint[line % WAY_HINTS];
+    if (*hint < c->assoc && tags[*hint] == key)
+        return *hint;
+    uint32_t w = 0;
+    while (w < c->assoc && tags[w] != key && tags[w])
+        w++;
+    if (w < c->assoc && tags[w] == key) {
+        *hint = (uint8_t)w;
+        return w;
+    }
+    if (op == DO_WRITE_THROUGH)
+        return c->assoc;
+    if (w < c->assoc) {   /* an empty way: nothing to evict */
+        tags[w] = key;
+        block_valid(c, block)[w] = 0;
+    } else {
+        w = evict_lru(c, set, block, line, evicted_dirty);
+    }
+    *hint = (uint8_t)w;
+    return w;
+}
+
+/* Sectors `touched` of way w of `set` are now modified. */
+static void mark_dirty(Cache *c, size_t set, uint32_t w, uint32_t touched)
+{
+    if (!c->dirty)
+        c->dirty = g_new0(uint32_t, (gsize)c->nsets * c->assoc);
+    uint32_t *dirty = &c->dirty[set * c->assoc + w];
+    c->dirty_sectors += popcount32(touched & ~*dirty);
+    *dirty |= touched;
+}
+
+/* The sectors `mask` (valid-mask bits) of `line`, all distinct, as one
+ * access each in any order: a bit's result does not depend on the others.
+ * Returns those that hit. */
+static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorOp op, uint32_t *evicted_dirty)
+{
+    size_t set = set_of(c, line);
+    uint8_t *block = set_block(c, set);
+    uint32_t w = find_way(c, set, block, line, op, evicted_dirty);
+    if (w == c->assoc)
+        return 0;   /* writing through, not present: the writes pass by */
+    uint32_t *valid = &block_valid(c, block)[w];
+    uint32_t hits = *valid & mask, uses;
+    if (op == DO_WRITE_THROUGH) {
+        uses = popcount32(hits);   /* only a present sector is written, and stays clean */
+        if (!uses)
+            return 0;
+    } else {
+        *valid |= mask;
+        uses = popcount32(mask);
+        if (op == DO_WRITE_ALLOCATE)
+            mark_dirty(c, set, w, mask);
+    }
+    block_stamps(c, block)[w] = tick(c, uses);
+    return hits;
+}
+
 /* `n` single-sector accesses to `line`, one after another; bits[i] is the
- * i-th one's sector bit.  Returns bit i set when the i-th one hit. */
+ * i-th one's sector bit (several may share a bit when sectors are wider
+ * than 32 B).  Returns bit i set when the i-th one hit. */
 static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint32_t n, SectorOp op,
                             uint32_t *evicted_dirty)
 {
     size_t set = set_of(c, line);
-    const uint64_t *tags = set_tags(c, set);
-    uint32_t w = 0;
-    while (w < c->assoc && tags[w] != line + 1)
-        w++;
-    if (w == c->assoc) {
-        if (op == DO_WRITE_THROUGH)
-            return 0;   /* not present: the writes pass by */
-        w = replace(c, set, line, evicted_dirty);
-    }
-    uint32_t *valid = &set_valid(c, set)[w];
+    uint8_t *block = set_block(c, set);
+    uint32_t w = find_way(c, set, block, line, op, evicted_dirty);
+    if (w == c->assoc)
+        return 0;   /* writing through, not present: the writes pass by */
+    uint32_t *valid = &block_valid(c, block)[w];
     uint32_t v = *valid, hits = 0, touched = 0, uses = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t bit = bits[i];
@@ -263,18 +393,11 @@ static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint3
     if (!uses)
         return hits;
     *valid = v;
-    if (op == DO_WRITE_ALLOCATE) {
-        if (!c->dirty) {
-            c->dirty = g_new0(uint32_t, (gsize)c->nsets * c->assoc);
-            c->dirty_sets = g_new0(uint64_t, (c->nsets + 63) / 64);
-        }
-        c->dirty[set * c->assoc + w] |= touched;
-        c->dirty_sets[set / 64] |= 1ull << (set % 64);
-    }
-    set_stamps(c, set)[w] = tick(c, uses);
+    if (op == DO_WRITE_ALLOCATE)
+        mark_dirty(c, set, w, touched);
+    block_stamps(c, block)[w] = tick(c, uses);
     return hits;
 }
-
 
 static inline uint32_t sector_bit(const Cache *c, uint64_t addr)
 {
@@ -302,11 +425,33 @@ CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write)
     return access_one(c, addr, allocate_on_write ? DO_WRITE_ALLOCATE : DO_WRITE_THROUGH);
 }
 
+/* 32 B sectors: the named sectors, placed at their offset from the start
+ * of addr's line, are the valid bits of that line and the ones after it,
+ * line_bytes / 32 bits each; the lines are done in ascending order. */
+static uint32_t access_sectors_32(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op,
+                                  uint32_t *evicted_dirty)
+{
+    uint32_t per_line = c->line_sectors;
+    uint64_t line = addr >> c->line_shift;
+    uint32_t offset = (uint32_t)(addr >> 5) & (per_line - 1);
+    uint64_t rest = (uint64_t)sectors << offset, hits = 0;
+    if (!(rest & ~c->line_sector_mask))   /* the common case: one line */
+        return access_line_mask(c, line, (uint32_t)rest, op, evicted_dirty) >> offset;
+    for (uint32_t shift = 0; rest; shift += per_line, rest >>= per_line, line++) {
+        uint32_t mask = (uint32_t)(rest & c->line_sector_mask);
+        if (mask)
+            hits |= (uint64_t)access_line_mask(c, line, mask, op, evicted_dirty) << shift;
+    }
+    return (uint32_t)(hits >> offset);
+}
+
 static uint32_t access_sectors(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op, uint32_t *evicted_dirty)
 {
-    if (c->nsets == 0)
+    if (c->nsets == 0 || !sectors)
         return 0;
     uint32_t hits = 0;
+    if (c->sectors_32 && !(addr & 31))
+        return access_sectors_32(c, addr, sectors, op, evicted_dirty);
     if (c->line_shift < 5 || (addr & 31)) {
         /* lines under 32 B (or an unaligned start): one sector at a time */
         for (uint32_t m = sectors; m; m &= m - 1) {
@@ -354,26 +499,17 @@ void cache_invalidate(Cache *c)
 {
     if (c->nsets == 0)
         return;
-    memset(c->sets, 0, (size_t)c->nsets * c->set_bytes);
+    memset(c->set_in_use, 0, ((size_t)c->nsets + 63) / 64 * sizeof *c->set_in_use);
     g_clear_pointer(&c->dirty, g_free);
-    g_clear_pointer(&c->dirty_sets, g_free);
+    c->dirty_sectors = 0;
     c->clock = 0;
 }
 
 uint64_t cache_flush_dirty(Cache *c)
 {
-    uint64_t dirty = 0;
-    if (!c->dirty)
-        return 0;
-    for (size_t w = 0; w < ((size_t)c->nsets + 63) / 64; w++) {
-        for (uint64_t m = c->dirty_sets[w]; m; m &= m - 1) {
-            uint32_t *ways = c->dirty + (w * 64 + (size_t)__builtin_ctzll(m)) * c->assoc;
-            for (uint32_t k = 0; k < c->assoc; k++) {
-                dirty += popcount32(ways[k]);
-                ways[k] = 0;
-            }
-        }
-        c->dirty_sets[w] = 0;
-    }
+    /* no dirty array is no dirty sector */
+    uint64_t dirty = c->dirty_sectors;
+    g_clear_pointer(&c->dirty, g_free);
+    c->dirty_sectors = 0;
     return dirty;
 }

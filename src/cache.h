@@ -41,6 +41,11 @@ CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write);
 uint32_t cache_read_sectors(Cache *c, uint64_t addr, uint32_t sectors, uint32_t *evicted_dirty);
 uint32_t cache_write_sectors(Cache *c, uint64_t addr, uint32_t sectors, bool allocate_on_write,
                              uint32_t *evicted_dirty);
+/* The unit a read miss fills: the sector as this cache models it (the
+ * whole line when not sectored).  A sector asked for in an absent unit
+ * misses and fills the unit, so the unit's other sectors asked for in the
+ * same call then hit; the caller fetches the whole unit from below. */
+uint32_t cache_fill_bytes(const Cache *c);
 /* A hint that addr's set is about to be used: starts loading it into the
  * host's cache (so that the lookups of several transactions overlap).
  * Changes nothing the cache models. */

@@ -73,7 +73,7 @@ static uint32_t lane_size(const WarpAccess *a)
     return a->size ? a->size : 1;
 }
 
-static void emit(CoalesceResult *out, uint64_t addr, uint32_t bytes, uint32_t sector_mask)
+static inline void emit(CoalesceResult *out, uint64_t addr, uint32_t bytes, uint32_t sector_mask)
 {
     if (out->ntrans >= COALESCE_MAX_TRANS)
         return;  /* unreachable for lanes of at most 16 B; never write past the array */
@@ -81,7 +81,9 @@ static void emit(CoalesceResult *out, uint64_t addr, uint32_t bytes, uint32_t se
     t->addr = addr;
     t->bytes = bytes;
     t->sector_mask = sector_mask;
-    out->sectors += popcount32(sector_mask);
+    /* at most 4 sectors (128 B): their count from a table of nibbles */
+    out->sectors += sector_mask < 16 ? (uint32_t)(0x4332322132212110ull >> (4 * sector_mask)) & 0xF
+                                     : popcount32(sector_mask);
 }
 
 /* all 32 B sectors of a whole transaction of `bytes` */
@@ -184,22 +186,31 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
 }
 
 /* cc >= 3: one transaction per 128 B line with the sectors touched in it.
- * Lanes inside one 32 B sector each (every size-aligned lane) take a lean
- * path: a key and a sector bit per lane, with the same order of first touch
- * and the same merging as collect_blocks(). */
+ * Lanes of a power-of-two size aligned to it (every lane the executor
+ * lets through) lie inside one 32 B sector each and take a lean path: a
+ * key and a sector bit per lane, merged into the newest line first (the
+ * common case: consecutive lanes on one line), else into an older one
+ * found newest first, with the same order of first touch and the same
+ * merging as collect_blocks(), which the others take. */
 static void warp_sector(const WarpAccess *a, CoalesceResult *out)
 {
-    uint64_t size = lane_size(a), keys[32], min_key = 0, max_key = 0;
-    uint32_t masks[32];
+    uint64_t size = lane_size(a);
+    if ((size & (size - 1)) || size > SECTOR_BYTES)
+        goto crossing;
+    uint64_t keys[32], newest = UINT64_MAX, min_key = UINT64_MAX, max_key = 0, low_bits = 0;
+    uint32_t masks[32], newest_mask = 0;   /* masks[n - 1] is kept in newest_mask */
     int n = 0;
     for (uint32_t m = a->mask; m; m &= m - 1) {
         uint64_t addr = a->addr[__builtin_ctz(m)];
-        if ((addr & (SECTOR_BYTES - 1)) + size > SECTOR_BYTES)
-            goto crossing;
-        uint64_t key = addr >> LINE_SHIFT;
+        low_bits |= addr;
+        uint64_t key = addr >> LINE_SHIFT;   /* never UINT64_MAX */
         uint32_t bit = 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
-        if (n > 0 && key >= min_key && key <= max_key) {
-            int i = n - 1;
+        if (key == newest) {
+            newest_mask |= bit;
+            continue;
+        }
+        if (key >= min_key && key <= max_key) {
+            int i = n - 2;
             while (i >= 0 && keys[i] != key)
                 i--;
             if (i >= 0) {
@@ -207,11 +218,17 @@ static void warp_sector(const WarpAccess *a, CoalesceResult *out)
                 continue;
             }
         }
-        min_key = n == 0 || key < min_key ? key : min_key;
-        max_key = n == 0 || key > max_key ? key : max_key;
-        keys[n] = key;
-        masks[n++] = bit;
+        if (n > 0)
+            masks[n - 1] = newest_mask;
+        min_key = key < min_key ? key : min_key;
+        max_key = key > max_key ? key : max_key;
+        keys[n++] = newest = key;
+        newest_mask = bit;
     }
+    if (n > 0)
+        masks[n - 1] = newest_mask;
+    if (low_bits & (size - 1))
+        goto crossing;   /* a lane off its size's alignment may cross a sector */
     for (int i = 0; i < n; i++)
         emit(out, keys[i] << LINE_SHIFT, LINE_BYTES, masks[i]);
     return;

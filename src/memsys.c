@@ -12,6 +12,7 @@
 #include "memsys.h"
 
 #include <glib.h>
+#include <string.h>
 
 #include "cache.h"
 #include "coalesce.h"
@@ -37,6 +38,8 @@ struct MemSys {
     Cache **ro;              /* per SM read-only path; NULL until used, always when it is the L1 */
     Cache *l2;
     Server l2_server, dram_server;
+    uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
+    uint32_t dram_granule_firsts;  /* bit i set when i is a multiple of it */
 };
 
 static uint64_t sector_cost(double bytes_per_cycle)
@@ -67,6 +70,10 @@ MemSys *memsys_new(const GpuConfig *cfg)
     ms->l2 = cache_new(&cfg->l2);
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
+    /* the configuration keeps access_bytes a power of two, 32 to 256 */
+    ms->dram_granule_sectors = MIN(MAX(cfg->dram_access_bytes / SECTOR_BYTES, 1u), 16u);
+    for (uint32_t i = 0; i < 32; i += ms->dram_granule_sectors)
+        ms->dram_granule_firsts |= 1u << i;
     return ms;
 }
 
@@ -100,9 +107,15 @@ void memsys_reset(MemSys *ms)
 /* without -mpopcnt, __builtin_popcount is a library call */
 static inline uint32_t popcount32(uint32_t x)
 {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcount(x);
+#else
+    if (x < 16)   /* the sectors of one 128 B line: a table of nibbles */
+        return (uint32_t)(0x4332322132212110ull >> (4 * x)) & 0xF;
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
 }
 
 /* The cache an SM's global/local access of this kind goes through, made
@@ -139,16 +152,12 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
     write_back(ms, start, dirty, c);
     uint64_t ready = start + cfg->l2.latency;
     if (miss_mask) {
-        /* DRAM moves whole access granules: count the granules the missing
-         * sectors fall in */
-        uint32_t per = MAX(cfg->dram_access_bytes / SECTOR_BYTES, 1u), granules = 0, seen = 0;
-        for (uint32_t m = miss_mask; m; m &= m - 1) {
-            uint32_t gi = (uint32_t)__builtin_ctz(m) / per;
-            if (!(seen & (1u << gi))) {
-                seen |= 1u << gi;
-                granules++;
-            }
-        }
+        /* DRAM moves whole access granules (groups of `per` sectors from
+         * the transaction's start): count those with a missing sector */
+        uint32_t per = ms->dram_granule_sectors, any = miss_mask;
+        for (uint32_t shift = 1; shift < per; shift <<= 1)
+            any |= any >> shift;   /* bit per * g: some sector of granule g misses */
+        uint32_t granules = popcount32(any & ms->dram_granule_firsts);
         uint32_t dram_sectors = granules * per;
         c->dram_bytes_read += (uint64_t)dram_sectors * SECTOR_BYTES;
         /* dram_latency is what a miss adds to the L2's own latency */
@@ -178,12 +187,24 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
  * (atomics to one address are serialised). */
 static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *max_same)
 {
-    /* the common case first: every lane on one address (a broadcast) */
-    uint64_t first = a->addr[__builtin_ctz(a->mask)];
-    uint32_t m0 = a->mask;
-    while (m0 && a->addr[__builtin_ctz(m0)] == first)
-        m0 &= m0 - 1;
-    if (!m0) {
+    /* the common case first: every lane on one address (a broadcast); a
+     * whole warp is checked without a branch per lane */
+    uint64_t first = a->addr[__builtin_ctz(a->mask)], differ = 0;
+    if (a->mask == 0xFFFFFFFFu) {
+        /* two lanes per step (GCC/Clang vector extension: SSE2 on x86-64) */
+        typedef uint64_t U64x2 __attribute__((vector_size(16)));
+        U64x2 acc = {0, 0}, f = {first, first};
+        for (int i = 0; i < 32; i += 2) {
+            U64x2 v;
+            memcpy(&v, &a->addr[i], sizeof v);
+            acc |= v ^ f;
+        }
+        differ = acc[0] | acc[1];
+    } else {
+        for (uint32_t m = a->mask; m; m &= m - 1)
+            differ |= a->addr[__builtin_ctz(m)] ^ first;
+    }
+    if (!differ) {
         *distinct = 1;
         *max_same = popcount32(a->mask);
         return;
@@ -270,6 +291,35 @@ static void local_view(const WarpAccess *a, uint64_t local_id, WarpAccess *g)
     g->size = MIN(a->size, 4u);
 }
 
+/* What an L1 (or read-only cache) lookup of transaction t leaves for L2:
+ * the cache fills whole units of fill_bytes (its sector; a line of 128 B on
+ * Fermi), so each unit with a sector that missed is fetched whole, and t
+ * becomes those units.  The cache's `hits` count a unit's later sectors as
+ * hits once its first one filled it; the sectors that really hit (their
+ * unit was there before) are returned.  Units wider than a transaction's
+ * 32-bit sector mask (1 KiB) are fetched as 1 KiB. */
+static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32_t fill_bytes)
+{
+    uint32_t miss = t->sector_mask & ~hits;
+    uint32_t unit_sectors = MIN(fill_bytes, 32u * SECTOR_BYTES) / SECTOR_BYTES;
+    if (unit_sectors <= 1 || !miss) {
+        t->sector_mask = miss;
+        return hits;
+    }
+    /* sizes are powers of two, so units are aligned to their size */
+    uint64_t unit_bytes = (uint64_t)unit_sectors * SECTOR_BYTES;
+    uint64_t base = t->addr & ~(unit_bytes - 1);
+    uint32_t shift = (uint32_t)((t->addr - base) / SECTOR_BYTES);
+    uint64_t unit = (1ull << unit_sectors) - 1, missed = (uint64_t)miss << shift, fetch = 0;
+    for (uint32_t g = 0; missed >> g; g += unit_sectors)
+        if ((missed >> g) & unit)
+            fetch |= unit << g;
+    t->addr = base;
+    t->bytes = (uint32_t)MAX(t->bytes, unit_bytes);
+    t->sector_mask = (uint32_t)fetch;   /* the units cover at most max(t's 128 B, one unit) */
+    return hits & ~(uint32_t)(fetch >> shift);
+}
+
 /* The SM's side of a global or local access: the coalescer, the counters
  * and L1 (or the read-only path), which only this SM's requests touch.
  * Leaves in *r what goes on to L2; returns the memory pipe's cycles. */
@@ -309,8 +359,9 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     /* L1 and L2 hold separate state, so a request's L1 lookups can all come
      * first and its L2 accesses after, each in transaction order, with the
      * same results; meanwhile the sets each will use start loading into the
-     * host's cache together. */
-    for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
+     * host's cache together (when there are several: one lookup gains
+     * nothing from a hint just before it). */
+    for (uint32_t i = 0; l1 && cr.ntrans > 1 && i < cr.ntrans; i++)
         cache_prefetch(l1, cr.trans[i].addr);
     uint32_t no_evictions = 0;
     if (write || atomic) {
@@ -324,6 +375,7 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         }
         return MAX(cr.ntrans, 1u);
     }
+    uint32_t fill_bytes = use_l1 ? cache_fill_bytes(l1) : SECTOR_BYTES;
     uint64_t fetched[FETCH_TRACK];
     uint32_t nfetched = 0;
     for (uint32_t i = 0; i < cr.ntrans; i++) {
@@ -331,8 +383,7 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         if (use_l1) {
             uint32_t hits = cache_read_sectors(l1, t.addr, t.sector_mask, &no_evictions);
             c->l1_sectors += popcount32(t.sector_mask);
-            c->l1_sector_hits += popcount32(hits);
-            t.sector_mask &= ~hits;
+            c->l1_sector_hits += popcount32(miss_fetches_fill_units(&t, hits, fill_bytes));
             r->ready = MAX(r->ready, now + hit_latency);
         }
         /* Transactions of one request that repeat a sector (the cc 1.x rules
@@ -358,7 +409,7 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
 {
     const GpuConfig *cfg = ms->cfg;
     uint64_t ready = r->ready;
-    for (uint32_t i = 0; i < r->ntrans; i++)
+    for (uint32_t i = 0; r->ntrans > 1 && i < r->ntrans; i++)
         if (r->trans[i].sector_mask)
             cache_prefetch(ms->l2, r->trans[i].addr);
     for (uint32_t i = 0; i < r->ntrans; i++) {

@@ -52,6 +52,35 @@ static void sort_u64(uint64_t *v, int n)
     }
 }
 
+/* phase_wavefronts() when every lane lies in one bank word (lanes of a
+ * power-of-two size, aligned, no wider than a word) and the layout is
+ * powers of two: one shift and one mask per lane.  Returns 0 (no phase has
+ * 0 wavefronts) when a lane is not aligned, for the general path. */
+static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, const Layout *l, uint64_t size)
+{
+    uint64_t words[32], lo = UINT64_MAX, hi = 0, low_bits = 0;
+    uint32_t per_bank[MAX_BANKS] = {0}, worst = 0;
+    int n = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        low_bits |= addr;
+        uint64_t w = addr >> l->word_shift;
+        if (w >= lo && w <= hi) {   /* inside the range seen: maybe a word already counted */
+            int i = n - 1;
+            while (i >= 0 && words[i] != w)
+                i--;
+            if (i >= 0)
+                continue;
+        }
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+        words[n++] = w;
+        uint32_t c = ++per_bank[w & l->bank_mask];
+        worst = c > worst ? c : worst;
+    }
+    return low_bits & (size - 1) ? 0 : worst;
+}
+
 /* cc >= 2.0: one phase; every lane's bytes are served by the words they lie
  * in, and a word read by several lanes is delivered once (multicast) */
 static uint32_t phase_wavefronts(const WarpAccess *a, uint32_t lanes, const Layout *l)
@@ -175,11 +204,14 @@ void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool h
         /* wider than a bank: as many lanes per phase as fill the banks once */
         uint32_t phase_lanes = words_per_lane >= 32 ? 1 : 32 / words_per_lane;
         uint32_t phase_mask = phase_lanes == 32 ? 0xFFFFFFFFu : (1u << phase_lanes) - 1;
+        bool one_word = (size & (size - 1)) == 0 && size <= bank_bytes && l.word_shift >= 0 &&
+                        (l.bank_mask || banks == 1);
         for (uint32_t p = 0; p < 32; p += phase_lanes) {
             uint32_t lanes = a->mask & (phase_mask << p);
             if (!lanes)
                 continue;
-            out->wavefronts += phase_wavefronts(a, lanes, &l);
+            uint32_t wavefronts = one_word ? phase_wavefronts_one_word(a, lanes, &l, size) : 0;
+            out->wavefronts += wavefronts ? wavefronts : phase_wavefronts(a, lanes, &l);
             phases++;
         }
     }

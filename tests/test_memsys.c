@@ -1,0 +1,215 @@
+/* test_memsys.c — the memory hierarchy on synthetic request streams:
+ * what L1, L2 and DRAM count for loads whose answers follow from the
+ * bundled configurations' geometry, and that the split calls
+ * (memsys_access_sm + memsys_access_beyond) equal memsys_access.
+ *
+ * Expected values are worked out here from the addresses (distinct lines,
+ * sectors, DRAM granules), not taken from the code under test.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "config.h"
+#include "memsys.h"
+
+#define LINE 128u
+#define SECTOR 32u
+#define BASE 0x10000000ull   /* 1 KiB aligned, like an allocation */
+
+static GpuConfig *load(const char *name)
+{
+    GError *err = NULL;
+    GpuConfig *cfg = config_load(name, NULL, &err);
+    ck_assert_msg(cfg != NULL, "%s", err ? err->message : "?");
+    return cfg;
+}
+
+static Insn load_insn(void)
+{
+    Insn in;
+    memset(&in, 0, sizeof in);
+    in.op = OP_LD;
+    in.space = SPACE_GLOBAL;
+    return in;
+}
+
+/* a warp of 4 B loads: lane i at base + i * stride */
+static WarpAccess strided(uint64_t base, uint64_t stride)
+{
+    WarpAccess a;
+    memset(&a, 0, sizeof a);
+    a.mask = 0xFFFFFFFFu;
+    a.size = 4;
+    a.space = SPACE_GLOBAL;
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = base + (uint64_t)i * stride;
+    return a;
+}
+
+/* the distinct `unit`-byte blocks the warps' lanes touch */
+static uint64_t distinct_units(const WarpAccess *w, int nwarps, uint64_t unit)
+{
+    GHashTable *seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(gint64));
+    for (int k = 0; k < nwarps; k++)
+        for (int i = 0; i < 32; i++)
+            if (w[k].mask >> i & 1) {
+                gint64 key = (gint64)(w[k].addr[i] / unit);
+                g_array_append_val(keys, key);
+            }
+    for (guint i = 0; i < keys->len; i++)
+        g_hash_table_add(seen, &g_array_index(keys, gint64, i));
+    uint64_t n = g_hash_table_size(seen);
+    g_hash_table_destroy(seen);
+    g_array_free(keys, TRUE);
+    return n;
+}
+
+/* Runs the warps' loads on SM 0, one per cycle, and finishes the launch. */
+static MemCounters run_loads(const GpuConfig *cfg, const WarpAccess *w, int nwarps)
+{
+    MemSys *ms = memsys_new(cfg);
+    MemCounters c;
+    memset(&c, 0, sizeof c);
+    Insn in = load_insn();
+    for (int k = 0; k < nwarps; k++)
+        (void)memsys_access(ms, 0, (uint64_t)k, &in, &w[k], 0, &c);
+    memsys_finish(ms, &c);
+    memsys_free(ms);
+    return c;
+}
+
+/* A scattered stream: warp k's lanes read one word of each of 32 lines,
+ * 4 KiB apart, at word k of the line; the first warp misses every line.
+ * Then the same lines again (they fit the L1s of the configs used). */
+static int scattered_stream(WarpAccess *w, int passes)
+{
+    int n = 0;
+    for (int p = 0; p < passes; p++)
+        for (uint64_t k = 0; k < 8; k++)
+            w[n++] = strided(BASE + 4 * k, 4096 + LINE);
+    return n;
+}
+
+START_TEST(fermi_l1_miss_fetches_whole_line)
+{
+    /* gtx460: L1 of 128 B lines, not sectored, caching global loads */
+    GpuConfig *cfg = load("gtx460");
+    ck_assert_uint_eq(cfg->l1.sector_bytes, LINE);
+    WarpAccess w[16];
+    int n = scattered_stream(w, 2);
+    MemCounters c = run_loads(cfg, w, n);
+    uint64_t lines = distinct_units(w, n, LINE);
+    ck_assert_uint_eq(lines, 32);
+    /* each line misses once and comes from DRAM whole; everything else hits */
+    ck_assert_uint_eq(c.dram_bytes_read, lines * LINE);
+    ck_assert_uint_eq(c.l2_sectors, lines * (LINE / SECTOR));
+    /* cc 2.x moves whole 128 B lines through L1: 4 sectors per line per warp */
+    ck_assert_uint_eq(c.l1_sectors, (uint64_t)n * 32 * (LINE / SECTOR));
+    ck_assert_uint_eq(c.l1_sector_hits, c.l1_sectors - lines * (LINE / SECTOR));
+    config_free(cfg);
+}
+END_TEST
+
+START_TEST(fermi_first_touch_counts_every_sector_missed)
+{
+    /* one warp reading 32 distinct lines: all 128 sectors miss (a line that
+     * was not there is not partly a hit) */
+    GpuConfig *cfg = load("gtx460");
+    WarpAccess w = strided(BASE, LINE);
+    MemCounters c = run_loads(cfg, &w, 1);
+    ck_assert_uint_eq(c.l1_sectors, 32 * (LINE / SECTOR));
+    ck_assert_uint_eq(c.l1_sector_hits, 0);
+    ck_assert_uint_eq(c.dram_bytes_read, 32 * LINE);
+    config_free(cfg);
+}
+END_TEST
+
+START_TEST(sectored_l1_fetches_only_sectors_asked)
+{
+    /* h200: 32 B L1 sectors: a miss fetches its sector; DRAM moves
+     * dram_access_bytes granules */
+    GpuConfig *cfg = load("h200");
+    ck_assert_uint_eq(cfg->l1.sector_bytes, SECTOR);
+    WarpAccess w[16];
+    int n = scattered_stream(w, 2);
+    MemCounters c = run_loads(cfg, w, n);
+    uint64_t sectors = distinct_units(w, n, SECTOR);
+    uint64_t granule = MAX(cfg->dram_access_bytes, SECTOR);
+    ck_assert_uint_eq(sectors, 32 * 8 * 4 / SECTOR);
+    ck_assert_uint_eq(c.l1_sectors, (uint64_t)n * 32);           /* one sector per lane */
+    ck_assert_uint_eq(c.l1_sector_hits, c.l1_sectors - sectors);  /* each sector misses once */
+    ck_assert_uint_eq(c.l2_sectors, sectors);
+    ck_assert_uint_eq(c.dram_bytes_read, distinct_units(w, n, granule) * granule);
+    config_free(cfg);
+}
+END_TEST
+
+/* memsys_access_sm + memsys_access_beyond give memsys_access's answers */
+START_TEST(split_calls_equal_whole)
+{
+    static const char *const names[] = { "h200", "gtx1060", "k40", "gtx460", "gtx280", "8800gtx" };
+    for (size_t k = 0; k < G_N_ELEMENTS(names); k++) {
+        GpuConfig *cfg = load(names[k]);
+        MemSys *whole = memsys_new(cfg), *split = memsys_new(cfg);
+        MemCounters cw, cs;
+        memset(&cw, 0, sizeof cw);
+        memset(&cs, 0, sizeof cs);
+        Insn ld = load_insn(), st = load_insn();
+        st.op = OP_ST;
+        uint32_t rng = 12345;
+        for (uint64_t t = 0; t < 400; t++) {
+            WarpAccess a;
+            memset(&a, 0, sizeof a);
+            a.mask = 0xFFFFFFFFu >> (t % 7);
+            a.size = 4u << (t % 3);
+            a.space = SPACE_GLOBAL;
+            a.write = t % 5 == 0;
+            for (int i = 0; i < 32; i++) {
+                rng = rng * 1103515245u + 12345u;
+                uint64_t word = t % 2 ? (uint64_t)i : (rng >> 8) % 4096;
+                a.addr[i] = BASE + (word + t * 8) * a.size;
+            }
+            const Insn *in = a.write ? &st : &ld;
+            uint32_t sm = (uint32_t)(t % cfg->num_sms);
+            MemTiming mt = memsys_access(whole, sm, t, in, &a, 0, &cw);
+            MemRequest r;
+            uint32_t pipe = memsys_access_sm(split, sm, t, in, &a, 0, &cs, &r);
+            uint64_t ready = memsys_access_beyond(split, t, &r, &cs);
+            ck_assert_uint_eq(pipe, mt.pipe_cycles);
+            ck_assert_uint_eq(ready, mt.ready);
+        }
+        memsys_finish(whole, &cw);
+        memsys_finish(split, &cs);
+        ck_assert_msg(memcmp(&cw, &cs, sizeof cw) == 0, "%s", names[k]);
+        ck_assert_uint_gt(cw.dram_bytes_read, 0);
+        memsys_free(whole);
+        memsys_free(split);
+        config_free(cfg);
+    }
+}
+END_TEST
+
+static Suite *memsys_suite(void)
+{
+    Suite *s = suite_create("memsys");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, fermi_l1_miss_fetches_whole_line);
+    tcase_add_test(tc, fermi_first_touch_counts_every_sector_missed);
+    tcase_add_test(tc, sectored_l1_fetches_only_sectors_asked);
+    tcase_add_test(tc, split_calls_equal_whole);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(memsys_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
