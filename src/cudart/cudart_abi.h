@@ -81,6 +81,31 @@ enum cudaFuncAttribute {
     cudaFuncAttributePreferredSharedMemoryCarveout = 9,
 };
 
+/* cudaLaunchKernelEx's configuration; an attribute's value is a 64-byte
+ * union, of which only the cluster dimension is read here. */
+enum cudaLaunchAttributeID {
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeClusterDimension = 4,
+};
+
+struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        char bytes[64];
+        struct { unsigned int x, y, z; } clusterDim;
+    } val;
+};
+
+struct cudaLaunchConfig {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    struct cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+};
+
 /* CUDA 13's cudaDeviceProp (clockRate, memoryClockRate and other fields of
  * CUDA 12 are gone: programs ask cudaDeviceGetAttribute for them). */
 struct cudaDeviceProp {
@@ -185,6 +210,9 @@ _Static_assert(offsetof(struct cudaDeviceProp, totalConstMem) == 352, "cudaDevic
 _Static_assert(offsetof(struct cudaDeviceProp, memoryBusWidth) == 592, "cudaDeviceProp layout");
 _Static_assert(offsetof(struct cudaDeviceProp, reserved) == 784, "cudaDeviceProp layout");
 _Static_assert(sizeof(struct cudaDeviceProp) == 1008, "cudaDeviceProp layout");
+_Static_assert(sizeof(struct cudaLaunchAttribute) == 72, "cudaLaunchAttribute layout");
+_Static_assert(sizeof(struct cudaLaunchConfig) == 56, "cudaLaunchConfig_t layout");
+_Static_assert(offsetof(struct cudaLaunchConfig, attrs) == 40, "cudaLaunchConfig_t layout");
 _Static_assert(sizeof(struct cudaFuncAttributes) == 144, "cudaFuncAttributes layout");
 _Static_assert(sizeof(struct cudaPointerAttributes) == 88, "cudaPointerAttributes layout");
 

@@ -35,6 +35,7 @@ typedef struct {
 
 typedef struct {
     char *name;             /* the .entry's (mangled) name */
+    char *display_name;     /* demangled, made on first use; NULL until then */
     CudartModule *mod;
     uint32_t kernel;        /* function index, NO_INDEX when the module lacks it */
     uint32_t regs;          /* cfg_estimate_registers */
@@ -49,6 +50,9 @@ typedef struct {
     CudartModule *mod;
     uint32_t var;           /* module variable, NO_INDEX when absent */
     size_t size;            /* as registered */
+    uint64_t managed_addr;  /* __managed__: its storage, host and device address alike; else 0 */
+    uint64_t const_shadow;  /* __constant__ whose address was asked for: its global-memory
+                               mirror (symbol_api.c); else 0 */
 } CudartSymbol;
 
 typedef enum { ALLOC_DEVICE, ALLOC_MANAGED, ALLOC_HOST } CudartAllocKind;
@@ -56,12 +60,25 @@ typedef enum { ALLOC_DEVICE, ALLOC_MANAGED, ALLOC_HOST } CudartAllocKind;
 typedef struct {
     CudartAllocKind kind;
     uint64_t size;
+    unsigned flags;         /* host: cudaHostAlloc's flags (cudaHostGetFlags);
+                               device: CUDART_ALLOC_FROM_POOL or 0 */
 } CudartAlloc;
+
+#define CUDART_ALLOC_FROM_POOL 1u  /* cudaMallocAsync: counted in the pool's usage */
 
 typedef struct {
     int magic;              /* validates a handle the program passes back */
     unsigned flags;
+    int priority;           /* as created, clamped to the device's range */
 } CudartStream;
+
+/* Stream priorities: lower numbers are higher priority (CUDA's range on
+ * Hopper).  Accepted and reported; work runs in issue order regardless. */
+#define CUDART_PRIORITY_LEAST    0
+#define CUDART_PRIORITY_GREATEST (-5)
+
+/* cudaLimit values the device keeps (cudaDeviceSetLimit/GetLimit). */
+#define CUDART_LIMIT_COUNT 7
 
 typedef struct {
     int magic;
@@ -95,6 +112,8 @@ typedef struct {
     GPtrArray *modules;         /* CudartModule*, owned */
     GHashTable *kernels;        /* host stub -> CudartKernel* (owned) */
     GHashTable *symbols;        /* host shadow -> CudartSymbol* (owned) */
+    GHashTable *managed_vars;   /* a __managed__ variable's address -> CudartSymbol* (borrowed) */
+    GPtrArray *const_shadows;   /* CudartSymbol* (borrowed) with a const_shadow */
     GHashTable *allocs;         /* base address -> CudartAlloc* (owned) */
     GHashTable *streams;        /* CudartStream* set (owned) */
     GHashTable *events;         /* CudartEvent* set (owned) */
@@ -103,6 +122,10 @@ typedef struct {
     cudaError_t last_error;     /* cudaGetLastError returns and clears it */
     cudaError_t sticky_error;   /* a kernel fault: every later call fails */
     uint32_t device_flags;
+    size_t limits[CUDART_LIMIT_COUNT]; /* cudaLimit -> value */
+    uint64_t pool_release_threshold;   /* the default memory pool's attributes */
+    uint64_t pool_used_high;
+    int pool_reuse[3];                 /* cudaMemPoolReuse* (attributes 1..3) */
     uint64_t alloc_serial;
     uint32_t gridid;
     double clock_ns;            /* the simulated device clock */
@@ -124,6 +147,10 @@ void cudart_message(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Simulated time of moving `bytes` between host and device (PCIe-like). */
 double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side);
 
+/* A zeroed host-mapped allocation (its host address is its device address)
+ * of `size` bytes, or 0 with error (memory_api.c). */
+uint64_t cudart_alloc_host_mapped(CudartDevice *d, uint64_t size, const char *name, GError **error);
+
 /* Host pointer for [p, p+n) of device memory, NULL when it is not a device range. */
 uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n);
 
@@ -136,9 +163,21 @@ void cudart_profile_finish(CudartDevice *d);
 /* The default streams or one cudaStreamCreate made. */
 bool cudart_stream_ok(CudartDevice *d, cudaStream_t s);
 
-/* Registry lookups (registry.c). */
+/* __constant__ variables' global mirrors (symbol_api.c): the host side of
+ * a mirror's range is the constant bytes themselves (NULL when addr is in
+ * no mirror); around a launch the mirrors are refreshed from the constant
+ * bank and written back after it. */
+uint8_t *cudart_const_shadow_bytes(CudartDevice *d, uint64_t addr, uint64_t n);
+void cudart_const_shadows_sync(CudartDevice *d, bool before_launch);
+
+/* Registry lookups (registry.c).  A symbol is its host shadow or, for a
+ * __managed__ variable, also its storage address (what `&var` gives host
+ * code, which reaches the variable through a pointer nvcc generates). */
 CudartKernel *cudart_kernel_for(CudartDevice *d, const void *host_fn);
 CudartSymbol *cudart_symbol_for(CudartDevice *d, const void *host_var);
+/* The kernel's demangled name for people (the summary table), owned by the
+ * kernel; its PTX name when it is not a mangled C++ name. */
+const char *cudart_kernel_display_name(CudartKernel *k);
 
 /* Frees every user allocation, stream and event (cudaDeviceReset). */
 void cudart_release_user_state(CudartDevice *d);

@@ -41,6 +41,9 @@ static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
     p->canMapHostMemory = 1;
     p->surfaceAlignment = 512;
     p->concurrentKernels = 1;
+    p->streamPrioritiesSupported = 1;
+    p->memoryPoolsSupported = 1;
+    p->memoryPoolSupportedHandleTypes = 0;
     p->pciBusID = 1;
     p->asyncEngineCount = 1;
     p->unifiedAddressing = 1;
@@ -211,13 +214,62 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     return cudart_leave(d, cudaErrorInvalidValue);
 }
 
+/* Limits are kept and reported; the simulator needs none of them (device
+ * printf writes straight to stdout, local memory is allocated as used). */
 CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 {
-    static const size_t limits[] = {1024, 1u << 20, 8u << 20, 2, 2048, 0, 0}; /* stack, printf fifo, heap, ... */
     CudartDevice *d = cudart_enter();
-    if (!value || limit < 0 || (size_t)limit >= G_N_ELEMENTS(limits))
+    if (!value || limit < 0 || limit >= CUDART_LIMIT_COUNT)
+        return cudart_leave(d, cudaErrorUnsupportedLimit);
+    *value = d->limits[limit];
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    enum { STACK_SIZE, PRINTF_FIFO, MALLOC_HEAP, SYNC_DEPTH, PENDING_LAUNCHES, L2_FETCH, PERSISTING_L2 };
+    CudartDevice *d = cudart_enter();
+    if (limit < 0 || limit >= CUDART_LIMIT_COUNT)
+        return cudart_leave(d, cudaErrorUnsupportedLimit);
+    if (limit == L2_FETCH && value > 128)
         return cudart_leave(d, cudaErrorInvalidValue);
-    *value = limits[limit];
+    if (limit == PERSISTING_L2 && value > (size_t)d->gpu->l2.size_bytes)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    /* CUDA rounds the stack up to its granularity and keeps at least the default */
+    if (limit == STACK_SIZE)
+        value = (value + 15) / 16 * 16;
+    d->limits[limit] = value;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    CudartDevice *d = cudart_enter();
+    if (leastPriority)
+        *leastPriority = CUDART_PRIORITY_LEAST;
+    if (greatestPriority)
+        *greatestPriority = CUDART_PRIORITY_GREATEST;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* The device's L1/shared split preference: one fixed split is modelled. */
+CUDART_API cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
+{
+    CudartDevice *d = cudart_enter();
+    if (!cacheConfig)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *cacheConfig = 0; /* cudaFuncCachePreferNone */
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!pciBusId || len <= 0)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    g_strlcpy(pciBusId, "0000:01:00.0", (size_t)len); /* pciDomainID:pciBusID:pciDeviceID.0 */
     return cudart_leave(d, cudaSuccess);
 }
 
@@ -227,11 +279,67 @@ CUDART_API cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
     return cudart_leave(d, cacheConfig >= 0 && cacheConfig <= 3 ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+CUDART_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    CudartDevice *d = cudart_enter();
+    if (len < 0 || (len > 0 && !device_arr))
+        return cudart_leave(d, cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++)
+        if (device_arr[i] != 0)
+            return cudart_leave(d, cudaErrorInvalidDevice);
+    return cudart_leave(d, cudaSuccess);
+}
+
 CUDART_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
     CudartDevice *d = cudart_enter();
     if (!device || !prop)
         return cudart_leave(d, cudaErrorInvalidValue);
     *device = 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* Bank-width preferences (deprecated since CUDA 12): accepted; the shared
+ * memory model has 4-byte banks. */
+CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, config >= 0 && config <= 2 ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int *config)
+{
+    CudartDevice *d = cudart_enter();
+    if (!config)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *config = 1; /* cudaSharedMemBankSizeFourByte */
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+    CudartDevice *d = cudart_enter();
+    if (!cudart_kernel_for(d, func))
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    return cudart_leave(d, config >= 0 && config <= 2 ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* Nothing persists in the modelled L2 between launches' accounting. */
+CUDART_API cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, cudart_unusable(d));
+}
+
+/* Every launch is profiled already; the profiler range markers are accepted. */
+CUDART_API cudaError_t cudaProfilerStart(void)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaProfilerStop(void)
+{
+    CudartDevice *d = cudart_enter();
     return cudart_leave(d, cudaSuccess);
 }

@@ -20,6 +20,11 @@
 #define HOST_LINK_BYTES_PER_NS 25.0
 #define HOST_LINK_LATENCY_NS   2000.0
 
+/* cudaLimit defaults as a Hopper GPU reports them: stack, printf FIFO,
+ * malloc heap, device-runtime sync depth and pending launches, L2 fetch
+ * granularity, persisting L2 size. */
+static const size_t default_limits[CUDART_LIMIT_COUNT] = {1024, 1u << 20, 8u << 20, 2, 2048, 32, 0};
+
 static CudartDevice the_device = {0};
 
 static bool env_flag(const char *name)
@@ -32,6 +37,7 @@ static void kernel_free(gpointer p)
 {
     CudartKernel *k = p;
     g_free(k->name);
+    g_free(k->display_name);
     g_free(k);
 }
 
@@ -66,11 +72,14 @@ static void initialise(CudartDevice *d)
     const char *report = g_getenv("WARPSIM_REPORT");
     d->report_path = report && *report ? g_strdup(report) : NULL;
     const char *threads = g_getenv("WARPSIM_THREADS");
-    d->host_threads = threads && atoi(threads) > 0 ? (uint32_t)atoi(threads) : g_get_num_processors();
+    d->host_threads = threads && atoi(threads) > 0 ? (uint32_t)atoi(threads) : launch_host_cores();
     d->gmem = gmem_new();
     d->modules = g_ptr_array_new();
     d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);
     d->symbols = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, symbol_free);
+    d->managed_vars = g_hash_table_new(g_direct_hash, g_direct_equal);
+    d->const_shadows = g_ptr_array_new();
+    memcpy(d->limits, default_limits, sizeof d->limits);
     d->allocs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     d->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
     d->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
@@ -125,9 +134,13 @@ double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side)
     return (double)(2 * bytes) / (per_ns > 0 ? per_ns : 1000.0);
 }
 
+/* Global memory, or the constant bytes behind a __constant__ variable's
+ * global mirror (cudaGetSymbolAddress). */
 uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n)
 {
-    return gmem_ptr(d->gmem, (uint64_t)(uintptr_t)p, n ? n : 1);
+    uint64_t addr = (uint64_t)(uintptr_t)p;
+    uint8_t *bytes = cudart_const_shadow_bytes(d, addr, n ? n : 1);
+    return bytes ? bytes : gmem_ptr(d->gmem, addr, n ? n : 1);
 }
 
 void cudart_release_user_state(CudartDevice *d)
@@ -141,4 +154,5 @@ void cudart_release_user_state(CudartDevice *d)
     g_hash_table_remove_all(d->streams);
     g_hash_table_remove_all(d->events);
     g_array_set_size(d->call_configs, 0);
+    memcpy(d->limits, default_limits, sizeof d->limits);
 }

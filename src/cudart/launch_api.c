@@ -77,8 +77,10 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
     if (timed)
         timing_stats_init(&ts, mod);
     GError *e = NULL;
+    cudart_const_shadows_sync(d, true);
     bool ok = timed ? timing_run(k->mod->image, &spec, timed, k->regs, &ls, &ts, &e)
                     : launch_run(k->mod->image, &spec, &ls, &e);
+    cudart_const_shadows_sync(d, false);
     g_free(params);
     double ns = 0;
     if (ok)
@@ -137,6 +139,31 @@ CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim
                                              size_t sharedMem, cudaStream_t stream)
 {
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelEx: attributes that only tune scheduling are ignored; a
+ * cooperative launch runs as an ordinary one (every block of a grid the
+ * simulator runs makes progress); thread-block clusters are not modelled. */
+CUDART_API cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *config, const void *func, void **args)
+{
+    CudartDevice *d = cudart_enter();
+    if (!config || (config->numAttrs && !config->attrs))
+        return cudart_leave(d, cudaErrorInvalidValue);
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const struct cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            cudart_message("cudaLaunchKernelEx: thread-block clusters are not supported by warpsim");
+            return cudart_leave(d, cudaErrorNotSupported);
+        }
+    }
+    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), config->gridDim, config->blockDim, args,
+                                  config->dynamicSmemBytes, config->stream));
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const struct cudaLaunchConfig *config, const void *func, void **args)
+{
+    return cudaLaunchKernelExC(config, func, args);
 }
 
 /* nvcc 13's stubs: a handle per kernel, fetched once, then launches by handle. */
@@ -226,6 +253,19 @@ CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttri
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
         return cudart_leave(d, value >= -1 && value <= 100 ? cudaSuccess : cudaErrorInvalidValue);
     return cudart_leave(d, cudaErrorInvalidValue);
+}
+
+/* The kernel's name as the module has it (mangled, as CUDA returns it). */
+CUDART_API cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    CudartDevice *d = cudart_enter();
+    if (!name)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    CudartKernel *k = cudart_kernel_for(d, func);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    *name = k->name;
+    return cudart_leave(d, cudaSuccess);
 }
 
 /* The timing model has one L1/shared split per configuration: a preference

@@ -1,7 +1,8 @@
 /* memory_api.c — allocation, copies and fills: cudaMalloc and its host,
- * managed and pitched forms, cudaMemcpy/2D/Memset (all synchronous; the
- * Async forms only validate the stream), cudaMemGetInfo and
- * cudaPointerGetAttributes.
+ * managed, pitched and stream-ordered (cudaMallocAsync, the default memory
+ * pool) forms, cudaMemcpy/2D/Memset (all synchronous; the Async forms only
+ * validate the stream), managed-memory hints (attach, prefetch, advise),
+ * cudaMemGetInfo and cudaPointerGetAttributes.
  *
  * Device memory is the simulator's global memory: a cudaMalloc'd pointer is
  * a simulated address the host cannot dereference.  Managed and page-locked
@@ -17,18 +18,49 @@
 #define DEVICE_MEMORY_BYTES (80ull << 30)
 #define PITCH_ALIGN 512u
 
-static cudaError_t track(CudartDevice *d, uint64_t base, CudartAllocKind kind, uint64_t size)
+static cudaError_t track(CudartDevice *d, uint64_t base, CudartAllocKind kind, uint64_t size, unsigned flags)
 {
     uint64_t *key = g_new(uint64_t, 1);
     *key = base;
     CudartAlloc *a = g_new(CudartAlloc, 1);
     a->kind = kind;
     a->size = size;
+    a->flags = flags;
     g_hash_table_replace(d->allocs, key, a);
     return cudaSuccess;
 }
 
-static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllocKind kind)
+/* The tracked allocation holding p (anywhere inside it), or NULL. */
+static CudartAlloc *alloc_holding(CudartDevice *d, const void *p)
+{
+    Allocation *a = gmem_lookup(d->gmem, (uint64_t)(uintptr_t)p, 1);
+    uint64_t key = a ? a->base : 0;
+    return a ? g_hash_table_lookup(d->allocs, &key) : NULL;
+}
+
+/* gmem_alloc_host_mapped refuses a buffer that lies within a guard gap of
+ * another host-mapped one, which malloc's neighbouring small chunks often
+ * do.  So each buffer is allocated with a guard's worth of slack after it
+ * (recorded at the size asked for, the slack stays unmapped), and a buffer
+ * landing just before an existing one is retried larger, which moves it. */
+uint64_t cudart_alloc_host_mapped(CudartDevice *d, uint64_t size, const char *name, GError **error)
+{
+    for (uint64_t pad = ALLOC_GUARD;; pad *= 4) {
+        GError *e = NULL;
+        uint64_t base = gmem_alloc_host_mapped(d->gmem, size + pad, name, &e);
+        if (base) {
+            gmem_lookup(d->gmem, base, 1)->size = size;
+            return base;
+        }
+        if (pad >= (1u << 20)) {
+            g_propagate_error(error, e);
+            return 0;
+        }
+        g_error_free(e);
+    }
+}
+
+static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllocKind kind, unsigned flags)
 {
     static const char *const what[] = {"cudaMalloc", "cudaMallocManaged", "cudaMallocHost"};
     cudaError_t err = cudart_unusable(d);
@@ -42,7 +74,7 @@ static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllo
     char *name = g_strdup_printf("%s #%" G_GUINT64_FORMAT " (%zu bytes)", what[kind], ++d->alloc_serial, size);
     GError *e = NULL;
     uint64_t base = kind == ALLOC_DEVICE ? gmem_alloc(d->gmem, size, name, &e)
-                                         : gmem_alloc_host_mapped(d->gmem, size, name, &e);
+                                         : cudart_alloc_host_mapped(d, size, name, &e);
     g_free(name);
     if (!base) {
         cudart_message("%s", e->message);
@@ -50,7 +82,7 @@ static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllo
         return cudaErrorMemoryAllocation;
     }
     *ptr = (void *)(uintptr_t)base;
-    return track(d, base, kind, size);
+    return track(d, base, kind, size, flags);
 }
 
 static cudaError_t release(CudartDevice *d, void *ptr, bool host)
@@ -72,7 +104,7 @@ static cudaError_t release(CudartDevice *d, void *ptr, bool host)
 CUDART_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, allocate(d, devPtr, size, ALLOC_DEVICE));
+    return cudart_leave(d, allocate(d, devPtr, size, ALLOC_DEVICE, 0));
 }
 
 CUDART_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
@@ -80,13 +112,13 @@ CUDART_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned in
     CudartDevice *d = cudart_enter();
     if (flags != 1 && flags != 2) /* cudaMemAttachGlobal, cudaMemAttachHost */
         return cudart_leave(d, cudaErrorInvalidValue);
-    return cudart_leave(d, allocate(d, devPtr, size, ALLOC_MANAGED));
+    return cudart_leave(d, allocate(d, devPtr, size, ALLOC_MANAGED, flags));
 }
 
 CUDART_API cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, allocate(d, ptr, size, ALLOC_HOST));
+    return cudart_leave(d, allocate(d, ptr, size, ALLOC_HOST, 0));
 }
 
 CUDART_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
@@ -94,7 +126,7 @@ CUDART_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int fla
     CudartDevice *d = cudart_enter();
     if (flags & ~0xfu)
         return cudart_leave(d, cudaErrorInvalidValue);
-    return cudart_leave(d, allocate(d, pHost, size, ALLOC_HOST));
+    return cudart_leave(d, allocate(d, pHost, size, ALLOC_HOST, flags));
 }
 
 /* Page-locked memory is mapped at its own address. */
@@ -104,13 +136,210 @@ CUDART_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, uns
     uint64_t base = (uint64_t)(uintptr_t)pHost;
     if (!pDevice || flags != 0)
         return cudart_leave(d, cudaErrorInvalidValue);
-    Allocation *a = gmem_lookup(d->gmem, base, 1);
-    uint64_t key = a ? a->base : 0;
-    CudartAlloc *ca = a ? g_hash_table_lookup(d->allocs, &key) : NULL;
+    CudartAlloc *ca = alloc_holding(d, pHost);
     if (!ca || ca->kind == ALLOC_DEVICE)
         return cudart_leave(d, cudaErrorInvalidValue);
-    *pDevice = pHost;
+    *pDevice = (void *)(uintptr_t)base;
     return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+    CudartDevice *d = cudart_enter();
+    if (!pFlags)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    CudartAlloc *ca = alloc_holding(d, pHost);
+    if (!ca || ca->kind != ALLOC_HOST)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    /* unified addressing: page-locked memory is always mapped */
+    *pFlags = ca->flags | 0x2u; /* cudaHostAllocMapped */
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* ------------------------------------------------ stream-ordered memory */
+
+/* One device, one memory pool: the default pool's handle is this address
+ * (a handle the program only passes back). */
+static const char default_pool_tag = 0;
+#define DEFAULT_POOL ((void *)&default_pool_tag)
+
+static uint64_t pool_used(CudartDevice *d)
+{
+    uint64_t used = 0;
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, d->allocs);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        const CudartAlloc *a = value;
+        if (a->kind == ALLOC_DEVICE && (a->flags & CUDART_ALLOC_FROM_POOL))
+            used += a->size;
+    }
+    return used;
+}
+
+/* Work is done in issue order, so the allocation exists when the stream
+ * reaches this point: an ordinary allocation, counted in the pool. */
+static cudaError_t allocate_async(CudartDevice *d, void **devPtr, size_t size, cudaStream_t stream)
+{
+    if (!cudart_stream_ok(d, stream))
+        return cudaErrorInvalidResourceHandle;
+    cudaError_t err = allocate(d, devPtr, size, ALLOC_DEVICE, CUDART_ALLOC_FROM_POOL);
+    if (!err)
+        d->pool_used_high = MAX(d->pool_used_high, pool_used(d));
+    return err;
+}
+
+CUDART_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, allocate_async(d, devPtr, size, hStream));
+}
+
+CUDART_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, void *memPool, cudaStream_t stream)
+{
+    CudartDevice *d = cudart_enter();
+    if (memPool != DEFAULT_POOL)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    return cudart_leave(d, allocate_async(d, ptr, size, stream));
+}
+
+CUDART_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+    CudartDevice *d = cudart_enter();
+    if (!cudart_stream_ok(d, hStream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    return cudart_leave(d, release(d, devPtr, false));
+}
+
+CUDART_API cudaError_t cudaDeviceGetDefaultMemPool(void **memPool, int device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!memPool)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    *memPool = DEFAULT_POOL;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetMemPool(void **memPool, int device)
+{
+    return cudaDeviceGetDefaultMemPool(memPool, device);
+}
+
+CUDART_API cudaError_t cudaDeviceSetMemPool(int device, void *memPool)
+{
+    CudartDevice *d = cudart_enter();
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    return cudart_leave(d, memPool == DEFAULT_POOL ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* CUDA 13's pools by location (struct cudaMemLocation *) and allocation
+ * type: one device, one pool, whatever is asked. */
+CUDART_API cudaError_t cudaMemGetDefaultMemPool(void **memPool, const void *location, int type)
+{
+    (void)type;
+    CudartDevice *d = cudart_enter();
+    if (!memPool || !location)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *memPool = DEFAULT_POOL;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaMemGetMemPool(void **memPool, const void *location, int type)
+{
+    return cudaMemGetDefaultMemPool(memPool, location, type);
+}
+
+CUDART_API cudaError_t cudaMemSetMemPool(const void *location, int type, void *memPool)
+{
+    (void)type;
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, location && memPool == DEFAULT_POOL ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* Attributes 1-3 are int flags, 4-8 are 64-bit byte counts; of those only
+ * the release threshold and the high-water marks' reset are settable. */
+static cudaError_t pool_attribute(CudartDevice *d, void *memPool, int attr, void *value, bool set)
+{
+    if (memPool != DEFAULT_POOL || !value || attr < 1 || attr > 8)
+        return cudaErrorInvalidValue;
+    if (attr <= 3) {
+        if (set)
+            d->pool_reuse[attr - 1] = *(int *)value != 0;
+        else
+            *(int *)value = d->pool_reuse[attr - 1];
+        return cudaSuccess;
+    }
+    uint64_t *v = value;
+    uint64_t used = pool_used(d);
+    if (set) {
+        if (attr == 4)
+            d->pool_release_threshold = *v;
+        else if (attr == 6 || attr == 8)
+            d->pool_used_high = used; /* CUDA only accepts 0 here: reset the high-water mark */
+        else
+            return cudaErrorInvalidValue;
+        return cudaSuccess;
+    }
+    switch (attr) {
+    case 4: *v = d->pool_release_threshold; break;
+    case 5: case 7: *v = used; break;
+    default: *v = MAX(d->pool_used_high, used); break;
+    }
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaMemPoolSetAttribute(void *memPool, int attr, void *value)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, pool_attribute(d, memPool, attr, value, true));
+}
+
+CUDART_API cudaError_t cudaMemPoolGetAttribute(void *memPool, int attr, void *value)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, pool_attribute(d, memPool, attr, value, false));
+}
+
+/* Freed memory goes back at once: nothing is held to trim. */
+CUDART_API cudaError_t cudaMemPoolTrimTo(void *memPool, size_t minBytesToKeep)
+{
+    (void)minBytesToKeep;
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, memPool == DEFAULT_POOL ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* ------------------------------------------------ managed-memory hints */
+
+/* Managed memory is visible to every stream at once; attaching it to a
+ * stream (or to the host) only has to name managed memory. */
+CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                unsigned int flags)
+{
+    CudartDevice *d = cudart_enter();
+    if (!cudart_stream_ok(d, stream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    if (flags != 1 && flags != 2 && flags != 4) /* Global, Host, Single */
+        return cudart_leave(d, cudaErrorInvalidValue);
+    CudartAlloc *ca = alloc_holding(d, devPtr);
+    bool managed = (ca && ca->kind == ALLOC_MANAGED) || g_hash_table_contains(d->managed_vars, devPtr);
+    if (!managed || (ca && length > ca->size))
+        return cudart_leave(d, cudaErrorInvalidValue);
+    return cudart_leave(d, cudart_unusable(d));
+}
+
+/* Advice changes where pages live, which one device does not model.
+ * `location` is CUDA 13's struct cudaMemLocation {type, id}, eight bytes
+ * passed by value in one register (x86-64), here unused. */
+CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, uint64_t location)
+{
+    (void)location;
+    CudartDevice *d = cudart_enter();
+    if (advice < 1 || advice > 6)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    return cudart_leave(d, cudart_device_bytes(d, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 CUDART_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
@@ -119,7 +348,7 @@ CUDART_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t widt
     if (!pitch)
         return cudart_leave(d, cudaErrorInvalidValue);
     *pitch = (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
-    return cudart_leave(d, allocate(d, devPtr, *pitch * height, ALLOC_DEVICE));
+    return cudart_leave(d, allocate(d, devPtr, *pitch * height, ALLOC_DEVICE, 0));
 }
 
 CUDART_API cudaError_t cudaFree(void *devPtr)
@@ -265,21 +494,36 @@ CUDART_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cu
     return cudart_leave(d, fill(d, devPtr, value, count));
 }
 
-CUDART_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+static cudaError_t fill_2d(CudartDevice *d, void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-    CudartDevice *d = cudart_enter();
     if (height && width > pitch)
-        return cudart_leave(d, cudaErrorInvalidPitchValue);
+        return cudaErrorInvalidPitchValue;
     for (size_t row = 0; row < height; row++) {
         cudaError_t err = fill(d, (uint8_t *)devPtr + row * pitch, value, width);
         if (err)
-            return cudart_leave(d, err);
+            return err;
     }
-    return cudart_leave(d, cudaSuccess);
+    return cudaSuccess;
 }
 
-/* Memory on one device is always where it is needed. */
-CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int location, unsigned flags,
+CUDART_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, fill_2d(d, devPtr, pitch, value, width, height));
+}
+
+CUDART_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                                         cudaStream_t stream)
+{
+    CudartDevice *d = cudart_enter();
+    if (!cudart_stream_ok(d, stream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    return cudart_leave(d, fill_2d(d, devPtr, pitch, value, width, height));
+}
+
+/* Memory on one device is always where it is needed.  `location`: CUDA 13's
+ * struct cudaMemLocation by value, as in cudaMemAdvise. */
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location, unsigned flags,
                                             cudaStream_t stream)
 {
     (void)location;
@@ -301,7 +545,10 @@ CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at
     uint64_t key = a ? a->base : 0;
     CudartAlloc *ca = a ? g_hash_table_lookup(d->allocs, &key) : NULL;
     if (a) {
-        CudartAllocKind kind = ca ? ca->kind : ALLOC_DEVICE; /* module variables are device memory */
+        /* module variables are device memory, or managed when __managed__ */
+        CudartAllocKind kind = ca ? ca->kind
+                             : g_hash_table_contains(d->managed_vars, (gpointer)(uintptr_t)a->base) ? ALLOC_MANAGED
+                                                                                                    : ALLOC_DEVICE;
         attributes->type = kind == ALLOC_DEVICE ? cudaMemoryTypeDevice
                          : kind == ALLOC_MANAGED ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
         attributes->device = 0;

@@ -1,6 +1,7 @@
 /* profile.c — every launch's profile: an entry in the JSON report warpsim
  * run writes (report.h; written at exit to WARPSIM_REPORT), and per-kernel
- * totals for the nvprof-like summary table (WARPSIM_SUMMARY). */
+ * totals for the nvprof-like summary table (WARPSIM_SUMMARY), which names
+ * kernels demangled as nvprof does; the report keeps the PTX names. */
 #include <stdio.h>
 
 #include "cudart_internal.h"
@@ -41,10 +42,10 @@ static void print_summary(const CudartDevice *d)
     fprintf(stderr, "==warpsim== %7s %12s %7s %12s %14s  %s\n", "Time(%)", "Time", "Calls", "Avg", "Warp insts",
             "Name");
     for (guint i = 0; i < d->kernel_order->len; i++) {
-        const CudartKernel *k = g_ptr_array_index(d->kernel_order, i);
+        CudartKernel *k = g_ptr_array_index(d->kernel_order, i);
         fprintf(stderr, "==warpsim== %6.2f%% %10.3fus %7" G_GUINT64_FORMAT " %10.3fus %14" G_GUINT64_FORMAT "  %s\n",
                 total > 0 ? 100.0 * k->sim_ns / total : 0.0, k->sim_ns / 1000.0, k->calls,
-                k->sim_ns / 1000.0 / (double)k->calls, k->warp_insts, k->name);
+                k->sim_ns / 1000.0 / (double)k->calls, k->warp_insts, cudart_kernel_display_name(k));
     }
 }
 

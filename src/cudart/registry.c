@@ -2,8 +2,17 @@
  * fat binaries (loaded as PTX modules onto the device's one global memory),
  * kernels (host stub -> .entry) and variables (host shadow -> .global or
  * .const variable).  A fat binary that cannot be loaded is reported once on
- * stderr; its kernels then fail to launch with the reason. */
+ * stderr; its kernels then fail to launch with the reason.
+ *
+ * __managed__ variables are moved to host-mapped memory when registered, so
+ * that host code (through the pointer nvcc generates) and kernels (by name)
+ * use one address and one set of bytes. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -11,6 +20,28 @@
 #include "errors.h"
 #include "fatbin.h"
 #include "ptx_parser.h"
+
+/* Variable attributes (`.attribute(.managed)` on a __managed__ variable)
+ * only say how the driver places the variable, which registration handles;
+ * they are blanked to spaces, so lines and columns in messages stay true. */
+static char *blank_variable_attributes(const char *ptx)
+{
+    static const char marker[] = ".attribute(";
+    if (!strstr(ptx, marker))
+        return NULL;
+    char *copy = g_strdup(ptx);
+    for (char *at = strstr(copy, marker); at; at = strstr(at, marker)) {
+        char *p = at + sizeof marker - 1;
+        int depth = 1;
+        while (*p && *p != '\n' && depth > 0) {
+            depth += (*p == '(') - (*p == ')');
+            p++;
+        }
+        memset(at, ' ', (size_t)(p - at));
+        at = p;
+    }
+    return copy;
+}
 
 static void load_module(CudartDevice *d, CudartModule *cm)
 {
@@ -25,7 +56,9 @@ static void load_module(CudartDevice *d, CudartModule *cm)
     /* messages name the source file when the fat binary records it, else the program */
     const char *source = pick->identifier ? pick->identifier : program_invocation_short_name;
     char *name = g_strdup_printf("%s (compute_%u PTX)", source, pick->arch);
-    cm->module = ptx_parse_string(pick->ptx, name, &error);
+    char *blanked = blank_variable_attributes(pick->ptx);
+    cm->module = ptx_parse_string(blanked ? blanked : pick->ptx, name, &error);
+    g_free(blanked);
     g_free(name);
     if (cm->module && cfg_build_all(cm->module, &error))
         cm->image = image_load(cm->module, d->gmem, &error);
@@ -76,6 +109,13 @@ CUDART_API void __cudaUnregisterFatBinary(void **handle)
     if (cm) {
         GHashTableIter it;
         gpointer key, value;
+        for (guint i = d->const_shadows->len; i > 0; i--)
+            if (((CudartSymbol *)g_ptr_array_index(d->const_shadows, i - 1))->mod == cm)
+                g_ptr_array_remove_index(d->const_shadows, i - 1);
+        g_hash_table_iter_init(&it, d->managed_vars);
+        while (g_hash_table_iter_next(&it, &key, &value))
+            if (((CudartSymbol *)value)->mod == cm)
+                g_hash_table_iter_remove(&it);
         g_hash_table_iter_init(&it, d->symbols);
         while (g_hash_table_iter_next(&it, &key, &value))
             if (((CudartSymbol *)value)->mod == cm)
@@ -143,8 +183,34 @@ CUDART_API void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddr
     register_var(handle, hostVar, deviceName, size);
 }
 
+/* Moves a module .global variable to a host-mapped allocation holding its
+ * current bytes: kernels find it there by name (the image's variable
+ * address), the host through the returned address.  0 when it cannot. */
+static uint64_t move_to_host_mapped(CudartDevice *d, CudartSymbol *s)
+{
+    if (!s->mod || !s->mod->image || s->var == NO_INDEX ||
+        module_var(s->mod->module, s->var)->space != SPACE_GLOBAL)
+        return 0;
+    ModuleImage *img = s->mod->image;
+    uint64_t size;
+    uint8_t *old = image_var_bytes(img, s->var, &size);
+    char *name = g_strdup_printf("__managed__ %s", s->name);
+    GError *e = NULL;
+    uint64_t base = cudart_alloc_host_mapped(d, size, name, &e);
+    g_free(name);
+    if (!base) {
+        cudart_message("%s", e->message);
+        g_error_free(e);
+        return 0;
+    }
+    memcpy((void *)(uintptr_t)base, old, size);
+    gmem_release(d->gmem, img->var_addr[s->var]);
+    img->var_addr[s->var] = base;
+    return base;
+}
+
 /* A __managed__ variable: the host reaches it through *hostVarPtrAddress,
- * which we point at the variable's bytes in the simulated memory. */
+ * which we point at the variable's (moved) storage. */
 CUDART_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
                                          const char *deviceName, int ext, size_t size, int constant, int global)
 {
@@ -155,9 +221,12 @@ CUDART_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress
     register_var(handle, hostVarPtrAddress, deviceName, size);
     CudartDevice *d = cudart_enter();
     CudartSymbol *s = g_hash_table_lookup(d->symbols, hostVarPtrAddress);
-    uint64_t bytes;
-    if (s && s->var != NO_INDEX && hostVarPtrAddress)
-        *hostVarPtrAddress = image_var_bytes(s->mod->image, s->var, &bytes);
+    uint64_t base = s ? move_to_host_mapped(d, s) : 0;
+    if (base && hostVarPtrAddress) {
+        s->managed_addr = base;
+        g_hash_table_replace(d->managed_vars, (gpointer)(uintptr_t)base, s);
+        *hostVarPtrAddress = (void *)(uintptr_t)base;
+    }
     g_mutex_unlock(&d->lock);
 }
 
@@ -168,5 +237,26 @@ CudartKernel *cudart_kernel_for(CudartDevice *d, const void *host_fn)
 
 CudartSymbol *cudart_symbol_for(CudartDevice *d, const void *host_var)
 {
-    return g_hash_table_lookup(d->symbols, host_var);
+    CudartSymbol *s = g_hash_table_lookup(d->symbols, host_var);
+    return s ? s : g_hash_table_lookup(d->managed_vars, host_var);
+}
+
+/* C++ names are demangled by the C++ runtime the program itself loaded
+ * (nvcc links host code with libstdc++); without it they stay mangled. */
+typedef char *(*DemangleFn)(const char *mangled, char *buf, size_t *len, int *status);
+
+const char *cudart_kernel_display_name(CudartKernel *k)
+{
+    if (k->display_name)
+        return k->display_name;
+    DemangleFn demangle = NULL;
+    if (g_str_has_prefix(k->name, "_Z")) {
+        void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        memcpy(&demangle, &sym, sizeof demangle);
+    }
+    int status = -1;
+    char *plain = demangle ? demangle(k->name, NULL, NULL, &status) : NULL;
+    k->display_name = g_strdup(plain && status == 0 ? plain : k->name);
+    free(plain); /* malloc'd by the C++ runtime */
+    return k->display_name;
 }

@@ -1,7 +1,9 @@
-/* stream_event_api.c — streams and events.  Work runs synchronously in
- * issue order, so a stream is only a validated handle and every query says
- * "done"; an event records the simulated device clock, and
- * cudaEventElapsedTime returns simulated milliseconds. */
+/* stream_event_api.c — streams, events and host work in streams.  Work
+ * runs synchronously in issue order, so a stream is only a validated handle
+ * (with its flags and priority) and every query says "done"; an event
+ * records the simulated device clock, and cudaEventElapsedTime returns
+ * simulated milliseconds; a host function enqueued in a stream runs at once,
+ * which is after everything enqueued before it. */
 #include "cudart_internal.h"
 
 bool cudart_stream_ok(CudartDevice *d, cudaStream_t s)
@@ -10,7 +12,8 @@ bool cudart_stream_ok(CudartDevice *d, cudaStream_t s)
            g_hash_table_contains(d->streams, s);
 }
 
-CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+/* CUDA clamps a priority outside the device's range to the nearest end. */
+CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
     CudartDevice *d = cudart_enter();
     if (!pStream || flags > 1)
@@ -18,20 +21,108 @@ CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned
     CudartStream *s = g_new0(CudartStream, 1);
     s->magic = CUDART_STREAM_MAGIC;
     s->flags = flags;
+    s->priority = CLAMP(priority, CUDART_PRIORITY_GREATEST, CUDART_PRIORITY_LEAST);
     g_hash_table_add(d->streams, s);
     *pStream = (cudaStream_t)s;
     return cudart_leave(d, cudaSuccess);
 }
 
-CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
-    return cudaStreamCreateWithFlags(pStream, 0);
+    return cudaStreamCreateWithPriority(pStream, flags, CUDART_PRIORITY_LEAST);
 }
 
-CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
-    (void)priority;
-    return cudaStreamCreateWithFlags(pStream, flags);
+    return cudaStreamCreateWithPriority(pStream, 0, CUDART_PRIORITY_LEAST);
+}
+
+/* The stream's record, NULL for the default streams. */
+static const CudartStream *stream_record(CudartDevice *d, cudaStream_t stream)
+{
+    return stream && g_hash_table_contains(d->streams, stream) ? (const CudartStream *)stream : NULL;
+}
+
+CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+    CudartDevice *d = cudart_enter();
+    if (!priority)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, hStream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    const CudartStream *s = stream_record(d, hStream);
+    *priority = s ? s->priority : CUDART_PRIORITY_LEAST;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+    CudartDevice *d = cudart_enter();
+    if (!flags)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, hStream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    const CudartStream *s = stream_record(d, hStream);
+    *flags = s ? s->flags : 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!device)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, hStream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    *device = 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* A stream's id: unique while it lives (its handle); the default streams
+ * have the small ids of their handles. */
+CUDART_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    CudartDevice *d = cudart_enter();
+    if (!streamId)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, hStream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    *streamId = (unsigned long long)(uintptr_t)hStream;
+    return cudart_leave(d, cudaSuccess);
+}
+
+typedef void (*HostFn)(void *userData);
+typedef void (*StreamCallback)(cudaStream_t stream, cudaError_t status, void *userData);
+
+/* Host work runs without the lock: it may call back into the runtime. */
+CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, HostFn fn, void *userData)
+{
+    CudartDevice *d = cudart_enter();
+    if (!fn)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, stream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return cudart_leave(d, err);
+    g_mutex_unlock(&d->lock);
+    fn(userData);
+    return cudaSuccess;
+}
+
+/* The callback learns the stream's status: a kernel fault, else success. */
+CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, StreamCallback callback, void *userData,
+                                             unsigned int flags)
+{
+    CudartDevice *d = cudart_enter();
+    if (!callback || flags != 0)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (!cudart_stream_ok(d, stream))
+        return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    cudaError_t status = cudart_unusable(d);
+    g_mutex_unlock(&d->lock);
+    callback(stream, status, userData);
+    return cudaSuccess;
 }
 
 CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream)

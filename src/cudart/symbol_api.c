@@ -1,7 +1,13 @@
 /* symbol_api.c — __device__ and __constant__ variables from the host:
  * cudaMemcpyToSymbol/FromSymbol (+Async), cudaGetSymbolAddress and
  * cudaGetSymbolSize.  A symbol is the host shadow variable nvcc registered;
- * its bytes are the module variable's storage (image_var_bytes). */
+ * its bytes are the module variable's storage (image_var_bytes).
+ *
+ * The simulator keeps constant memory in a bank of its own, which kernels
+ * reach by name; a pointer into it (cudaGetSymbolAddress) would be read
+ * with ld.global.  So such a variable gets a mirror in global memory: host
+ * copies through the mirror's address reach the constant bytes directly,
+ * and each launch sees the mirror refreshed from them and writes it back. */
 #include <string.h>
 
 #include "cudart_internal.h"
@@ -79,9 +85,54 @@ CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, 
     return symbol_copy(symbol, dst, count, offset, false, kind, stream, true);
 }
 
-/* The device address of a __device__ variable; __constant__ memory has no
- * global address in the simulator (its bank is separate), so CUDA's
- * "address of constant" answer is not available for it. */
+uint8_t *cudart_const_shadow_bytes(CudartDevice *d, uint64_t addr, uint64_t n)
+{
+    for (guint i = 0; i < d->const_shadows->len; i++) {
+        CudartSymbol *s = g_ptr_array_index(d->const_shadows, i);
+        uint64_t size;
+        uint8_t *bytes = image_var_bytes(s->mod->image, s->var, &size);
+        if (bytes && addr >= s->const_shadow && addr - s->const_shadow + n <= size)
+            return bytes + (addr - s->const_shadow);
+    }
+    return NULL;
+}
+
+void cudart_const_shadows_sync(CudartDevice *d, bool before_launch)
+{
+    for (guint i = 0; i < d->const_shadows->len; i++) {
+        CudartSymbol *s = g_ptr_array_index(d->const_shadows, i);
+        uint64_t size;
+        uint8_t *bytes = image_var_bytes(s->mod->image, s->var, &size);
+        uint8_t *mirror = gmem_ptr(d->gmem, s->const_shadow, size ? size : 1);
+        if (!bytes || !mirror || !size)
+            continue;
+        if (before_launch)
+            memcpy(mirror, bytes, size);
+        else
+            memcpy(bytes, mirror, size);
+    }
+}
+
+/* The global mirror of a __constant__ variable, made on first use. */
+static uint64_t const_shadow(CudartDevice *d, CudartSymbol *s, uint64_t size)
+{
+    if (s->const_shadow)
+        return s->const_shadow;
+    char *name = g_strdup_printf("__constant__ %s", s->name);
+    GError *e = NULL;
+    s->const_shadow = gmem_alloc(d->gmem, size ? size : 1, name, &e);
+    g_free(name);
+    if (!s->const_shadow) {
+        cudart_message("%s", e->message);
+        g_error_free(e);
+        return 0;
+    }
+    g_ptr_array_add(d->const_shadows, s);
+    return s->const_shadow;
+}
+
+/* The device address of a __device__ variable, or of a __constant__ one's
+ * global mirror. */
 CUDART_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
     CudartDevice *d = cudart_enter();
@@ -93,11 +144,11 @@ CUDART_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
         return cudart_leave(d, err);
     if (!devPtr)
         return cudart_leave(d, cudaErrorInvalidValue);
-    if (module_var(s->mod->module, s->var)->space != SPACE_GLOBAL) {
-        cudart_message("cudaGetSymbolAddress: __constant__ variable %s has no global address in warpsim", s->name);
-        return cudart_leave(d, cudaErrorInvalidSymbol);
-    }
-    *devPtr = (void *)(uintptr_t)s->mod->image->var_addr[s->var];
+    uint64_t addr = module_var(s->mod->module, s->var)->space == SPACE_CONST ? const_shadow(d, s, size)
+                                                                             : s->mod->image->var_addr[s->var];
+    if (!addr)
+        return cudart_leave(d, cudaErrorMemoryAllocation);
+    *devPtr = (void *)(uintptr_t)addr;
     return cudart_leave(d, cudaSuccess);
 }
 

@@ -17,6 +17,19 @@ static cudaError_t unsupported(const char *name)
     return cudart_leave(d, cudaErrorNotSupported);
 }
 
+/* Textures are not supported, but a channel descriptor is plain data that
+ * programs build before they ask for one; returned by value as in CUDA. */
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f; /* enum cudaChannelFormatKind */
+};
+
+CUDART_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
+{
+    struct cudaChannelFormatDesc desc = {x, y, z, w, f};
+    return desc;
+}
+
 #define UNSUPPORTED(name) \
     CUDART_API cudaError_t name(void); \
     CUDART_API cudaError_t name(void) { return unsupported(#name); }
