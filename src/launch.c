@@ -7,6 +7,7 @@
  */
 #include "launch.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -655,4 +656,14 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     cta_release(&cta);
     g_free(shared_offset);
     return ok;
+}
+
+uint32_t launch_host_cores(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+#endif
+    return g_get_num_processors();
 }

@@ -98,6 +98,11 @@ void launch_stats_clear(LaunchStats *s);
 /* Adds every count of `from` to `into`; both were initialised for module m. */
 void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *m);
 
+/* The cores this process may run on (its CPU affinity, which taskset and
+ * container limits narrow; GLib's g_get_num_processors() counts the whole
+ * machine): the default number of host threads. */
+uint32_t launch_host_cores(void);
+
 /* Functional execution of a whole launch.  With spec->host_threads > 1 the
  * CTAs run on several threads when they cannot observe each other's order
  * (launch_ctas_independent); outputs and statistics are the same as on one

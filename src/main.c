@@ -56,7 +56,7 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts, "Stop a launch after N warp instructions", "N"},
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &max_cycles, "Stop a timed launch at simulated cycle N", "N"},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
-         "Host threads simulating each launch (default: all cores); results never depend on it", "N"},
+         "Host threads simulating each launch (default: the cores this process may use); results never depend on it", "N"},
         {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
@@ -102,7 +102,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     RunOptions opt = {.config = gpu, .functional = functional, .keep_going = keep_going,
                       .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
-                      .threads = threads ? (uint32_t)threads : g_get_num_processors(),
+                      .threads = threads ? (uint32_t)threads : launch_host_cores(),
                       .sample_waves = (uint32_t)sample_waves,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     guint failed = 0;

@@ -24,6 +24,8 @@
  */
 #include "timing.h"
 
+#include <sched.h>
+
 #include <string.h>
 
 #include "errors.h"
@@ -1053,7 +1055,12 @@ typedef struct {
     gint sleepers;
 } Waiter;
 
-#define SPIN_BEFORE_SLEEP_US 200
+/* Spinning only pays while every thread has a core of its own: a spinner
+ * that shares a core with the thread it waits for delays it by a whole
+ * time slice.  So a waiter pauses briefly, then yields its core for a
+ * while, then sleeps; with more threads than cores it sleeps at once. */
+#define SPIN_PAUSES 2048
+#define YIELD_BEFORE_SLEEP_US 100
 
 static inline void cpu_relax(void)
 {
@@ -1068,21 +1075,19 @@ static inline void cpu_relax(void)
  * GLib's atomics are full barriers: a waker that changes the word and then
  * reads `sleepers`, and a sleeper that counts itself and then reads the
  * word, cannot both miss each other. */
-static gint wait_while(Waiter *w, gint *word, gint value, bool equal)
+static gint wait_while(Waiter *w, gint *word, gint value, bool equal, bool spin)
 {
-    gint64 spin_start = 0;
-    for (uint32_t spins = 1;; spins++) {
+    for (uint32_t spins = 0; spin && spins < SPIN_PAUSES; spins++) {
         gint v = g_atomic_int_get(word);
         if ((v == value) != equal)
             return v;
         cpu_relax();
-        if (spins % 1024 == 0) {
-            gint64 now = g_get_monotonic_time();
-            if (!spin_start)
-                spin_start = now;
-            else if (now - spin_start > SPIN_BEFORE_SLEEP_US)
-                break;
-        }
+    }
+    for (gint64 start = g_get_monotonic_time(); spin && g_get_monotonic_time() - start < YIELD_BEFORE_SLEEP_US;) {
+        gint v = g_atomic_int_get(word);
+        if ((v == value) != equal)
+            return v;
+        sched_yield();
     }
     g_mutex_lock(&w->lock);
     g_atomic_int_inc(&w->sleepers);
@@ -1111,6 +1116,7 @@ typedef struct {
     gint running;        /* workers still in the current quantum */
     uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
+    bool spin;           /* every thread has a core: waiters may spin */
     bool quit;
 } Quanta;
 
@@ -1131,7 +1137,7 @@ static gpointer quanta_worker(gpointer data)
     Quanta *q = wk->q;
     gint seen = 0;
     for (;;) {
-        seen = wait_while(&q->start, &q->generation, seen, true);
+        seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
             return NULL;
         run_my_sms(q, wk->id);
@@ -1213,7 +1219,7 @@ static void resolve_deferred(Model *md, uint64_t limit)
  * dispatch and the memory system run in lockstep order between quanta. */
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t *end, GError **error)
 {
-    Quanta q = {.md = md, .nthreads = nthreads};
+    Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
     g_mutex_init(&q.start.lock);
     g_cond_init(&q.start.cond);
     g_mutex_init(&q.done.lock);
@@ -1235,7 +1241,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
         q.limit = t0 + quantum;
         quanta_start(&q);
         run_my_sms(&q, 0);
-        wait_while(&q.done, &q.running, 0, false);
+        wait_while(&q.done, &q.running, 0, false, q.spin);
         /* replacements for retired CTAs, earliest (cycle, SM) first */
         for (;;) {
             Sm *next = NULL;

@@ -226,6 +226,18 @@ def command_line(cmd):
         return None
 
 
+def cores_text():
+    """The cores this process may run on (taskset narrows them) and, when
+    fewer, the machine's count: the threads measured compete for the first."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    total = os.cpu_count()
+    return "%d" % usable if usable == total else "%d (pinned with taskset; the machine has %d)" % (usable, total)
+
+
+def usable_cores():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
 def machine_description(warpsim, commit=None):
     """The machine and the code measured; `commit` overrides the commit
     read from this checkout (for a binary built from another tree)."""
@@ -238,7 +250,7 @@ def machine_description(warpsim, commit=None):
     version = command_line([warpsim, "--version"])
     return {
         "cpu": read_first("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
-        "cores": os.cpu_count(),
+        "cores": cores_text(),
         "memory": "%.1f GiB" % (int(mem_kib.split()[0]) / 2**20) if mem_kib else "unknown",
         "os": (read_first("/etc/os-release", "PRETTY_NAME") or platform.system()) + ", kernel " + platform.release(),
         "compiler": (command_line(["cc", "--version"]) or "unknown").splitlines()[0],
@@ -398,9 +410,9 @@ def machine_section(machine, runs):
 
 def render(machine, args, modes, results, notes, baseline, memory, sampling=None):
     machine["load_after"] = os.getloadavg()[0]
-    if max(machine["load_before"], machine["load_after"]) > 0.75 * machine["cores"]:
+    if max(machine["load_before"], machine["load_after"]) > 0.75 * usable_cores() and usable_cores() == os.cpu_count():
         notes.append("the machine was busy (load average near or above its %d cores): "
-                     "rates are understated and noisy; compare cpu s with wall s" % machine["cores"])
+                     "rates are understated and noisy; compare cpu s with wall s" % usable_cores())
     parts = ["## Machine", machine_section(machine, args.runs)]
     for m in modes if WORKLOADS else []:
         parts += ["## %s mode%s" % (m.name.capitalize(), " (`%s`)" % " ".join(m.options) if m.options else ""),
@@ -577,6 +589,8 @@ def main():
                     help="write the medians as JSON (default %s)" % os.path.relpath(DEFAULT_BASELINE, ROOT))
     ap.add_argument("--baseline", default=DEFAULT_BASELINE, metavar="FILE",
                     help="compare against this baseline when it exists")
+    ap.add_argument("--compiler", metavar="TEXT",
+                    help="the compiler that built the binary, when not this machine's cc (a carried binary)")
     ap.add_argument("--commit", metavar="TEXT",
                     help="the commit the binary was built from, when not this checkout's HEAD and tree")
     ap.add_argument("--out", metavar="FILE.md", help="also write the report as Markdown (docs/performance.md)")
@@ -608,6 +622,8 @@ def main():
     notes = []
     modes = single_threaded(BASE_MODES, help_text) + extra_modes(help_text, args.threads, notes)
     machine = machine_description(warpsim, args.commit)
+    if args.compiler:
+        machine["compiler"] = args.compiler + " (built elsewhere)"
     print(machine_section(machine, args.runs) + "\n", flush=True)
     for n in notes:
         print(n, flush=True)
