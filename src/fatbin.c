@@ -301,10 +301,10 @@ static bool read_fatbin(const uint8_t *data, size_t size, size_t start, const Wh
                         size_t *extent, GError **error)
 {
     size_t avail = size - start;
-    const uint8_t *fh = data + start;
-    if (avail < FATBIN_HEADER_BYTES)
+    if (avail < FATBIN_HEADER_BYTES) /* before any pointer into data: it may be NULL when empty */
         return fail(error, WS_ERR_INPUT, w, "byte %zu: the %d-byte fat binary header runs past the end (%zu bytes)",
                     start, FATBIN_HEADER_BYTES, size);
+    const uint8_t *fh = data + start;
     uint32_t magic = rd32(fh + FH_MAGIC);
     if (magic != FATBIN_MAGIC)
         return fail(error, WS_ERR_INPUT, w, "byte %zu: bad magic 0x%08x (a fat binary starts with 0x%08x)", start,

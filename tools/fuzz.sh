@@ -3,7 +3,7 @@
 #
 # usage: tools/fuzz.sh [SECONDS] [HARNESS...]
 #   SECONDS   per harness (default 60)
-#   HARNESS   ptx, manifest, config (default: all three)
+#   HARNESS   ptx, manifest, config, fatbin (default: all four)
 # environment:
 #   FUZZ_BUILD     clang build folder (default build-fuzz-clang)
 #   FUZZ_WORK      corpora, logs and findings (default FUZZ_BUILD/fuzz)
@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(ptx manifest config)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(ptx manifest config fatbin)
 build=${FUZZ_BUILD:-build-fuzz-clang}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 work=${FUZZ_WORK:-$build/fuzz}
@@ -30,7 +30,7 @@ work=${FUZZ_WORK:-$build/fuzz}
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || die "SECONDS must be a positive integer, not '$seconds'"
 for h in "${harnesses[@]}"; do
-  case "$h" in ptx|manifest|config) ;; *) die "unknown harness '$h' (ptx, manifest, config)" ;; esac
+  case "$h" in ptx|manifest|config|fatbin) ;; *) die "unknown harness '$h' (ptx, manifest, config, fatbin)" ;; esac
 done
 command -v clang >/dev/null || die "clang not found; run tools/install-deps.sh"
 command -v meson >/dev/null && command -v ninja >/dev/null || die "meson/ninja not found; run tools/install-deps.sh"
@@ -64,6 +64,7 @@ for h in "${harnesses[@]}"; do
     manifest) seed manifest "$root"/traces/**/*.json "$root"/tests/manifests/**/*.json \
                   "$root"/tests/gpu-probe/**/*.json ;;
     config) seed config "$root"/configs/*.json ;;
+    fatbin) seed fatbin "$root"/tests/fatbin/*.fatbin "$root"/tests/fatbin/*.bin ;;
   esac
   seed "$h" "$root"/tests/fuzz/regressions/"$h"/*  # not pending/: known findings would stop the run
 done
