@@ -272,7 +272,7 @@ uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane)
     else if (o->sym != NO_INDEX)
         base = symbol_address(x, o->sym, lane);
     uint64_t a = base + (uint64_t)o->imm;
-    if (x->m->address_size == 32 && o->reg != NO_INDEX)
+    if (o->reg != NO_INDEX && exec_address_wraps(x, o->reg))
         a &= 0xFFFFFFFFull;
     return a;
 }

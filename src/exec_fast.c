@@ -410,7 +410,7 @@ static inline AddrBounds lane_addresses(ExecCtx *x, const Operand *m, uint64_t *
     }
     const uint64_t *base = dst_lanes(x, m->reg);
     uint64_t imm = (uint64_t)m->imm;
-    uint64_t mask = x->m->address_size == 32 ? M32 : ~0ull;
+    uint64_t mask = exec_address_wraps(x, m->reg) ? M32 : ~0ull;
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         addr[l] = (base[l] + imm) & mask;
     AddrBounds b = {UINT64_MAX, 0, 0};

@@ -118,6 +118,15 @@ static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t b
 }
 /* Address of a memory operand for one lane, in the instruction's space. */
 uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane);
+/* Whether [reg + imm] is computed in 32 bits: under .address_size 32, or
+ * when the base register itself is 32 bits wide (nvcc forms shared
+ * addresses as 32-bit sums that may wrap, e.g. `array - 64*tid` plus an
+ * offset that brings it back in range). */
+static inline bool exec_address_wraps(const ExecCtx *x, uint32_t reg)
+{
+    return x->m->address_size == 32 ||
+           isa_type_size(g_array_index(x->fn->regs, RegInfo, reg).type) <= 4;
+}
 /* Host pointer for an access of `size` bytes at addr in `space` by lane, or
  * NULL after setting a WS_ERR_FAULT error (out of bounds, misaligned, write
  * to read-only); when the launch keeps going past faults, a scratch buffer

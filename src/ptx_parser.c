@@ -1152,6 +1152,11 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
     uint32_t idx;
     ResKind rk = resolve_name(p, name, &idx);
     g_free(name);
+    if (rk == RES_NONE && tok_eq(p, t, "WARP_SZ")) { /* PTX's predefined constant: nvcc's warpSize */
+        o->kind = OPD_IMM;
+        o->imm = 32;
+        return true;
+    }
     if (rk == RES_NONE || (rk != RES_REG && t->len > 0 && tstr(p, t)[0] == '%')) {
         if (parse_sreg(p, t, o))
             return true;

@@ -119,6 +119,37 @@ static double asd(uint64_t w)
 
 /* ================================================================ integer add/sub */
 
+/* nvcc's shared addresses: a 32-bit register holding `array - 64*tid`
+ * (negative, wrapped) plus an immediate that brings it back in range; the
+ * sum is 32-bit.  And WARP_SZ, PTX's constant for warpSize. */
+START_TEST(test_shared_address_wraps_in_32_bits)
+{
+    const char *ptx =
+        ".version 8.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+        "  .shared .align 4 .b8 tile[256];\n"
+        "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+        "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, tile;\n"
+        "  mul.lo.s32 %r3, %r1, -64;\n  add.s32 %r4, %r2, %r3;\n"
+        "  shl.b32 %r5, %r1, 6;\n  add.s32 %r6, %r5, WARP_SZ;\n"
+        "  st.shared.u32 [%r4+68], %r6;\n  bar.sync 0;\n"
+        "  ld.shared.u32 %r7, [%r4+68];\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r7;\n"
+        "  ret;\n}\n";
+    uint32_t out[2] = {0, 0};
+    TuBuf bufs[] = {{out, sizeof out}};
+    char *err = tu_run(ptx, "k", 1, 1, bufs, 1, NULL, 0);
+    ck_assert_msg(err == NULL, "%s", err);
+    ck_assert_uint_eq(out[0], 32);   /* thread 0 wrote 0*64 + WARP_SZ */
+    out[0] = out[1] = 0;
+    err = tu_run(ptx, "k", 1, 2, bufs, 1, NULL, 0);
+    ck_assert_msg(err == NULL, "%s", err);   /* thread 1: tile - 64 wraps, + 68 is tile + 4 */
+    ck_assert_uint_eq(out[0], 32);
+    ck_assert_uint_eq(out[1], 96);
+}
+END_TEST
+
 START_TEST(test_add_sub_wrap_sat)
 {
     const char *body = "add.u32 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
@@ -2141,6 +2172,7 @@ static Suite *ops_suite(void)
     TCase *i = tcase_create("integer");
     tcase_set_timeout(i, 120);
     tcase_add_test(i, test_add_sub_wrap_sat);
+    tcase_add_test(i, test_shared_address_wraps_in_32_bits);
     tcase_add_test(i, test_carry_chains);
     tcase_add_test(i, test_mul_all_types);
     tcase_add_test(i, test_mad_variants);
