@@ -418,6 +418,19 @@ static bool parse_decl_attrs(Parser *p, DeclAttrs *a)
         } else if (is_dir(p, t, ".ptr")) {
             next(p);
             a->is_ptr = true;
+        } else if (is_dir(p, t, ".attribute")) {
+            /* .attribute(.managed): __managed__ memory, one address for host
+             * and device, which simulated global memory is already */
+            next(p);
+            if (!expect_punct(p, '('))
+                return false;
+            const Token *at = peek(p);
+            if (!is_dir(p, at, ".managed"))
+                return fail(p, at, WS_ERR_UNSUPPORTED, "variable attribute " TOK_FMT " is not supported (only .managed)",
+                            TOK_ARGS(p, at));
+            next(p);
+            if (!expect_punct(p, ')'))
+                return false;
         } else if (a->is_ptr && space_of(p, t, &sp)) {
             next(p);
         } else if (is_dir(p, t, ".v2") || is_dir(p, t, ".v4")) {

@@ -114,6 +114,22 @@ static void assert_text(const Module *m, const Function *f, uint32_t i, const ch
 
 /* ---- the PTX 1.x saxpy listing of reference document 000 ------------------ */
 
+/* nvcc 13 declares __managed__ variables with .attribute(.managed) */
+START_TEST(test_managed_attribute)
+{
+    Module *m = parse_ok(".version 8.0\n.target sm_75\n.address_size 64\n"
+                         ".global .attribute(.managed) .align 4 .u32 counter;\n"
+                         ".global .attribute(.managed) .align 8 .b8 table[64];\n"
+                         ".visible .entry k()\n{\n  ret;\n}\n");
+    uint32_t v = module_find_global(m, "counter");
+    ck_assert_uint_ne(v, NO_INDEX);
+    ck_assert_uint_eq(module_var(m, v)->space, SPACE_GLOBAL);
+    ck_assert_uint_eq(module_var(m, v)->align, 4);
+    ck_assert_uint_ne(module_find_global(m, "table"), NO_INDEX);
+    module_free(m);
+}
+END_TEST
+
 START_TEST(test_old_saxpy)
 {
     Module *m = parse_file_ok("tests/ptx/valid/saxpy_ptx1.ptx");
@@ -1133,6 +1149,7 @@ static Suite *parser_suite(void)
     Suite *s = suite_create("parser");
     TCase *tc = tcase_create("valid");
     tcase_add_test(tc, test_old_saxpy);
+    tcase_add_test(tc, test_managed_attribute);
     tcase_add_test(tc, test_opencl_32bit);
     tcase_add_test(tc, test_nvcc_misc);
     tcase_add_test(tc, test_nvcc_structs_half);
