@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "popcount.h"
+
 #define HOST_LINE 64u
 /* the most uses one call adds to the clock: 32 sectors */
 #define MAX_USES_PER_CALL 32u
@@ -75,20 +77,6 @@ struct Cache {
 static int log2_exact(uint32_t v)
 {
     return v && (v & (v - 1)) == 0 ? __builtin_ctz(v) : -1;
-}
-
-/* without -mpopcnt, __builtin_popcount is a library call */
-static inline uint32_t popcount32(uint32_t x)
-{
-#ifdef __POPCNT__
-    return (uint32_t)__builtin_popcount(x);
-#else
-    if (x < 16)   /* the sectors of one 128 B line: a table of nibbles */
-        return (uint32_t)(0x4332322132212110ull >> (4 * x)) & 0xF;
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-#endif
 }
 
 static inline uint64_t *block_tags(uint8_t *block)

@@ -10,6 +10,7 @@
  * still be charged for every sector it touches.
  */
 #include "coalesce.h"
+#include "popcount.h"
 
 #define SECTOR_SHIFT 5
 #define LINE_SHIFT 7
@@ -58,14 +59,6 @@ static void add_block(BlockSet *set, uint64_t key, uint64_t lo, uint64_t hi, uin
     if (set->n == 0 || key > set->max_key)
         set->max_key = key;
     set->b[set->n++] = (Block){ key, lo, hi, mask };
-}
-
-/* without -mpopcnt, __builtin_popcount is a library call */
-static inline uint32_t popcount32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
 static uint32_t lane_size(const WarpAccess *a)

@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "coalesce.h"
 #include "smem_banks.h"
+#include "popcount.h"
 
 #define FRAC 256u
 #define SECTOR_BYTES 32u
@@ -102,20 +103,6 @@ void memsys_reset(MemSys *ms)
     cache_invalidate(ms->l2);
     ms->l2_server.next_free = 0;
     ms->dram_server.next_free = 0;
-}
-
-/* without -mpopcnt, __builtin_popcount is a library call */
-static inline uint32_t popcount32(uint32_t x)
-{
-#ifdef __POPCNT__
-    return (uint32_t)__builtin_popcount(x);
-#else
-    if (x < 16)   /* the sectors of one 128 B line: a table of nibbles */
-        return (uint32_t)(0x4332322132212110ull >> (4 * x)) & 0xF;
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-#endif
 }
 
 /* The cache an SM's global/local access of this kind goes through, made
