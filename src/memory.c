@@ -131,30 +131,38 @@ bool gmem_release(GlobalMemory *g, uint64_t base)
 uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name, GError **error)
 {
     uint64_t bytes = size ? size : 1;
-    void *data = NULL;
-    /* malloc's memory, so that g_free releases it like every other buffer */
-    if (posix_memalign(&data, ALLOC_ALIGN, bytes) != 0 || !data) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
-                    "cannot allocate %" G_GUINT64_FORMAT " bytes of host-mapped memory for '%s'", size, name);
-        return 0;
-    }
-    memset(data, 0, bytes);
-    uint64_t base = (uint64_t)(uintptr_t)data;
-    guint pos = 0; /* first allocation with base > ours */
-    while (pos < g->allocs->len && g_array_index(g->allocs, Allocation, pos).base <= base)
-        pos++;
-    const Allocation *before = pos ? &g_array_index(g->allocs, Allocation, pos - 1) : NULL;
-    const Allocation *after = pos < g->allocs->len ? &g_array_index(g->allocs, Allocation, pos) : NULL;
-    if (base < GLOBAL_HIGH_BASE || (before && before->base + before->size + ALLOC_GUARD > base) ||
-        (after && base + bytes + ALLOC_GUARD > after->base)) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
-                    "host buffer for '%s' at 0x%" G_GINT64_MODIFIER "x overlaps the simulated device's address space",
-                    name, base);
+    /* Every host-mapped buffer carries a guard's worth of unmapped slack
+     * after it, so malloc's neighbouring chunks keep the guard gap between
+     * them; one that still lands too close (next to another kind of
+     * buffer) is retried larger, which moves it. */
+    for (uint64_t pad = ALLOC_GUARD;; pad *= 4) {
+        void *data = NULL;
+        /* malloc's memory, so that g_free releases it like every other buffer */
+        if (posix_memalign(&data, ALLOC_ALIGN, bytes + pad) != 0 || !data) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                        "cannot allocate %" G_GUINT64_FORMAT " bytes of host-mapped memory for '%s'", size, name);
+            return 0;
+        }
+        uint64_t base = (uint64_t)(uintptr_t)data;
+        guint pos = 0; /* first allocation with base > ours */
+        while (pos < g->allocs->len && g_array_index(g->allocs, Allocation, pos).base <= base)
+            pos++;
+        const Allocation *before = pos ? &g_array_index(g->allocs, Allocation, pos - 1) : NULL;
+        const Allocation *after = pos < g->allocs->len ? &g_array_index(g->allocs, Allocation, pos) : NULL;
+        if (base >= GLOBAL_HIGH_BASE && !(before && before->base + before->size + ALLOC_GUARD > base) &&
+            !(after && base + bytes + ALLOC_GUARD > after->base)) {
+            memset(data, 0, bytes);
+            Allocation a = {.base = base, .size = size, .data = data, .name = g_strdup(name)};
+            g_array_insert_val(g->allocs, pos, a);
+            __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
+            return base;
+        }
         free(data);
-        return 0;
+        if (pad >= (1u << 20)) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                        "host buffer for '%s' at 0x%" G_GINT64_MODIFIER "x overlaps the simulated device's address space",
+                        name, base);
+            return 0;
+        }
     }
-    Allocation a = {.base = base, .size = size, .data = data, .name = g_strdup(name)};
-    g_array_insert_val(g->allocs, pos, a);
-    __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
-    return base;
 }

@@ -75,8 +75,9 @@ bool gmem_release(GlobalMemory *g, uint64_t base);
 /* An allocation whose device address is the address of its host buffer
  * (managed and page-locked host memory: host and kernels use one pointer).
  * Returns that address, or 0 with error; the buffer must lie at or above
- * GLOBAL_HIGH_BASE, clear of the device heap and the generic windows, and
- * clear of every other allocation. */
+ * GLOBAL_HIGH_BASE, clear of the device heap and the generic windows, and a
+ * guard gap clear of every other allocation (slack after each such buffer
+ * keeps malloc's neighbours apart). */
 uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name, GError **error);
 /* initcheck: from now on, track which bytes of the allocation at `base` are
  * written; until written, a byte counts as uninitialised (cudaMalloc'd memory

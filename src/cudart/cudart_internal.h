@@ -147,9 +147,6 @@ void cudart_message(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Simulated time of moving `bytes` between host and device (PCIe-like). */
 double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side);
 
-/* A zeroed host-mapped allocation (its host address is its device address)
- * of `size` bytes, or 0 with error (memory_api.c). */
-uint64_t cudart_alloc_host_mapped(CudartDevice *d, uint64_t size, const char *name, GError **error);
 
 /* Host pointer for [p, p+n) of device memory, NULL when it is not a device range. */
 uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n);

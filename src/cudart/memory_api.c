@@ -38,28 +38,6 @@ static CudartAlloc *alloc_holding(CudartDevice *d, const void *p)
     return a ? g_hash_table_lookup(d->allocs, &key) : NULL;
 }
 
-/* gmem_alloc_host_mapped refuses a buffer that lies within a guard gap of
- * another host-mapped one, which malloc's neighbouring small chunks often
- * do.  So each buffer is allocated with a guard's worth of slack after it
- * (recorded at the size asked for, the slack stays unmapped), and a buffer
- * landing just before an existing one is retried larger, which moves it. */
-uint64_t cudart_alloc_host_mapped(CudartDevice *d, uint64_t size, const char *name, GError **error)
-{
-    for (uint64_t pad = ALLOC_GUARD;; pad *= 4) {
-        GError *e = NULL;
-        uint64_t base = gmem_alloc_host_mapped(d->gmem, size + pad, name, &e);
-        if (base) {
-            gmem_lookup(d->gmem, base, 1)->size = size;
-            return base;
-        }
-        if (pad >= (1u << 20)) {
-            g_propagate_error(error, e);
-            return 0;
-        }
-        g_error_free(e);
-    }
-}
-
 static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllocKind kind, unsigned flags)
 {
     static const char *const what[] = {"cudaMalloc", "cudaMallocManaged", "cudaMallocHost"};
@@ -74,7 +52,7 @@ static cudaError_t allocate(CudartDevice *d, void **ptr, size_t size, CudartAllo
     char *name = g_strdup_printf("%s #%" G_GUINT64_FORMAT " (%zu bytes)", what[kind], ++d->alloc_serial, size);
     GError *e = NULL;
     uint64_t base = kind == ALLOC_DEVICE ? gmem_alloc(d->gmem, size, name, &e)
-                                         : cudart_alloc_host_mapped(d, size, name, &e);
+                                         : gmem_alloc_host_mapped(d->gmem, size, name, &e);
     g_free(name);
     if (!base) {
         cudart_message("%s", e->message);

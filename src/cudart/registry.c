@@ -21,28 +21,6 @@
 #include "fatbin.h"
 #include "ptx_parser.h"
 
-/* Variable attributes (`.attribute(.managed)` on a __managed__ variable)
- * only say how the driver places the variable, which registration handles;
- * they are blanked to spaces, so lines and columns in messages stay true. */
-static char *blank_variable_attributes(const char *ptx)
-{
-    static const char marker[] = ".attribute(";
-    if (!strstr(ptx, marker))
-        return NULL;
-    char *copy = g_strdup(ptx);
-    for (char *at = strstr(copy, marker); at; at = strstr(at, marker)) {
-        char *p = at + sizeof marker - 1;
-        int depth = 1;
-        while (*p && *p != '\n' && depth > 0) {
-            depth += (*p == '(') - (*p == ')');
-            p++;
-        }
-        memset(at, ' ', (size_t)(p - at));
-        at = p;
-    }
-    return copy;
-}
-
 static void load_module(CudartDevice *d, CudartModule *cm)
 {
     GError *error = NULL;
@@ -56,9 +34,7 @@ static void load_module(CudartDevice *d, CudartModule *cm)
     /* messages name the source file when the fat binary records it, else the program */
     const char *source = pick->identifier ? pick->identifier : program_invocation_short_name;
     char *name = g_strdup_printf("%s (compute_%u PTX)", source, pick->arch);
-    char *blanked = blank_variable_attributes(pick->ptx);
-    cm->module = ptx_parse_string(blanked ? blanked : pick->ptx, name, &error);
-    g_free(blanked);
+    cm->module = ptx_parse_string(pick->ptx, name, &error);
     g_free(name);
     if (cm->module && cfg_build_all(cm->module, &error))
         cm->image = image_load(cm->module, d->gmem, &error);
@@ -196,7 +172,7 @@ static uint64_t move_to_host_mapped(CudartDevice *d, CudartSymbol *s)
     uint8_t *old = image_var_bytes(img, s->var, &size);
     char *name = g_strdup_printf("__managed__ %s", s->name);
     GError *e = NULL;
-    uint64_t base = cudart_alloc_host_mapped(d, size, name, &e);
+    uint64_t base = gmem_alloc_host_mapped(d->gmem, size, name, &e);
     g_free(name);
     if (!base) {
         cudart_message("%s", e->message);
