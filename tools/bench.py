@@ -226,16 +226,16 @@ def command_line(cmd):
         return None
 
 
-def cores_text():
-    """The cores this process may run on (taskset narrows them) and, when
-    fewer, the machine's count: the threads measured compete for the first."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    total = os.cpu_count()
-    return "%d" % usable if usable == total else "%d (pinned with taskset; the machine has %d)" % (usable, total)
-
-
 def usable_cores():
+    """The cores this process may run on (taskset narrows them)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def cores_text():
+    """usable_cores() and, when fewer, the machine's count: the threads
+    measured compete for the first."""
+    usable, total = usable_cores(), os.cpu_count()
+    return "%d" % usable if usable == total else "%d (pinned with taskset; the machine has %d)" % (usable, total)
 
 
 def machine_description(warpsim, commit=None):
