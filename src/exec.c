@@ -687,6 +687,14 @@ bool exec_BRA(ExecCtx *x)
             return hang_check(x, target);
         return true;
     }
+    /* bra.uni promises the lanes agree; a compiler that marks a divergent
+     * branch uniform has a bug the hardware would not forgive */
+    if ((in->flags & FL_UNI) &&
+        !exec_report(x, (uint32_t)__builtin_ctz(fall),
+                     "PTX contract violation: bra.uni whose active lanes disagree (lanes 0x%08x branch, "
+                     "0x%08x fall through); a branch marked .uni must be taken by all or none",
+                     taken, fall))
+        return false;
     Warp *w = x->w;
     uint32_t join = x->fn->cfg->reconv_pc[x->pc];
     if (join == NO_INDEX)
@@ -1114,8 +1122,11 @@ static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
     }
     if (traits & STEP_BRANCH) {
         s->branches++;
-        if (x->diverged)
+        if (x->diverged) {
             s->divergent_branches++;
+            if (x->block_splits)
+                x->block_splits[x->fn->cfg->block_of[x->pc]]++;
+        }
     }
 }
 
@@ -1150,6 +1161,7 @@ static void ctx_enter_frame(ExecCtx *x)
     bool blocks = s && x->fn->cfg && s->block_visits && s->block_visits[x->func];
     x->block_visits = blocks ? s->block_visits[x->func] : NULL;
     x->block_divergent = blocks ? s->block_divergent[x->func] : NULL;
+    x->block_splits = blocks ? s->block_splits[x->func] : NULL;
 }
 
 /* The active lanes whose guard predicate holds. */

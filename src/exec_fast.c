@@ -747,8 +747,9 @@ static OpHandler select_form(const Module *mod, const Insn *in)
     bool plain_int = is_int(t) && !(in->flags & (FL_CC | FL_SAT));
     switch ((PtxOpcode)in->op) {
     case OP_LD:
-    case OP_LDU:
         return in->nopd == 2 ? memory_form(mod, in, true) : NULL;
+    case OP_LDU: /* the general handler checks that the address is uniform */
+        return NULL;
     case OP_ST:
         return in->nopd == 2 ? memory_form(mod, in, false) : NULL;
     default:

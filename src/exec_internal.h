@@ -68,6 +68,7 @@ struct ExecCtx {
     uint64_t *insn_counts;     /* this function's LaunchStats.insn_warp_count, or NULL */
     uint64_t *block_visits;    /* its block_visits and block_divergent, or NULL */
     uint64_t *block_divergent;
+    uint64_t *block_splits;    /* its block_splits, or NULL */
     bool diverged;
     bool blocked;
     GError **error;

@@ -1060,7 +1060,27 @@ static bool do_load(ExecCtx *x)
     return true;
 }
 static bool exec_LD(ExecCtx *x) { return do_load(x); }
-static bool exec_LDU(ExecCtx *x) { return do_load(x); }
+/* ldu promises one address for the whole warp (the hardware broadcasts
+ * it); lanes that disagree are a compiler bug, reported as such. */
+static bool exec_LDU(ExecCtx *x)
+{
+    if (x->exec != 0) {
+        uint32_t first = (uint32_t)__builtin_ctz(x->exec);
+        uint64_t addr = opd_address(x, &IN->opd[1], first);
+        FOR_LANES(x->exec, l) {
+            uint64_t other = opd_address(x, &IN->opd[1], l);
+            if (other != addr) {
+                if (!exec_report(x, l,
+                                 "PTX contract violation: ldu whose lanes load different addresses "
+                                 "(lane %u: 0x%" G_GINT64_MODIFIER "x, lane %u: 0x%" G_GINT64_MODIFIER "x); "
+                                 "ldu requires one address for the warp", first, addr, l, other))
+                    return false;
+                break;
+            }
+        }
+    }
+    return do_load(x);
+}
 
 static bool exec_ST(ExecCtx *x)
 {

@@ -145,6 +145,7 @@ void launch_stats_init(LaunchStats *s, const Module *m)
     s->nfuncs = m->funcs->len;
     s->block_visits = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
     s->block_divergent = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
+    s->block_splits = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
     s->insn_warp_count = g_new0(uint64_t *, MAX(s->nfuncs, 1u));
     for (uint32_t i = 0; i < s->nfuncs; i++) {
         const Function *f = module_func(m, i);
@@ -154,6 +155,7 @@ void launch_stats_init(LaunchStats *s, const Module *m)
         if (f->cfg) {
             s->block_visits[i] = g_new0(uint64_t, MAX(f->cfg->nblocks, 1u));
             s->block_divergent[i] = g_new0(uint64_t, MAX(f->cfg->nblocks, 1u));
+            s->block_splits[i] = g_new0(uint64_t, MAX(f->cfg->nblocks, 1u));
         }
     }
 }
@@ -177,6 +179,8 @@ void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *
                 into->block_visits[f][b] += from->block_visits[f][b];
             if (into->block_divergent[f] && from->block_divergent[f])
                 into->block_divergent[f][b] += from->block_divergent[f][b];
+            if (into->block_splits[f] && from->block_splits[f])
+                into->block_splits[f][b] += from->block_splits[f][b];
         }
         if (into->insn_warp_count[f] && from->insn_warp_count[f])
             for (uint32_t i = 0; i < func_ninsns(fn); i++)
@@ -189,10 +193,12 @@ void launch_stats_clear(LaunchStats *s)
     for (uint32_t i = 0; i < s->nfuncs; i++) {
         g_free(s->block_visits[i]);
         g_free(s->block_divergent[i]);
+        g_free(s->block_splits[i]);
         g_free(s->insn_warp_count[i]);
     }
     g_free(s->block_visits);
     g_free(s->block_divergent);
+    g_free(s->block_splits);
     g_free(s->insn_warp_count);
     *s = (LaunchStats){0};
 }

@@ -90,6 +90,7 @@ typedef struct {
     uint32_t nfuncs;
     uint64_t **block_visits;    /* tau: warp entries into each basic block */
     uint64_t **block_divergent; /* delta: entries with some live lanes elsewhere */
+    uint64_t **block_splits;    /* branches ending the block that split the warp */
     uint64_t **insn_warp_count; /* per instruction: warp executions */
 } LaunchStats;
 

@@ -91,6 +91,8 @@ static json_t *divergence_map(const Module *m, const LaunchStats *s)
             json_object_set_new(e, "tau", json_integer((json_int_t)s->block_visits[f][b]));
             json_object_set_new(e, "delta", json_integer(s->block_divergent && s->block_divergent[f]
                                                              ? (json_int_t)s->block_divergent[f][b] : 0));
+            json_object_set_new(e, "splits", json_integer(s->block_splits && s->block_splits[f]
+                                                              ? (json_int_t)s->block_splits[f][b] : 0));
             json_array_append_new(map, e);
         }
     }

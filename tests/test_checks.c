@@ -3,7 +3,9 @@
  * the timing model: an off-by-one global read (memcheck), an unsynchronised
  * shared read (racecheck), a read of shared memory nobody wrote
  * (initcheck), a barrier in divergent code (synccheck), a spin-wait nobody
- * ends (hang), an endless loop (instruction and cycle budgets).  Correct
+ * ends (hang), an endless loop (instruction and cycle budgets), and PTX
+ * contract violations a compiler bug would make (a divergent bra.uni, an
+ * ldu whose lanes disagree).  Correct
  * kernels next to them — the barrier version and a producer/consumer spin
  * that does end — run clean with every check on. */
 #include <check.h>
@@ -38,6 +40,11 @@ static const Planted planted[] = {
      "thread (0,0,0) in block (0,0,0)"},
     {"uninit_global", 0, 0, 0, NULL, NULL},     /* without initcheck: reads zeros */
     {"init_global", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL}, /* the host zeroed it */
+    {"divergent_uni", 0, 0, 0, "PTX contract violation: bra.uni whose active lanes disagree",
+     "thread (16,0,0) in block (0,0,0)"},
+    {"ldu_per_lane", 0, 0, 0, "PTX contract violation: ldu whose lanes load different addresses",
+     "thread (1,0,0) in block (0,0,0)"},
+    {"ldu_uniform", 0, 0, 0, NULL, NULL},
 };
 
 /* Whether msg names a line of bugs.ptx marked BUG(name) as the error's place. */
