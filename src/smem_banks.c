@@ -52,66 +52,89 @@ static void sort_u64(uint64_t *v, int n)
     }
 }
 
+/* Distinct bank words per bank, for the cc >= 2.0 rule.  Most banks see one
+ * word, or the same word again (a broadcast), so each bank keeps its first
+ * word and only the further words of conflicting banks go into a list; a
+ * word above or below every listed one is new without a search (strided
+ * conflicts never search). */
+typedef struct {
+    uint64_t first[MAX_BANKS];  /* the first word each bank saw (where seen) */
+    uint8_t count[MAX_BANKS];   /* distinct words of each bank (where seen) */
+    uint64_t extra[MAX_WORDS];  /* second and later distinct words of any bank */
+    uint64_t lo, hi;            /* range of extra[] */
+    uint32_t seen;              /* banks that saw a word */
+    uint32_t worst;             /* the most distinct words of one bank */
+    int nextra;
+} BankTally;
+
+static inline void tally_init(BankTally *t)
+{
+    t->seen = 0;
+    t->worst = 0;
+    t->nextra = 0;
+    t->lo = UINT64_MAX;
+    t->hi = 0;
+}
+
+static inline void tally_word(BankTally *t, uint64_t w, uint32_t bank)
+{
+    uint32_t bit = 1u << bank;
+    if (!(t->seen & bit)) {
+        t->seen |= bit;
+        t->first[bank] = w;
+        t->count[bank] = 1;
+        t->worst = t->worst ? t->worst : 1;
+        return;
+    }
+    if (t->first[bank] == w)
+        return;
+    if (w >= t->lo && w <= t->hi) {
+        int i = t->nextra - 1;
+        while (i >= 0 && t->extra[i] != w)
+            i--;
+        if (i >= 0)
+            return;
+    }
+    if (t->nextra == MAX_WORDS)
+        return;
+    t->extra[t->nextra++] = w;
+    t->lo = w < t->lo ? w : t->lo;
+    t->hi = w > t->hi ? w : t->hi;
+    if (++t->count[bank] > t->worst)
+        t->worst = t->count[bank];
+}
+
 /* phase_wavefronts() when every lane lies in one bank word (lanes of a
  * power-of-two size, aligned, no wider than a word) and the layout is
  * powers of two: one shift and one mask per lane.  Returns 0 (no phase has
  * 0 wavefronts) when a lane is not aligned, for the general path. */
 static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, const Layout *l, uint64_t size)
 {
-    uint64_t words[32], lo = UINT64_MAX, hi = 0, low_bits = 0;
-    uint32_t per_bank[MAX_BANKS] = {0}, worst = 0;
-    int n = 0;
+    BankTally t;
+    tally_init(&t);
+    uint64_t low_bits = 0;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint64_t addr = a->addr[__builtin_ctz(m)];
         low_bits |= addr;
         uint64_t w = addr >> l->word_shift;
-        if (w >= lo && w <= hi) {   /* inside the range seen: maybe a word already counted */
-            int i = n - 1;
-            while (i >= 0 && words[i] != w)
-                i--;
-            if (i >= 0)
-                continue;
-        }
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
-        words[n++] = w;
-        uint32_t c = ++per_bank[w & l->bank_mask];
-        worst = c > worst ? c : worst;
+        tally_word(&t, w, (uint32_t)(w & l->bank_mask));
     }
-    return low_bits & (size - 1) ? 0 : worst;
+    return low_bits & (size - 1) ? 0 : t.worst;
 }
 
 /* cc >= 2.0: one phase; every lane's bytes are served by the words they lie
  * in, and a word read by several lanes is delivered once (multicast) */
 static uint32_t phase_wavefronts(const WarpAccess *a, uint32_t lanes, const Layout *l)
 {
-    /* distinct words: a word outside the range seen so far is new (one
-     * compare per lane for contiguous or strided phases); others are looked
-     * up newest first */
-    uint64_t words[MAX_WORDS], lo = UINT64_MAX, hi = 0;
-    uint32_t per_bank[MAX_BANKS] = {0}, worst = 0;
-    int n = 0;
+    BankTally t;
+    tally_init(&t);
     uint64_t size = a->size ? a->size : 1;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint64_t addr = a->addr[__builtin_ctz(m)];
-        for (uint64_t w = word_of(l, addr); w <= word_of(l, addr + size - 1) && n < MAX_WORDS; w++) {
-            if (n == 0 || w > hi || w < lo) {   /* outside the range seen: new */
-                hi = n == 0 || w > hi ? w : hi;
-                lo = n == 0 || w < lo ? w : lo;
-            } else {
-                int i = n - 1;
-                while (i >= 0 && words[i] != w)
-                    i--;
-                if (i >= 0)
-                    continue;
-            }
-            words[n++] = w;
-            uint32_t c = ++per_bank[bank_of(l, w)];
-            if (c > worst)
-                worst = c;
-        }
+        for (uint64_t w = word_of(l, addr); w <= word_of(l, addr + size - 1); w++)
+            tally_word(&t, w, bank_of(l, w));
     }
-    return worst;
+    return t.worst;
 }
 
 /* cc 1.x: one half-warp's 32-bit request; unit[i] is lane i's byte address.
