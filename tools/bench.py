@@ -515,9 +515,11 @@ def memory_check(warpsim, gib, mode):
 TARGET_SAMPLING_SPEEDUP = 5.0       # full timing run / sampled run, on >= 16 waves
 TARGET_SAMPLING_ERROR = 0.05        # |estimated - full cycles| / full cycles
 SAMPLING_CASES = [
-    # manifest, config, waves simulated in detail
-    ("traces/stencil/sweep/base_r1_x512.json", "gtx1060", 4),
-    ("traces/coalescing/stride_s8.json", "8800gtx", 4),
+    # manifest, config, waves simulated in detail: the fewest for which the
+    # reported error bound stays under the 5 % target (with 2 the first,
+    # cold wave weighs too much: stride's bound is 43 %)
+    ("traces/stencil/sweep/base_r1_x512.json", "gtx1060", 3),
+    ("traces/coalescing/stride_s8.json", "8800gtx", 3),
 ]
 
 
