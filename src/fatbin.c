@@ -497,3 +497,19 @@ const FatbinPtx *fatbin_pick(const GPtrArray *entries)
     }
     return best;
 }
+
+GPtrArray *fatbin_pick_units(const GPtrArray *entries)
+{
+    GPtrArray *picks = g_ptr_array_new();
+    for (guint i = 0; entries != NULL && i < entries->len; i++) {
+        FatbinPtx *p = g_ptr_array_index((GPtrArray *)entries, i);
+        guint at = 0; /* the slot of the entry's unit, if it has one yet */
+        while (at < picks->len && ((FatbinPtx *)g_ptr_array_index(picks, at))->unit != p->unit)
+            at++;
+        if (at == picks->len)
+            g_ptr_array_add(picks, p);
+        else if (p->arch > ((FatbinPtx *)g_ptr_array_index(picks, at))->arch)
+            g_ptr_array_index(picks, at) = p;
+    }
+    return picks;
+}

@@ -51,4 +51,10 @@ GPtrArray *fatbin_extract_ptx_blob(const void *data, size_t size, GError **error
  * among equals.  NULL if the array is empty. */
 const FatbinPtx *fatbin_pick(const GPtrArray *entries);
 
+/* One entry per unit, in unit order: each unit's fatbin_pick.  A -rdc=true
+ * program's units (1..n) are separate translation units, all of which a
+ * runtime must load and link; other programs have one.  A GPtrArray of
+ * borrowed FatbinPtx* (free only the array); empty if entries is. */
+GPtrArray *fatbin_pick_units(const GPtrArray *entries);
+
 #endif

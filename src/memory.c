@@ -21,7 +21,8 @@ void gmem_free(GlobalMemory *g)
         return;
     for (guint i = 0; i < g->allocs->len; i++) {
         Allocation *a = &g_array_index(g->allocs, Allocation, i);
-        g_free(a->data);
+        if (!a->borrowed)
+            g_free(a->data);
         g_free(a->name);
         g_free(a->written);
     }
@@ -31,6 +32,38 @@ void gmem_free(GlobalMemory *g)
 
 static uint64_t round_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
+/* Index of the first allocation whose base lies above addr. */
+static guint first_above(const GlobalMemory *g, uint64_t addr)
+{
+    guint lo = 0, hi = g->allocs->len;
+    while (lo < hi) {
+        guint mid = (lo + hi) / 2;
+        if (g_array_index(g->allocs, Allocation, mid).base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first address at or after `from` where `span` bytes and a guard gap
+ * on each side touch no allocation: the high region is shared with host
+ * buffers (host-mapped and borrowed ones), which it steps over. */
+static uint64_t next_free_high(const GlobalMemory *g, uint64_t from, uint64_t span)
+{
+    for (;;) {
+        guint pos = first_above(g, from);
+        const Allocation *before = pos ? &g_array_index(g->allocs, Allocation, pos - 1) : NULL;
+        const Allocation *after = pos < g->allocs->len ? &g_array_index(g->allocs, Allocation, pos) : NULL;
+        if (before && before->base + before->size + ALLOC_GUARD > from)
+            from = round_up(before->base + before->size + ALLOC_GUARD, ALLOC_ALIGN);
+        else if (after && from + span + ALLOC_GUARD > after->base)
+            from = round_up(after->base + after->size + ALLOC_GUARD, ALLOC_ALIGN);
+        else
+            return from;
+    }
+}
+
 uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error)
 {
     uint64_t span = round_up(size ? size : 1, ALLOC_ALIGN);
@@ -39,8 +72,8 @@ uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **e
         base = g->next_low;
         g->next_low += span + ALLOC_GUARD;
     } else {
-        base = g->next_high;
-        g->next_high += span + ALLOC_GUARD;
+        base = next_free_high(g, g->next_high, span);
+        g->next_high = base + span + ALLOC_GUARD;
     }
     uint8_t *data = g_try_malloc0(size ? size : 1);
     if (!data) {
@@ -120,7 +153,8 @@ bool gmem_release(GlobalMemory *g, uint64_t base)
     Allocation *a = gmem_lookup(g, base, 1);
     if (!a || a->base != base)
         return false;
-    g_free(a->data);
+    if (!a->borrowed)
+        g_free(a->data);
     g_free(a->name);
     g_free(a->written);
     g_array_remove_index(g->allocs, (guint)(a - (Allocation *)g->allocs->data));
@@ -165,4 +199,32 @@ uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name
             return 0;
         }
     }
+}
+
+uint64_t gmem_map_host(GlobalMemory *g, void *host, uint64_t size, const char *name, GError **error)
+{
+    uint64_t base = (uint64_t)(uintptr_t)host;
+    uint64_t bytes = size ? size : 1;
+    if (base < GLOBAL_HIGH_BASE || base + bytes < base) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                    "host buffer '%s' at 0x%" G_GINT64_MODIFIER "x lies in the simulated device's address space "
+                    "(below 0x%" G_GINT64_MODIFIER "x); warpsim cannot map it",
+                    name, base, (uint64_t)GLOBAL_HIGH_BASE);
+        return 0;
+    }
+    guint pos = first_above(g, base);
+    const Allocation *before = pos ? &g_array_index(g->allocs, Allocation, pos - 1) : NULL;
+    const Allocation *after = pos < g->allocs->len ? &g_array_index(g->allocs, Allocation, pos) : NULL;
+    const Allocation *clash = before && before->base + (before->size ? before->size : 1) > base ? before
+                            : after && base + bytes > after->base ? after : NULL;
+    if (clash) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "host buffer '%s' at 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT " bytes) overlaps '%s'",
+                    name, base, size, clash->name);
+        return 0;
+    }
+    Allocation a = {.base = base, .size = size, .data = host, .name = g_strdup(name), .borrowed = true};
+    g_array_insert_val(g->allocs, pos, a);
+    __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
+    return base;
 }

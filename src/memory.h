@@ -37,11 +37,12 @@
 typedef struct {
     uint64_t base;
     uint64_t size;
-    uint8_t *data;     /* owned, size bytes (at least 1) */
+    uint8_t *data;     /* owned, size bytes (at least 1), unless borrowed */
     char *name;        /* owned: buffer or variable name, for messages */
     bool read_only;
     uint8_t *written;  /* owned, size bytes or NULL: for initcheck, per byte 1 once
                           the host or a thread wrote it; NULL: all initialised */
+    bool borrowed;     /* data is the caller's (gmem_map_host): never freed here */
 } Allocation;
 
 typedef struct {
@@ -69,8 +70,9 @@ GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);
 /* Returns the base address of a fresh zeroed allocation, or 0 with error. */
 uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **error);
-/* Frees the allocation that starts at base (cudaFree).  Its addresses are
- * not handed out again.  False if no allocation starts at base. */
+/* Frees the allocation that starts at base (cudaFree); a borrowed one is
+ * only unmapped.  Its addresses are not handed out again by gmem_alloc.
+ * False if no allocation starts at base. */
 bool gmem_release(GlobalMemory *g, uint64_t base);
 /* An allocation whose device address is the address of its host buffer
  * (managed and page-locked host memory: host and kernels use one pointer).
@@ -79,6 +81,14 @@ bool gmem_release(GlobalMemory *g, uint64_t base);
  * guard gap clear of every other allocation (slack after each such buffer
  * keeps malloc's neighbours apart). */
 uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name, GError **error);
+/* Maps `size` bytes of a buffer the caller owns and keeps alive
+ * (cudaHostRegister of malloc'd memory) at its own address, so kernels read
+ * and write it in place.  Returns that address, or 0 with error:
+ * WS_ERR_UNSUPPORTED when the buffer lies below GLOBAL_HIGH_BASE (the device
+ * heap and the generic windows), WS_ERR_INPUT when it overlaps an
+ * allocation.  Unlike the other allocations it needs no guard gap (the
+ * caller chose its neighbours).  gmem_release unmaps it without freeing. */
+uint64_t gmem_map_host(GlobalMemory *g, void *host, uint64_t size, const char *name, GError **error);
 /* initcheck: from now on, track which bytes of the allocation at `base` are
  * written; until written, a byte counts as uninitialised (cudaMalloc'd memory
  * the host never filled).  False if there is no allocation at base or no

@@ -51,6 +51,8 @@ static void free_function(Function *f)
     }
     if (f->cfg)
         cfg_free(f->cfg);
+    g_free(f->unsupported_insn);
+    g_free(f->unsupported_why);
 }
 
 void module_free(Module *m)
@@ -125,7 +127,7 @@ uint32_t module_find_kernel(const Module *m, const char *name, GError **error)
     for (guint i = 0; i < m->funcs->len; i++) {
         const Function *f = module_func(m, i);
         if (f->is_entry && strcmp(f->name, name) == 0)
-            return i;
+            return module_func_runnable(m, i, error) ? i : NO_INDEX;
     }
     /* exact demangled name first, then a demangled prefix */
     for (int pass = 0; pass < 2 && matches == 0; pass++) {
@@ -142,7 +144,7 @@ uint32_t module_find_kernel(const Module *m, const char *name, GError **error)
         }
     }
     if (matches == 1)
-        return found;
+        return module_func_runnable(m, found, error) ? found : NO_INDEX;
 
     GString *list = g_string_new(NULL);
     for (guint i = 0; i < m->funcs->len; i++) {
@@ -154,6 +156,51 @@ uint32_t module_find_kernel(const Module *m, const char *name, GError **error)
                 m->path, matches ? "ambiguous" : "no", name, list->len ? list->str : "none");
     g_string_free(list, TRUE);
     return NO_INDEX;
+}
+
+bool module_func_runnable(const Module *m, uint32_t fi, GError **error)
+{
+    const Function *f = module_func(m, fi);
+    if (f->unsupported_insn == NULL)
+        return true;
+    char *via = f->unsupported_via == NO_INDEX
+                    ? g_strdup("")
+                    : g_strdup_printf("calls '%s', which ", module_func(m, f->unsupported_via)->name);
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                "%s:%u:%u: error: %s '%s' cannot run on warpsim: it %suses '%s' (%s)", m->path, f->unsupported_line,
+                f->unsupported_col, f->is_entry ? "kernel" : "function", f->name, via, f->unsupported_insn,
+                f->unsupported_why);
+    g_free(via);
+    return false;
+}
+
+/* Repeated until nothing changes: callers and callees come in any order. */
+void module_propagate_unsupported(Module *m)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (guint i = 0; i < m->funcs->len; i++) {
+            Function *f = module_func(m, i);
+            if (f->unsupported_insn != NULL || !f->is_defined)
+                continue;
+            for (guint c = 0; c < f->calls->len; c++) {
+                uint32_t callee = g_array_index(f->calls, CallSite, c).callee;
+                if (callee == NO_INDEX || callee == i)
+                    continue;
+                const Function *g = module_func(m, callee);
+                if (g->unsupported_insn == NULL)
+                    continue;
+                f->unsupported_insn = g_strdup(g->unsupported_insn);
+                f->unsupported_why = g_strdup(g->unsupported_why);
+                f->unsupported_line = g->unsupported_line;
+                f->unsupported_col = g->unsupported_col;
+                f->unsupported_via = callee;
+                changed = true;
+                break;
+            }
+        }
+    }
 }
 
 /* ---- rendering ---------------------------------------------------------- */

@@ -136,6 +136,15 @@ typedef struct {
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
     struct Cfg *cfg;      /* owned; NULL until cfg_build */
+    /* Only in a module parsed with deferral (ptx_parse_string_deferring):
+     * the first instruction outside warpsim's subset in this body or in a
+     * function it calls (directly or not).  The instruction itself was
+     * replaced by a `trap`.  unsupported_insn is NULL when the function can
+     * run; see module_func_runnable(). */
+    char *unsupported_insn;   /* owned: the instruction as written */
+    char *unsupported_why;    /* owned: what the parser objected to ("unknown instruction 'tex'") */
+    uint32_t unsupported_line, unsupported_col; /* its position in the PTX */
+    uint32_t unsupported_via; /* the callee it is in, NO_INDEX when in this body */
 } Function;
 
 typedef struct {
@@ -175,8 +184,18 @@ static inline bool insn_writes_first_operand_late(const Insn *in)
 /* NO_INDEX when absent */
 uint32_t module_find_func(const Module *m, const char *name);
 /* Find a kernel by exact .entry name or unique demangled-name prefix
- * ("saxpy" finds _Z5saxpyifPKfPf).  Errors name the candidates. */
+ * ("saxpy" finds _Z5saxpyifPKfPf).  Errors name the candidates; a kernel
+ * that is found but cannot run gives module_func_runnable's error. */
 uint32_t module_find_kernel(const Module *m, const char *name, GError **error);
+/* True when function fi can run.  Otherwise false with a WS_ERR_UNSUPPORTED
+ * error "file:line:col: error: kernel 'k' cannot run on warpsim: it uses
+ * 'tex.1d...' (unknown instruction 'tex')" at the offending instruction. */
+bool module_func_runnable(const Module *m, uint32_t fi, GError **error);
+/* A function calling one that cannot run (directly; indirect calls are not
+ * followed) cannot run either: marks such callers, unsupported_via naming
+ * the callee.  The deferring parser calls it; so does whoever joins
+ * modules (the CUDA runtime's -rdc link). */
+void module_propagate_unsupported(Module *m);
 /* module-scope variable by name */
 uint32_t module_find_global(const Module *m, const char *name);
 

@@ -55,6 +55,7 @@ typedef struct {
     GHashTable *protos;   /* prototype label (owned) -> Prototype* (owned) */
     uint32_t loc_file, loc_line;
     bool address_size_given; /* .address_size seen (else both sizes pass) */
+    bool defer_unsupported;  /* ptx_parse_string_deferring: mark functions, do not fail */
 } Parser;
 
 /* declaration attributes: `.param .u32 .ptr .global .align 4` */
@@ -1644,7 +1645,7 @@ static unsigned exact_operand_count(const Insn *in)
     }
 }
 
-static bool parse_instruction(Parser *p)
+static bool parse_instruction_here(Parser *p)
 {
     Insn in;
     memset(&in, 0, sizeof in);
@@ -1743,6 +1744,87 @@ static bool parse_instruction(Parser *p)
     if (!ok)
         return false;
     g_array_append_val(cur_func(p)->insns, in);
+    return true;
+}
+
+/* The instruction starting at token `start` as written, whitespace runs
+ * made single spaces; *end receives the index of its ';'.  False when no
+ * ';' closes it before the function's end (then it is malformed). */
+static bool instruction_text(const Parser *p, guint start, guint *end, char **text)
+{
+    int depth = 0;
+    guint i = start;
+    for (;; i++) {
+        const Token *t = &p->tok[i];
+        if (t->kind == TK_EOF)
+            return false;
+        if (is_punct(t, '{'))
+            depth++;
+        else if (is_punct(t, '}') && --depth < 0)
+            return false;
+        else if (is_punct(t, ';') && depth == 0)
+            break;
+    }
+    GString *s = g_string_new(NULL);
+    for (const char *c = tstr(p, &p->tok[start]); c < tstr(p, &p->tok[i]); c++) {
+        if (g_ascii_isspace(*c)) {
+            if (s->len && s->str[s->len - 1] != ' ')
+                g_string_append_c(s, ' ');
+        } else {
+            g_string_append_c(s, *c);
+        }
+    }
+    while (s->len && s->str[s->len - 1] == ' ')
+        g_string_truncate(s, s->len - 1);
+    *end = i;
+    *text = g_string_free(s, FALSE);
+    return true;
+}
+
+/* One instruction.  Under deferral, an instruction outside the subset
+ * (WS_ERR_UNSUPPORTED: an unknown opcode or modifier, an unmodelled special
+ * register, ...) does not fail the module: the function records the first
+ * one and gets a `trap` in its place, so its control flow and every other
+ * function stay intact, and the function cannot be launched
+ * (module_func_runnable).  Malformed PTX still fails. */
+static bool parse_instruction(Parser *p)
+{
+    guint start = p->pos;
+    guint nrefs = p->label_refs->len;
+    Function *f = cur_func(p);
+    guint ncalls = f->calls->len;
+    if (parse_instruction_here(p))
+        return true;
+    guint end;
+    char *text;
+    if (!p->defer_unsupported || p->err == NULL || p->err->code != WS_ERR_UNSUPPORTED || f->calls->len != ncalls ||
+        !instruction_text(p, start, &end, &text))
+        return false;
+    const Token *first = &p->tok[start];
+    if (f->unsupported_insn == NULL) {
+        const char *why = strstr(p->err->message, "error: ");
+        f->unsupported_insn = text;
+        f->unsupported_why = g_strdup(why ? why + 7 : p->err->message);
+        f->unsupported_line = first->line;
+        f->unsupported_col = first->col;
+        f->unsupported_via = NO_INDEX;
+    } else {
+        g_free(text);
+    }
+    g_clear_error(&p->err);
+    g_array_set_size(p->label_refs, nrefs); /* branch targets of the dropped instruction */
+    Insn trap;
+    memset(&trap, 0, sizeof trap);
+    trap.op = OP_TRAP;
+    trap.vec = 1;
+    trap.guard = NO_INDEX;
+    trap.call = NO_INDEX;
+    trap.line = first->line;
+    trap.col = first->col;
+    trap.src_file = p->loc_file;
+    trap.src_line = p->loc_line;
+    g_array_append_val(f->insns, trap);
+    p->pos = end + 1;
     return true;
 }
 
@@ -2251,7 +2333,7 @@ static bool parse_module(Parser *p)
     }
 }
 
-Module *ptx_parse_string(const char *text, const char *name, GError **error)
+static Module *parse_text(const char *text, const char *name, bool defer_unsupported, GError **error)
 {
     if (name == NULL)
         name = "<input>";
@@ -2267,8 +2349,11 @@ Module *ptx_parse_string(const char *text, const char *name, GError **error)
     p.globals = g_hash_table_new(g_str_hash, g_str_equal);
     p.funcs = g_hash_table_new(g_str_hash, g_str_equal);
     p.fi = NO_INDEX;
+    p.defer_unsupported = defer_unsupported;
 
     bool ok = parse_module(&p);
+    if (ok && defer_unsupported)
+        module_propagate_unsupported(p.m);
     if (ok && p.m->version_major == 0 && p.m->version_minor == 0)
         p.m->version_major = 1; /* listings without .version are PTX 1.x */
     end_function(&p);
@@ -2281,6 +2366,16 @@ Module *ptx_parse_string(const char *text, const char *name, GError **error)
         return NULL;
     }
     return p.m;
+}
+
+Module *ptx_parse_string(const char *text, const char *name, GError **error)
+{
+    return parse_text(text, name, false, error);
+}
+
+Module *ptx_parse_string_deferring(const char *text, const char *name, GError **error)
+{
+    return parse_text(text, name, true, error);
 }
 
 Module *ptx_parse_file(const char *path, GError **error)

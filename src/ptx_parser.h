@@ -42,5 +42,10 @@
 Module *ptx_parse_file(const char *path, GError **error);
 /* `name` is the file name used in messages and stored as Module.path. */
 Module *ptx_parse_string(const char *text, const char *name, GError **error);
+/* ptx_parse_string with deferral: an instruction outside warpsim's subset
+ * marks its function (Function.unsupported_insn; module_func_runnable says
+ * why) instead of failing the module, so the module's other functions load
+ * and run; the CUDA runtime parses with it.  Malformed PTX still fails. */
+Module *ptx_parse_string_deferring(const char *text, const char *name, GError **error);
 
 #endif

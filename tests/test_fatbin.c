@@ -375,6 +375,50 @@ START_TEST(wrapper_version_2_gathers_prelinked_ptx)
 }
 END_TEST
 
+/* -rdc=true: one entry per unit, each its highest architecture, in unit order. */
+START_TEST(pick_units_one_per_unit)
+{
+    FatbinPtx u1a = { .arch = 75, .unit = 1 }, u2a = { .arch = 90, .unit = 2 }, u1b = { .arch = 80, .unit = 1 },
+              u2b = { .arch = 75, .unit = 2 }, u1c = { .arch = 80, .unit = 1 };
+    GPtrArray *a = g_ptr_array_new();
+    GPtrArray *p = fatbin_pick_units(a);
+    ck_assert_uint_eq(p->len, 0);
+    g_ptr_array_free(p, TRUE);
+    p = fatbin_pick_units(NULL);
+    ck_assert_uint_eq(p->len, 0);
+    g_ptr_array_free(p, TRUE);
+    g_ptr_array_add(a, &u1a);
+    g_ptr_array_add(a, &u2a);
+    g_ptr_array_add(a, &u1b);
+    g_ptr_array_add(a, &u2b);
+    g_ptr_array_add(a, &u1c);
+    p = fatbin_pick_units(a);
+    ck_assert_uint_eq(p->len, 2);
+    ck_assert_ptr_eq(g_ptr_array_index(p, 0), &u1b);
+    ck_assert_ptr_eq(g_ptr_array_index(p, 1), &u2a);
+    g_ptr_array_free(p, TRUE);
+    g_ptr_array_free(a, TRUE);
+
+    /* the fixtures: both objects of the -rdc program */
+    Blob dl = load("rdc_dlink.fatbin"), ra = load("rdc_a.fatbin"), rb = load("rdc_b.fatbin");
+    const void *prelinked[] = { ra.data, rb.data, NULL };
+    Wrapper w = { 0x466243b1, 2, dl.data, prelinked };
+    GError *e = NULL;
+    a = fatbin_extract_ptx(&w, &e);
+    ck_assert_msg(a != NULL, "%s", e ? e->message : "?");
+    p = fatbin_pick_units(a);
+    ck_assert_uint_eq(p->len, 2);
+    ck_assert_ptr_nonnull(strstr(((FatbinPtx *)g_ptr_array_index(p, 0))->ptx, ".entry _Z12rdc_kernel_aPf("));
+    ck_assert_ptr_nonnull(strstr(((FatbinPtx *)g_ptr_array_index(p, 1))->ptx, ".entry _Z12rdc_kernel_bPf("));
+    ck_assert_ptr_eq(fatbin_pick(a), g_ptr_array_index(p, 0)); /* what a runtime loading one would miss */
+    g_ptr_array_free(p, TRUE);
+    g_ptr_array_free(a, TRUE);
+    g_free(dl.data);
+    g_free(ra.data);
+    g_free(rb.data);
+}
+END_TEST
+
 /* -------------------------------------------------- warpsim reads it */
 
 START_TEST(extracted_ptx_parses)
@@ -595,6 +639,7 @@ static Suite *fatbin_suite(void)
     tcase_add_test(t, compression_modes_agree);
     tcase_add_test(t, two_architectures_pick_the_highest);
     tcase_add_test(t, pick_prefers_highest_then_first);
+    tcase_add_test(t, pick_units_one_per_unit);
     tcase_add_test(t, machine_code_only_says_how_to_rebuild);
     tcase_add_test(t, debug_build_carries_identifier_and_options);
     tcase_add_test(t, program_section_holds_two_fat_binaries);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errors.h"
+#include "memory.h"
 #include "testutil.h"
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -313,6 +315,52 @@ START_TEST(test_fault_stops_launch_keeps_earlier_writes)
 }
 END_TEST
 
+/* ---- borrowed buffers (cudaHostRegister) ------------------------------------ */
+
+START_TEST(test_map_host_borrowed)
+{
+    GlobalMemory *g = gmem_new();
+    size_t n = 3000;
+    uint8_t *buf = malloc(n + 64);
+    memset(buf, 0x5A, n + 64);
+    GError *e = NULL;
+    uint64_t base = gmem_map_host(g, buf, n, "reg", &e);
+    ck_assert_msg(base == (uint64_t)(uintptr_t)buf, "%s", e ? e->message : "?");
+    /* in place: the device bytes are the host's, contents kept */
+    ck_assert_ptr_eq(gmem_ptr(g, base + 100, 4), buf + 100);
+    ck_assert_uint_eq(gmem_ptr(g, base + 100, 1)[0], 0x5A);
+    ck_assert_ptr_null(gmem_ptr(g, base + n - 2, 4)); /* past its end */
+    /* overlapping ranges are refused, naming the buffer they hit */
+    ck_assert_uint_eq(gmem_map_host(g, buf + 8, 16, "inner", &e), 0);
+    ck_assert_int_eq(e->code, WS_ERR_INPUT);
+    ck_assert_msg(strstr(e->message, "overlaps 'reg'") != NULL, "%s", e->message);
+    g_clear_error(&e);
+    /* a buffer right after it (no guard gap needed) is fine */
+    ck_assert_uint_eq(gmem_map_host(g, buf + n, 64, "next", &e), base + n);
+    /* addresses of the device heap and the windows cannot be mapped */
+    ck_assert_uint_eq(gmem_map_host(g, (void *)(uintptr_t)0x20000000u, 64, "low", &e), 0);
+    ck_assert_int_eq(e->code, WS_ERR_UNSUPPORTED);
+    g_clear_error(&e);
+
+    /* device allocations in the high region step over mapped buffers */
+    g->next_low = GENERIC_WINDOWS_BASE;
+    g->next_high = base - 512;
+    uint64_t dev = gmem_alloc(g, 4096, "dev", &e);
+    ck_assert_uint_ne(dev, 0);
+    ck_assert_msg(dev >= base + n + 64 + ALLOC_GUARD, "device buffer 0x%" G_GINT64_MODIFIER "x inside the mapped range",
+                  dev);
+    ck_assert_ptr_nonnull(gmem_lookup(g, dev, 4096));
+
+    /* release unmaps without freeing (the sanitizers would see a double free) */
+    ck_assert(gmem_release(g, base));
+    ck_assert_ptr_null(gmem_lookup(g, base, 1));
+    buf[0] = 1;
+    gmem_free(g); /* still holds "next": not freed either */
+    buf[n] = 2;
+    free(buf);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -323,6 +371,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_misaligned_and_null);
     tcase_add_test(t, test_shared_local_const_faults);
     tcase_add_test(t, test_fault_stops_launch_keeps_earlier_writes);
+    tcase_add_test(t, test_map_host_borrowed);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1054,6 +1054,101 @@ START_TEST(test_address_size_rule)
 }
 END_TEST
 
+/* ---- deferral: instructions outside the subset mark their function ----------- */
+
+static const char deferral_ptx[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"             /* 1-3 */
+    ".func (.param .b32 r) helper(.param .b64 t);\n"                 /* 4 */
+    ".visible .entry caller(.param .u64 p)\n{\n"                      /* 5-6 */
+    "\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"                      /* 7-8 */
+    "\tld.param.u64 %rd1, [p];\n"                                    /* 9 */
+    "\t{\n\t.param .b64 a0;\n\tst.param.b64 [a0], %rd1;\n"          /* 10-12 */
+    "\t.param .b32 r0;\n\tcall.uni (r0), helper, (a0);\n\t}\n"        /* 13-15 */
+    "\tret;\n}\n"                                                     /* 16-17 */
+    ".visible .entry texk(.param .u64 t, .param .u64 out)\n{\n"      /* 18-19 */
+    "\t.reg .f32 %f<5>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\t.reg .pred %p<2>;\n" /* 20-23 */
+    "\tld.param.u64 %rd1, [t];\n"                                    /* 24 */
+    "\tmov.u32 %r1, 0;\n"                                            /* 25 */
+    "\tsetp.eq.s32 %p1, %r1, 0;\n"                                   /* 26 */
+    "\t@%p1 bra DONE;\n"                                             /* 27 */
+    "\ttex.1d.v4.f32.s32\t{%f1, %f2, %f3, %f4},   [%rd1, {%r1}];\n"  /* 28 */
+    "\tsuld.b.2d.b32.trap {%r1}, [%rd1, {%r1, %r1}];\n"             /* 29 */
+    "DONE:\n\tadd.s32 %r1, %r1, 1;\n\tret;\n}\n"                      /* 30-33 */
+    ".visible .entry plain(.param .u64 out)\n{\n"                    /* 34-35 */
+    "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tret;\n}\n"  /* 36-39 */
+    ".func (.param .b32 r) helper(.param .b64 t)\n{\n"               /* 40-41 */
+    "\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\t.reg .f32 %f<5>;\n"  /* 42-44 */
+    "\tld.param.b64 %rd1, [t];\n\tmov.u32 %r1, 1;\n"                 /* 45-46 */
+    "\ttxq.width.b32 %r1, [%rd1];\n"                                 /* 47 */
+    "\tst.param.b32 [r], %r1;\n\tret;\n}\n";                         /* 48-50 */
+
+START_TEST(test_deferred_unsupported)
+{
+    /* the strict parser still rejects the module at the first one */
+    GError *e = NULL;
+    ck_assert_ptr_null(ptx_parse_string(deferral_ptx, "t.ptx", &e));
+    ck_assert_int_eq(e->code, WS_ERR_UNSUPPORTED);
+    ck_assert_str_eq(e->message, "t.ptx:28:2: error: unknown instruction 'tex'");
+    g_clear_error(&e);
+
+    Module *m = ptx_parse_string_deferring(deferral_ptx, "t.ptx", &e);
+    ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
+    uint32_t texk = module_find_func(m, "texk"), plain = module_find_func(m, "plain");
+    uint32_t caller = module_find_func(m, "caller"), helper = module_find_func(m, "helper");
+    ck_assert(module_func_runnable(m, plain, NULL));
+    ck_assert_uint_eq(module_find_kernel(m, "plain", NULL), plain);
+
+    /* the first unsupported instruction is recorded, as written */
+    const Function *f = module_func(m, texk);
+    ck_assert_str_eq(f->unsupported_insn, "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]");
+    ck_assert_str_eq(f->unsupported_why, "unknown instruction 'tex'");
+    ck_assert_uint_eq(f->unsupported_line, 28);
+    ck_assert_uint_eq(f->unsupported_via, NO_INDEX);
+    ck_assert(!module_func_runnable(m, texk, &e));
+    ck_assert_int_eq(e->code, WS_ERR_UNSUPPORTED);
+    ck_assert_str_eq(e->message, "t.ptx:28:2: error: kernel 'texk' cannot run on warpsim: it uses "
+                                 "'tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]' (unknown instruction 'tex')");
+    g_clear_error(&e);
+    ck_assert_uint_eq(module_find_kernel(m, "texk", &e), NO_INDEX);
+    ck_assert_int_eq(e->code, WS_ERR_UNSUPPORTED);
+    g_clear_error(&e);
+
+    /* each dropped instruction is a trap at its line; the label after them
+     * still marks the add */
+    ck_assert_uint_eq(func_ninsns(f), 8);
+    ck_assert_uint_eq(func_insn(f, 4)->op, OP_TRAP);
+    ck_assert_uint_eq(func_insn(f, 4)->line, 28);
+    ck_assert_uint_eq(func_insn(f, 5)->op, OP_TRAP);
+    ck_assert_uint_eq(func_insn(f, 5)->line, 29);
+    ck_assert_uint_eq(func_insn(f, 3)->op, OP_BRA);
+    ck_assert_uint_eq(func_insn(f, 3)->opd[0].imm, 6);
+    ck_assert_uint_eq(func_insn(f, 6)->op, OP_ADD);
+
+    /* a caller of a function that cannot run cannot run either (the callee
+     * is defined after it) */
+    ck_assert_str_eq(module_func(m, helper)->unsupported_why, "unknown instruction 'txq'");
+    ck_assert_uint_eq(module_func(m, caller)->unsupported_via, helper);
+    ck_assert(!module_func_runnable(m, caller, &e));
+    ck_assert_str_eq(e->message, "t.ptx:47:2: error: kernel 'caller' cannot run on warpsim: it calls 'helper', "
+                                 "which uses 'txq.width.b32 %r1, [%rd1]' (unknown instruction 'txq')");
+    g_clear_error(&e);
+    module_free(m);
+
+    /* malformed PTX is still an error under deferral */
+    char *bad = g_strdup(deferral_ptx);
+    char *at = strstr(bad, "add.s32 %r1, %r1, 1;");
+    memcpy(at, "add.s32 %r1, %r1;   ", 20);
+    ck_assert_ptr_null(ptx_parse_string_deferring(bad, "t.ptx", &e));
+    ck_assert_int_eq(e->code, WS_ERR_INPUT);
+    g_clear_error(&e);
+    /* as is an unsupported instruction with no ';' before the function ends */
+    strcpy(bad, ".version 9.0\n.target sm_90\n.entry k()\n{\n\ttex.1d.v4.f32.s32 {%f1}\n}\n");
+    ck_assert_ptr_null(ptx_parse_string_deferring(bad, "t.ptx", &e));
+    g_clear_error(&e);
+    g_free(bad);
+}
+END_TEST
+
 /* ---- malformed corpus --------------------------------------------------------- */
 
 START_TEST(test_malformed_corpus)
@@ -1167,6 +1262,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_find_kernel);
     tcase_add_test(tc, test_operand_types_legal);
     tcase_add_test(tc, test_address_size_rule);
+    tcase_add_test(tc, test_deferred_unsupported);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 300);

@@ -204,6 +204,124 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
+/* CUDA 12's cudaDeviceProp, as cudaGetDeviceProperties_v2 (what CUDA 12's
+ * header names cudaGetDeviceProperties) fills it: CUDA 13's fields plus
+ * clockRate, deviceOverlap, kernelExecTimeoutEnabled, computeMode,
+ * maxTexture1DLinear, memoryClockRate, singleToDoublePrecisionPerfRatio
+ * and cooperativeMultiDeviceLaunch, and without the NUMA/PCI fields 13
+ * added (CUDA 12.6's driver_types.h). */
+struct cudaDeviceProp12 {
+    char name[256];
+    struct { char bytes[16]; } uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    size_t totalConstMem;
+    int major;
+    int minor;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int deviceOverlap;
+    int multiProcessorCount;
+    int kernelExecTimeoutEnabled;
+    int integrated;
+    int canMapHostMemory;
+    int computeMode;
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture1DLinear;
+    int maxTexture2D[2];
+    int maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3];
+    int maxTexture2DGather[2];
+    int maxTexture3D[3];
+    int maxTexture3DAlt[3];
+    int maxTextureCubemap;
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    int maxSurface1DLayered[2];
+    int maxSurface2DLayered[3];
+    int maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;
+    int cooperativeMultiDeviceLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    /* the older (CUDA 11) struct, which libcudart.so.12's unversioned
+     * cudaGetDeviceProperties fills, ends here */
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int reserved2[2];
+    int reserved1[1];
+    int reserved[60];
+};
+
+/* CUDA 12: the size every CUDA 12 release's header gives; the offsets follow
+ * from 12.6's field order. */
+_Static_assert(offsetof(struct cudaDeviceProp12, clockRate) == 348, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, totalConstMem) == 352, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, maxTexture1DLinear) == 416, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, memoryClockRate) == 608, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, sharedMemPerBlockOptin) == 696, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, hostRegisterSupported) == 728, "cudaDeviceProp (12) layout");
+_Static_assert(offsetof(struct cudaDeviceProp12, reserved) == 792, "cudaDeviceProp (12) layout");
+_Static_assert(sizeof(struct cudaDeviceProp12) == 1032, "cudaDeviceProp (12) layout");
+
 /* Offsets and size checked against CUDA 13.0's driver_types.h. */
 _Static_assert(offsetof(struct cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp layout");
 _Static_assert(offsetof(struct cudaDeviceProp, totalConstMem) == 352, "cudaDeviceProp layout");

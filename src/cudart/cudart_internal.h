@@ -40,6 +40,7 @@ typedef struct {
     uint32_t kernel;        /* function index, NO_INDEX when the module lacks it */
     uint32_t regs;          /* cfg_estimate_registers */
     uint32_t max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    bool unsupported_reported; /* its PTX uses an instruction warpsim lacks: said once */
     /* profile: summed over launches */
     uint64_t calls, warp_insts;
     double sim_ns;
@@ -55,12 +56,15 @@ typedef struct {
                                mirror (symbol_api.c); else 0 */
 } CudartSymbol;
 
-typedef enum { ALLOC_DEVICE, ALLOC_MANAGED, ALLOC_HOST } CudartAllocKind;
+/* ALLOC_REGISTERED: the program's own memory (cudaHostRegister), mapped
+ * where it lies; unregistering unmaps it and frees nothing. */
+typedef enum { ALLOC_DEVICE, ALLOC_MANAGED, ALLOC_HOST, ALLOC_REGISTERED } CudartAllocKind;
 
 typedef struct {
     CudartAllocKind kind;
     uint64_t size;
     unsigned flags;         /* host: cudaHostAlloc's flags (cudaHostGetFlags);
+                               registered: cudaHostRegister's flags;
                                device: CUDART_ALLOC_FROM_POOL or 0 */
 } CudartAlloc;
 
@@ -103,6 +107,8 @@ typedef struct {
     GMutex lock;
     bool initialised;
     cudaError_t init_error;     /* the configuration could not be loaded */
+    int abi_release;            /* 12 or 13: the CUDA release whose libcudart
+                                   soname the program linked (device_state.c) */
     GpuConfig *gpu;
     bool functional;
     uint32_t host_threads;
@@ -175,6 +181,12 @@ CudartSymbol *cudart_symbol_for(CudartDevice *d, const void *host_var);
 /* The kernel's demangled name for people (the summary table), owned by the
  * kernel; its PTX name when it is not a mangled C++ name. */
 const char *cudart_kernel_display_name(CudartKernel *k);
+
+/* module_link.c: the PTX modules of a -rdc=true program's n translation
+ * units as one Module named `path` (references to .extern functions and
+ * variables resolved to the unit that defines them).  The units are left
+ * empty shells: module_free them.  NULL with error when they do not fit. */
+Module *cudart_link_modules(Module **units, guint n, const char *path, GError **error);
 
 /* Frees every user allocation, stream and event (cudaDeviceReset). */
 void cudart_release_user_state(CudartDevice *d);

@@ -15,6 +15,7 @@
 #define MEMORY_BUS_BITS 5120        /* HBM3e stacks of an H100/H200 */
 #define MEMORY_CLOCK_KHZ 2619000
 #define RUNTIME_VERSION 13000       /* CUDA 13.0 */
+#define RUNTIME_VERSION_12 12090    /* CUDA 12.9, the last CUDA 12: for programs that linked libcudart.so.12 */
 
 static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
 {
@@ -62,6 +63,48 @@ static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
     p->reservedSharedMemPerBlock = g->smem_reserved_per_block;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
+}
+
+/* CUDA 12's layout: the fields both releases have, copied, and those 13
+ * dropped, from the same configuration. */
+static void fill_properties12(const GpuConfig *g, struct cudaDeviceProp12 *p)
+{
+    struct cudaDeviceProp p13;
+    fill_properties(g, &p13);
+    memset(p, 0, sizeof *p);
+#define SAME(field) memcpy(&p->field, &p13.field, sizeof p->field)
+    SAME(name); SAME(uuid); SAME(luid); SAME(luidDeviceNodeMask); SAME(totalGlobalMem); SAME(sharedMemPerBlock);
+    SAME(regsPerBlock); SAME(warpSize); SAME(memPitch); SAME(maxThreadsPerBlock); SAME(maxThreadsDim);
+    SAME(maxGridSize); SAME(totalConstMem); SAME(major); SAME(minor); SAME(textureAlignment);
+    SAME(texturePitchAlignment); SAME(multiProcessorCount); SAME(integrated); SAME(canMapHostMemory);
+    SAME(maxTexture1D); SAME(maxTexture1DMipmap); SAME(maxTexture2D); SAME(maxTexture2DMipmap);
+    SAME(maxTexture2DLinear); SAME(maxTexture2DGather); SAME(maxTexture3D); SAME(maxTexture3DAlt);
+    SAME(maxTextureCubemap); SAME(maxTexture1DLayered); SAME(maxTexture2DLayered); SAME(maxTextureCubemapLayered);
+    SAME(maxSurface1D); SAME(maxSurface2D); SAME(maxSurface3D); SAME(maxSurface1DLayered);
+    SAME(maxSurface2DLayered); SAME(maxSurfaceCubemap); SAME(maxSurfaceCubemapLayered); SAME(surfaceAlignment);
+    SAME(concurrentKernels); SAME(ECCEnabled); SAME(pciBusID); SAME(pciDeviceID); SAME(pciDomainID);
+    SAME(tccDriver); SAME(asyncEngineCount); SAME(unifiedAddressing); SAME(memoryBusWidth); SAME(l2CacheSize);
+    SAME(persistingL2CacheMaxSize); SAME(maxThreadsPerMultiProcessor); SAME(streamPrioritiesSupported);
+    SAME(globalL1CacheSupported); SAME(localL1CacheSupported); SAME(sharedMemPerMultiprocessor);
+    SAME(regsPerMultiprocessor); SAME(managedMemory); SAME(isMultiGpuBoard); SAME(multiGpuBoardGroupID);
+    SAME(hostNativeAtomicSupported); SAME(pageableMemoryAccess); SAME(concurrentManagedAccess);
+    SAME(computePreemptionSupported); SAME(canUseHostPointerForRegisteredMem); SAME(cooperativeLaunch);
+    SAME(sharedMemPerBlockOptin); SAME(pageableMemoryAccessUsesHostPageTables);
+    SAME(directManagedMemAccessFromHost); SAME(maxBlocksPerMultiProcessor); SAME(accessPolicyMaxWindowSize);
+    SAME(reservedSharedMemPerBlock); SAME(hostRegisterSupported); SAME(sparseCudaArraySupported);
+    SAME(hostRegisterReadOnlySupported); SAME(timelineSemaphoreInteropSupported); SAME(memoryPoolsSupported);
+    SAME(gpuDirectRDMASupported); SAME(gpuDirectRDMAFlushWritesOptions); SAME(gpuDirectRDMAWritesOrdering);
+    SAME(memoryPoolSupportedHandleTypes); SAME(deferredMappingCudaArraySupported); SAME(ipcEventSupported);
+    SAME(clusterLaunch); SAME(unifiedFunctionPointers);
+#undef SAME
+    /* what cudaDeviceGetAttribute reads for them */
+    p->clockRate = (int)(g->clock_mhz * 1000.0);
+    p->memoryClockRate = MEMORY_CLOCK_KHZ;
+    p->deviceOverlap = 1;               /* = asyncEngineCount > 0 */
+    p->kernelExecTimeoutEnabled = 0;
+    p->computeMode = 0;                 /* cudaComputeModeDefault */
+    p->singleToDoublePrecisionPerfRatio = 2;
+    p->cooperativeMultiDeviceLaunch = 0;
 }
 
 /* cudaDeviceAttr -> the int property it reads (offset), or a constant. */
@@ -159,11 +202,22 @@ CUDART_API cudaError_t cudaDriverGetVersion(int *version)
     return cudart_leave(d, cudaSuccess);
 }
 
+/* The runtime a program built for CUDA 12 expects is a CUDA 12 one (the
+ * driver, which runs both, stays 13.0). */
 CUDART_API cudaError_t cudaRuntimeGetVersion(int *version)
 {
-    return cudaDriverGetVersion(version);
+    CudartDevice *d = cudart_enter();
+    if (!version)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *version = d->abi_release == 12 ? RUNTIME_VERSION_12 : RUNTIME_VERSION;
+    return cudart_leave(d, cudaSuccess);
 }
 
+/* CUDA 13's cudaGetDeviceProperties fills 13's struct.  libcudart.so.12
+ * exports the same name for programs built before CUDA 12 (whose header did
+ * not yet redirect it to _v2): their struct is CUDA 12's up to
+ * reservedSharedMemPerBlock, so a program that linked libcudart.so.12 gets
+ * only that much. */
 CUDART_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
     CudartDevice *d = cudart_enter();
@@ -173,7 +227,28 @@ CUDART_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int 
         return cudart_leave(d, cudaErrorInvalidDevice);
     if (d->init_error)
         return cudart_leave(d, d->init_error);
-    fill_properties(d->gpu, prop);
+    if (d->abi_release == 12) {
+        struct cudaDeviceProp12 p12;
+        fill_properties12(d->gpu, &p12);
+        memcpy(prop, &p12, offsetof(struct cudaDeviceProp12, hostRegisterSupported));
+    } else {
+        fill_properties(d->gpu, prop);
+    }
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* CUDA 12's header names cudaGetDeviceProperties this (a macro), with 12's
+ * struct: only CUDA 12 programs call it. */
+CUDART_API cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp12 *prop, int device)
+{
+    CudartDevice *d = cudart_enter();
+    if (!prop)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    if (d->init_error)
+        return cudart_leave(d, d->init_error);
+    fill_properties12(d->gpu, prop);
     return cudart_leave(d, cudaSuccess);
 }
 
@@ -342,4 +417,39 @@ CUDART_API cudaError_t cudaProfilerStop(void)
 {
     CudartDevice *d = cudart_enter();
     return cudart_leave(d, cudaSuccess);
+}
+
+/* CUDA 12's names that CUDA 13 removed (deprecated since CUDA 4: the
+ * "thread" was the context), still called by CUDA 12 programs and the
+ * benchmark suites written before 4.0. */
+CUDART_API cudaError_t cudaDeviceSynchronize(void); /* stream_event_api.c */
+
+CUDART_API cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+CUDART_API cudaError_t cudaThreadExit(void)
+{
+    return cudaDeviceReset();
+}
+
+CUDART_API cudaError_t cudaThreadGetLimit(size_t *value, int limit)
+{
+    return cudaDeviceGetLimit(value, limit);
+}
+
+CUDART_API cudaError_t cudaThreadSetLimit(int limit, size_t value)
+{
+    return cudaDeviceSetLimit(limit, value);
+}
+
+CUDART_API cudaError_t cudaThreadGetCacheConfig(int *cacheConfig)
+{
+    return cudaDeviceGetCacheConfig(cacheConfig);
+}
+
+CUDART_API cudaError_t cudaThreadSetCacheConfig(int cacheConfig)
+{
+    return cudaDeviceSetCacheConfig(cacheConfig);
 }

@@ -6,7 +6,19 @@
  * h200), WARPSIM_FUNCTIONAL=1 (no timing model), WARPSIM_REPORT=FILE (JSON
  * report at exit), WARPSIM_SUMMARY=1 (per-kernel table on stderr at exit),
  * WARPSIM_THREADS=N (host threads per launch, default all cores).
+ *
+ * The CUDA release the program was built for (CudartDevice.abi_release)
+ * is the soname it linked: this library is loaded under the name the
+ * dynamic linker looked for (libcudart.so.12 or .13, symlinks to it), which
+ * dladdr reports; when it was loaded under another name (LD_PRELOAD of
+ * libwarpsim-cudart.so), the DT_NEEDED entries of the loaded objects say
+ * which libcudart they asked for.  CUDA 13 otherwise.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr, dl_iterate_phdr */
+#endif
+#include <dlfcn.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +68,58 @@ static void at_exit(void)
     g_mutex_unlock(&d->lock);
 }
 
+/* 12 or 13 from a file name ending in libcudart.so.N; 0 otherwise. */
+static int release_of_name(const char *name)
+{
+    const char *base = name ? strrchr(name, '/') : NULL;
+    base = base ? base + 1 : name;
+    if (base && strcmp(base, "libcudart.so.12") == 0)
+        return 12;
+    if (base && strcmp(base, "libcudart.so.13") == 0)
+        return 13;
+    return 0;
+}
+
+/* dl_iterate_phdr callback: the first DT_NEEDED libcudart.so.N of any
+ * loaded object goes to *(int *)data. */
+static int needed_release(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+            continue;
+        const ElfW(Dyn) *dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+        const char *strtab = NULL;
+        for (const ElfW(Dyn) *e = dyn; e->d_tag != DT_NULL; e++)
+            if (e->d_tag == DT_STRTAB) {
+                /* glibc relocates the loaded copy; objects it did not (the
+                 * vDSO) still hold an offset from their load address */
+                ElfW(Addr) at = e->d_un.d_ptr;
+                strtab = (const char *)(at < info->dlpi_addr ? info->dlpi_addr + at : at);
+            }
+        if (!strtab)
+            continue;
+        for (const ElfW(Dyn) *e = dyn; e->d_tag != DT_NULL; e++) {
+            int release = e->d_tag == DT_NEEDED ? release_of_name(strtab + e->d_un.d_val) : 0;
+            if (release) {
+                *(int *)data = release;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int linked_release(void)
+{
+    Dl_info self;
+    if (dladdr((void *)(uintptr_t)&release_of_name, &self) && release_of_name(self.dli_fname))
+        return release_of_name(self.dli_fname);
+    int release = 0;
+    dl_iterate_phdr(needed_release, &release);
+    return release ? release : 13;
+}
+
 static void initialise(CudartDevice *d)
 {
     d->initialised = true;
@@ -67,6 +131,7 @@ static void initialise(CudartDevice *d)
         g_error_free(error);
         d->init_error = cudaErrorInitializationError;
     }
+    d->abi_release = linked_release();
     d->functional = env_flag("WARPSIM_FUNCTIONAL");
     d->summary = env_flag("WARPSIM_SUMMARY");
     const char *report = g_getenv("WARPSIM_REPORT");

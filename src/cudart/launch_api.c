@@ -54,6 +54,16 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
     if (!cudart_stream_ok(d, stream))
         return cudaErrorInvalidResourceHandle;
     const Module *mod = k->mod->module;
+    GError *why = NULL;
+    if (!module_func_runnable(mod, k->kernel, &why)) {
+        /* refused before it runs, as CUDA refuses a kernel it has no image
+         * for: the last error, not a sticky one */
+        if (!k->unsupported_reported)
+            cudart_message("%s", why->message);
+        k->unsupported_reported = true;
+        g_error_free(why);
+        return cudaErrorNotSupported;
+    }
     const Function *f = module_func(mod, k->kernel);
     if (f->params->len && !args)
         return cudaErrorInvalidValue;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cudart_internal.h"
+#include "errors.h"
 
 /* What cudaMemGetInfo and totalGlobalMem report: the configuration does not
  * say, and the simulator allocates host memory on demand (docs/cudart.md). */
@@ -72,6 +73,8 @@ static cudaError_t release(CudartDevice *d, void *ptr, bool host)
         return cudaSuccess;
     uint64_t base = (uint64_t)(uintptr_t)ptr;
     CudartAlloc *a = g_hash_table_lookup(d->allocs, &base);
+    if (a && a->kind == ALLOC_REGISTERED)
+        return cudaErrorInvalidValue; /* cudaHostUnregister's, as CUDA answers */
     if (!a || (a->kind == ALLOC_HOST) != host)
         return host ? cudaErrorInvalidHostPointer : cudaErrorInvalidValue;
     gmem_release(d->gmem, base);
@@ -127,10 +130,65 @@ CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     if (!pFlags)
         return cudart_leave(d, cudaErrorInvalidValue);
     CudartAlloc *ca = alloc_holding(d, pHost);
-    if (!ca || ca->kind != ALLOC_HOST)
+    if (!ca || (ca->kind != ALLOC_HOST && ca->kind != ALLOC_REGISTERED))
         return cudart_leave(d, cudaErrorInvalidValue);
-    /* unified addressing: page-locked memory is always mapped */
-    *pFlags = ca->flags | 0x2u; /* cudaHostAllocMapped */
+    /* unified addressing: page-locked memory is always mapped; of the
+     * registration flags CUDA reports only portability (as seen on CUDA 13) */
+    unsigned flags = ca->kind == ALLOC_REGISTERED ? ca->flags & 0x1u /* cudaHostRegisterPortable */ : ca->flags;
+    *pFlags = flags | 0x2u; /* cudaHostAllocMapped */
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* The program's own memory, mapped where it lies: kernels read and write
+ * the very bytes the host does (zero copy), from registration until
+ * cudaHostUnregister.  Errors as CUDA 13 gives them: a range that overlaps
+ * registered or page-locked memory is cudaErrorHostMemoryAlreadyRegistered
+ * (cudaErrorInvalidValue for cudaMallocHost memory). */
+CUDART_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return cudart_leave(d, err);
+    /* Default 0, Portable 1, Mapped 2, IoMemory 4, ReadOnly 8 */
+    if (!ptr || size == 0 || (flags & ~0xfu))
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if ((flags & 0x4u) != 0) {
+        cudart_message("cudaHostRegister: cudaHostRegisterIoMemory (device memory of another PCIe device) is not "
+                       "supported by warpsim");
+        return cudart_leave(d, cudaErrorNotSupported);
+    }
+    CudartAlloc *held = alloc_holding(d, ptr);
+    if (held && held->kind == ALLOC_HOST)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    char *name = g_strdup_printf("cudaHostRegister #%" G_GUINT64_FORMAT " (%zu bytes)", ++d->alloc_serial, size);
+    GError *e = NULL;
+    uint64_t base = gmem_map_host(d->gmem, ptr, size, name, &e);
+    g_free(name);
+    if (!base) {
+        bool overlap = e->code == WS_ERR_INPUT;
+        if (!overlap)
+            cudart_message("cudaHostRegister: %s", e->message);
+        g_error_free(e);
+        return cudart_leave(d, overlap ? cudaErrorHostMemoryAlreadyRegistered : cudaErrorNotSupported);
+    }
+    return cudart_leave(d, track(d, base, ALLOC_REGISTERED, size, flags));
+}
+
+CUDART_API cudaError_t cudaHostUnregister(void *ptr)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return cudart_leave(d, err);
+    uint64_t base = (uint64_t)(uintptr_t)ptr;
+    CudartAlloc *a = ptr ? g_hash_table_lookup(d->allocs, &base) : NULL;
+    if (!a || a->kind != ALLOC_REGISTERED) {
+        /* inside a registered range or some other allocation: invalid; else unknown */
+        return cudart_leave(d, alloc_holding(d, ptr) ? cudaErrorInvalidValue : cudaErrorHostMemoryNotRegistered);
+    }
+    gmem_release(d->gmem, base);
+    g_hash_table_remove(d->allocs, &base);
     return cudart_leave(d, cudaSuccess);
 }
 
@@ -320,6 +378,13 @@ CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advic
     return cudart_leave(d, cudart_device_bytes(d, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+/* CUDA 12.2's name for CUDA 13's cudaMemAdvise (a cudaMemLocation where 12
+ * passes an int device: either is only validated) */
+CUDART_API cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice, uint64_t location)
+{
+    return cudaMemAdvise(devPtr, count, advice, location);
+}
+
 CUDART_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
     CudartDevice *d = cudart_enter();
@@ -352,7 +417,7 @@ CUDART_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     gpointer key, value;
     g_hash_table_iter_init(&it, d->allocs);
     while (g_hash_table_iter_next(&it, &key, &value))
-        if (((CudartAlloc *)value)->kind != ALLOC_HOST)
+        if (((CudartAlloc *)value)->kind == ALLOC_DEVICE || ((CudartAlloc *)value)->kind == ALLOC_MANAGED)
             used += ((CudartAlloc *)value)->size;
     if (free_bytes)
         *free_bytes = used < DEVICE_MEMORY_BYTES ? DEVICE_MEMORY_BYTES - used : 0;
@@ -501,15 +566,34 @@ CUDART_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, 
 
 /* Memory on one device is always where it is needed.  `location`: CUDA 13's
  * struct cudaMemLocation by value, as in cudaMemAdvise. */
-CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location, unsigned flags,
-                                            cudaStream_t stream)
+/* CUDA 13 (and CUDA 12.2's _v2): (devPtr, count, cudaMemLocation, unsigned
+ * flags, stream); CUDA 12: (devPtr, count, int dstDevice, stream), whose
+ * stream arrives where 13 passes the flags, so that argument is taken at
+ * full width and read by the program's release (d->abi_release). */
+static cudaError_t prefetch(const void *devPtr, size_t count, cudaStream_t stream)
 {
-    (void)location;
-    (void)flags;
     CudartDevice *d = cudart_enter();
     if (!cudart_stream_ok(d, stream))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
     return cudart_leave(d, cudart_device_bytes(d, devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location,
+                                            uint64_t flags_or_stream, cudaStream_t stream)
+{
+    (void)location;
+    CudartDevice *d = cudart_enter();
+    bool cuda12 = d->abi_release == 12;
+    g_mutex_unlock(&d->lock);
+    return prefetch(devPtr, count, cuda12 ? (cudaStream_t)(uintptr_t)flags_or_stream : stream);
+}
+
+CUDART_API cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, uint64_t location, unsigned flags,
+                                               cudaStream_t stream)
+{
+    (void)location;
+    (void)flags;
+    return prefetch(devPtr, count, stream);
 }
 
 CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)

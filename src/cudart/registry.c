@@ -21,21 +21,56 @@
 #include "fatbin.h"
 #include "ptx_parser.h"
 
+/* The module of one fat binary: its PTX (the highest architecture), or for
+ * a -rdc=true program each translation unit's, parsed apart and linked
+ * (module_link.c).  Deferring: a kernel using an instruction warpsim lacks
+ * (textures, surfaces) must not keep the module's other kernels from
+ * running. */
+static Module *parse_units(const GPtrArray *picks, GError **error)
+{
+    const FatbinPtx *first = g_ptr_array_index((GPtrArray *)picks, 0);
+    /* messages name the source file when the fat binary records it, else the program */
+    const char *source = first->identifier ? first->identifier : program_invocation_short_name;
+    if (picks->len == 1) {
+        char *name = g_strdup_printf("%s (compute_%u PTX)", source, first->arch);
+        Module *m = ptx_parse_string_deferring(first->ptx, name, error);
+        g_free(name);
+        return m;
+    }
+    Module **units = g_new0(Module *, picks->len);
+    Module *linked = NULL;
+    guint n = 0;
+    for (; n < picks->len; n++) {
+        const FatbinPtx *p = g_ptr_array_index((GPtrArray *)picks, n);
+        char *name = g_strdup_printf("%s (compute_%u PTX, -rdc unit %u)", p->identifier ? p->identifier : source,
+                                     p->arch, p->unit);
+        units[n] = ptx_parse_string_deferring(p->ptx, name, error);
+        g_free(name);
+        if (!units[n])
+            break;
+    }
+    if (n == picks->len) {
+        char *name = g_strdup_printf("%s (compute_%u PTX, %u -rdc units linked)", source, first->arch, n);
+        linked = cudart_link_modules(units, n, name, error);
+        g_free(name);
+    }
+    for (guint i = 0; i < n; i++)
+        module_free(units[i]);
+    g_free(units);
+    return linked;
+}
+
 static void load_module(CudartDevice *d, CudartModule *cm)
 {
     GError *error = NULL;
     GPtrArray *entries = fatbin_extract_ptx(cm->wrapper, &error);
-    const FatbinPtx *pick = entries ? fatbin_pick(entries) : NULL;
-    if (!entries || !pick) {
+    GPtrArray *picks = entries ? fatbin_pick_units(entries) : NULL;
+    if (!entries || !picks->len) {
         cudart_message("%s", error ? error->message : "error: the fat binary holds no PTX");
         cm->load_error = cudaErrorNoKernelImageForDevice;
         goto out;
     }
-    /* messages name the source file when the fat binary records it, else the program */
-    const char *source = pick->identifier ? pick->identifier : program_invocation_short_name;
-    char *name = g_strdup_printf("%s (compute_%u PTX)", source, pick->arch);
-    cm->module = ptx_parse_string(pick->ptx, name, &error);
-    g_free(name);
+    cm->module = parse_units(picks, &error);
     if (cm->module && cfg_build_all(cm->module, &error))
         cm->image = image_load(cm->module, d->gmem, &error);
     if (!cm->image) {
@@ -46,6 +81,8 @@ static void load_module(CudartDevice *d, CudartModule *cm)
     }
 out:
     g_clear_error(&error);
+    if (picks)
+        g_ptr_array_free(picks, TRUE);
     if (entries)
         g_ptr_array_free(entries, TRUE);
 }

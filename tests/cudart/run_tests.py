@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """run_tests.py — builds tests/cudart/*.cu with `nvcc -cudart shared` and runs
-each under `warpsim exec`: it must exit 0 and print its PASS line.  Some
+each under `warpsim exec`: it must exit 0 and print its PASS line.  A
+directory tests/cudart/NAME/ holding a main.cu is one program built from
+all its .cu files
+(e.g. `-rdc=true` with device code across files); tests/cudart/NAME.c is a
+C program linked as a CUDA 12 build is (against a stub whose soname is
+libcudart.so.12: there is no CUDA 12 nvcc here).  Some
 programs are also checked on stderr (the unsupported call's one line, the
 kernel fault's message) or stdout (device printf).  Exits 77 (meson:
 skipped) when nvcc is not found.
@@ -18,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 
 
 def find_nvcc():
@@ -37,13 +43,27 @@ def config_value(source_root, name, key):
 def expectations(source_root):
     """Per program: (extra args, stderr checks[, stdout checks[, warpsim exec options]])."""
     sms = config_value(source_root, "h200", "num_sms")
+    with open(os.path.join(source_root, "configs", "h200.json")) as f:
+        clock_mhz = json.load(f)["sm"]["clock_mhz"]["value"]
     cc = str(config_value(source_root, "h200", "compute_capability"))
     major, minor = cc.split(".") if "." in cc else (cc[:-1], cc[-1])
     return {
         "device_props": ([str(sms), major, minor], []),
+        "cuda12_props": ([str(sms), major, minor, str(int(clock_mhz * 1000))], []),
         "unsupported": ([], [("cudaMalloc3D is not supported", 1), ("cudaGraphCreate is not supported", 1)]),
         "kernel_fault": ([], [("error: invalid global write of size 4", 1)]),
+        # one line per texture kernel (launched twice or not): kernel, PTX line, instruction
+        "texture_kernels": ([], [("cannot run on warpsim", 3),
+                                 ("kernel '_Z12fetchTextureyPfi' cannot run on warpsim: it uses 'tex.1d.", 1),
+                                 ("kernel '_Z12touchSurfaceyi' cannot run on warpsim: it uses 'suld.b.2d.", 1),
+                                 ("kernel '_Z9viaHelperyPf' cannot run on warpsim: it calls '_Z8fetchOneyi', "
+                                  "which uses 'tex.1d.", 1),
+                                 ("cudaCreateTextureObject is not supported", 1)]),
         "async_streams": ([], [], [("device: block 0 of 64 scaled 16384 values by 3, first now 78", 1)]),
+        "device_launch": ([], [("kernel '_Z6parentPi' cannot run on warpsim: it calls '__cudaCDP2", 1),
+                               ("the CUDA device runtime (dynamic parallelism, libcudadevrt) is not supported", 1)]),
+        # each unit's printf format string is its own
+        "rdc_two_units": ([], [], [("main unit: x[0] = 6", 1), ("support unit: 1000 calls", 1)]),
         # the summary names kernels demangled, template arguments and all
         "runtime_extras": ([], [("void fillPattern<int, 7>(int*, int, int)", 1),
                                 ("void fillPattern<float, 3>(float*, int, float)", 1)], [], ["--summary"]),
@@ -71,14 +91,69 @@ def program_environment():
     return env
 
 
-def build_and_run(prog, nvcc, src_dir, headers, build_dir, warpsim, special):
+def program_sources(src_dir):
+    """Program name -> its source files: NAME.cu, NAME/*.cu (with a NAME/main.cu), or NAME.c."""
+    programs = {}
+    for f in os.listdir(src_dir):
+        path = os.path.join(src_dir, f)
+        if f.endswith(".cu") or f.endswith(".c"):
+            programs[f.rsplit(".", 1)[0]] = [path]
+        elif os.path.isfile(os.path.join(path, "main.cu")):  # suites/ has its own runner
+            programs[f] = sorted(os.path.join(path, g) for g in os.listdir(path) if g.endswith(".cu"))
+    return programs
+
+
+def cuda12_stub(build_dir, warpsim):
+    """A library with soname libcudart.so.12 exporting warpsim's runtime
+    functions (as empty stubs, under version libcudart.so.12 like NVIDIA's),
+    for C programs to link against as a CUDA 12 build links; at run time
+    `warpsim exec` supplies the real one under that name."""
+    lib = os.path.join(os.path.dirname(os.path.abspath(warpsim)), "libwarpsim-cudart.so")
+    stub_dir = os.path.join(build_dir, "cuda12-stub")
+    stub = os.path.join(stub_dir, "libcudart.so.12")
+    if os.path.exists(stub) and os.path.getmtime(stub) >= os.path.getmtime(lib):
+        return stub_dir, None
+    os.makedirs(stub_dir, exist_ok=True)
+    nm = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True)
+    names = [line.split()[-1] for line in nm.stdout.splitlines() if line.split()[1:2] == ["T"]]
+    with open(os.path.join(stub_dir, "stub.c"), "w") as f:
+        f.writelines(f"void {n}(void) {{}}\n" for n in names if n.startswith(("cuda", "__cuda")))
+    with open(os.path.join(stub_dir, "stub.map"), "w") as f:
+        f.write("libcudart.so.12 { global: *; };\n")
+    build = subprocess.run(["cc", "-shared", "-fPIC", "-o", stub + ".tmp", "-Wl,-soname,libcudart.so.12",
+                            "-Wl,--version-script=" + os.path.join(stub_dir, "stub.map"),
+                            os.path.join(stub_dir, "stub.c")], capture_output=True, text=True)
+    if build.returncode != 0:
+        return None, build.stdout + build.stderr
+    os.replace(stub + ".tmp", stub)
+    return stub_dir, None
+
+
+def build_and_run(prog, sources, nvcc, headers, build_dir, warpsim, special, stub_lock):
     """Returns (prog, problems, report text)."""
-    src = os.path.join(src_dir, prog + ".cu")
     exe = os.path.join(build_dir, prog)
-    if not up_to_date(exe, src, headers):
-        build = subprocess.run([nvcc, "-cudart", "shared", "-o", exe + ".tmp", src], capture_output=True, text=True)
+    local_headers = [os.path.join(os.path.dirname(sources[0]), f) for f in os.listdir(os.path.dirname(sources[0]))
+                     if f.endswith(".h")]
+    if not all(up_to_date(exe, src, headers + local_headers) for src in sources):
+        # a first line `// nvcc-flags: -arch=sm_90` adds flags (a target the program needs;
+        # in a directory, each file's, in turn)
+        key = "cc-flags:" if sources[0].endswith(".c") else "nvcc-flags:"
+        flags = []
+        for src in sources:
+            with open(src) as f:
+                first = f.readline().strip()
+            flags += [x for x in first.split(key, 1)[1].split() if x not in flags] if first.startswith("//") and key in first else []
+        if sources[0].endswith(".c"):
+            with stub_lock:
+                stub_dir, why = cuda12_stub(build_dir, warpsim)
+            if not stub_dir:
+                return prog, ["CUDA 12 link stub failed"], why
+            command = ["cc", "-o", exe + ".tmp"] + sources + flags + ["-L" + stub_dir, "-l:libcudart.so.12"]
+        else:
+            command = [nvcc, "-cudart", "shared"] + flags + ["-o", exe + ".tmp"] + sources
+        build = subprocess.run(command, capture_output=True, text=True)
         if build.returncode != 0:
-            return prog, ["nvcc failed"], build.stdout + build.stderr
+            return prog, [f"{os.path.basename(command[0])} failed"], build.stdout + build.stderr
         os.replace(exe + ".tmp", exe)
     extra, stderr_checks, *rest = special.get(prog, ([], []))
     stdout_checks = rest[0] if rest else []
@@ -112,14 +187,17 @@ def main():
         return 77
     src_dir = os.path.join(args.source_root, "tests", "cudart")
     os.makedirs(args.build_dir, exist_ok=True)
-    programs = sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith(".cu"))
+    sources = program_sources(src_dir)
+    programs = sorted(sources)
     if args.only:
         programs = [p for p in programs if p in args.only]
     special = expectations(args.source_root)
     headers = [os.path.join(src_dir, f) for f in os.listdir(src_dir) if f.endswith(".h")]
     failed = []
+    stub_lock = threading.Lock()
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(build_and_run, prog, nvcc, src_dir, headers, args.build_dir, args.warpsim, special)
+        jobs = [pool.submit(build_and_run, prog, sources[prog], nvcc, headers, args.build_dir, args.warpsim, special,
+                            stub_lock)
                 for prog in programs]
         for job in jobs:  # report in name order
             prog, problems, text = job.result()
