@@ -1,9 +1,30 @@
 /* builtins.c — device library functions that PTX declares `.extern .func`
- * and the CUDA driver supplies: vprintf (printf) and __assertfail (assert).
+ * and the CUDA driver supplies: vprintf (printf), __assertfail (assert),
+ * malloc and free (in-kernel malloc/free/new/delete).
  *
  * A call to an extern function without a body comes here; a name not in
  * the table is a fault naming it.  printf output goes to stdout in lane
  * order, one call of all lanes at a time, as the GPU's buffer would show it.
+ *
+ * The device heap.  CUDA's default heap (cudaLimitMallocHeapSize) is 8 MiB;
+ * here it is one allocation of global memory, made by the first malloc of
+ * the GlobalMemory and kept for its life, so blocks stay valid for later
+ * kernels of the program.  Its allocator state (HeapState) lives in a
+ * second global allocation beside it, found again by its name: global
+ * memory is the only thing every launch on one GlobalMemory shares.  Blocks
+ * are whole 16-byte granules (malloc's alignment on the GPU), placed next
+ * fit: the search starts after the last block handed out and wraps once.
+ * malloc(0) returns a unique pointer (as an H200 does); a request that does
+ * not fit returns NULL, as CUDA does when the heap is exhausted;
+ * free(NULL) does nothing; freeing anything else
+ * that is not a live block malloc returned is a fault naming the pointer.
+ *
+ * Order: kernels that call an extern function never run their CTAs on
+ * several host threads (launch_ctas_independent), so calls reach the heap
+ * one at a time in simulated issue order, and the lanes of one call in
+ * increasing lane order.  Addresses therefore depend only on the program
+ * and the execution mode (functional or timing: the two issue warps in
+ * different orders), never on the number of host threads.
  */
 #include "builtins.h"
 
@@ -24,15 +45,16 @@ static uint64_t call_arg(ExecCtx *x, const CallSite *cs, uint32_t i, uint32_t la
     return val;
 }
 
-static void set_return(ExecCtx *x, const CallSite *cs, uint32_t lane, uint32_t value)
+/* The return value of lane l: the low `bytes` bytes of value. */
+static void set_return(ExecCtx *x, const CallSite *cs, uint32_t lane, uint64_t value, unsigned bytes)
 {
     if (cs->nrets == 0)
         return;
     if (cs->rets[0] != NO_INDEX) {
         const Variable *v = module_var(x->m, cs->rets[0]);
-        memcpy(x->fr->params + (size_t)lane * x->fr->param_stride + v->offset, &value, MIN(v->size, 4u));
+        memcpy(x->fr->params + (size_t)lane * x->fr->param_stride + v->offset, &value, MIN(v->size, (uint64_t)bytes));
     } else if (cs->ret_opds[0].kind == OPD_REG) {
-        reg_write(x, cs->ret_opds[0].reg, lane, value, 4);
+        reg_write(x, cs->ret_opds[0].reg, lane, value, bytes);
     }
 }
 
@@ -151,7 +173,7 @@ static bool builtin_vprintf(ExecCtx *x, const CallSite *cs)
         gsize before = out->len;
         ok = read_string(x, l, call_arg(x, cs, 0, l), fmt) &&
              format_lane(x, l, fmt->str, call_arg(x, cs, 1, l), out);
-        set_return(x, cs, l, (uint32_t)(out->len - before));
+        set_return(x, cs, l, out->len - before, 4);
     }
     if (ok) {
         fputs(out->str, stdout);
@@ -177,6 +199,149 @@ static bool builtin_assertfail(ExecCtx *x, const CallSite *cs)
     return false;
 }
 
+/* ---- the device heap ------------------------------------------------ */
+
+#define HEAP_BYTES (8u << 20)
+#define HEAP_GRANULE 16u
+#define HEAP_GRANULES (HEAP_BYTES / HEAP_GRANULE)
+#define HEAP_NAME "device heap (malloc)"
+#define HEAP_STATE_NAME "device heap allocator state"
+
+typedef struct {
+    uint64_t base;                 /* device address of the heap's first byte */
+    uint32_t rover;                /* granule where the next search starts */
+    uint32_t len[HEAP_GRANULES];   /* granules of the live block starting here, else 0 */
+    uint8_t used[HEAP_GRANULES];   /* 1 for every granule of a live block */
+} HeapState;
+
+/* The GlobalMemory's heap, created when `create`; NULL if there is none
+ * (or no memory for one: then malloc returns NULL, as on the GPU). */
+static HeapState *heap_of(GlobalMemory *g, bool create)
+{
+    for (guint i = 0; i < g->allocs->len; i++) {
+        const Allocation *a = &g_array_index(g->allocs, Allocation, i);
+        if (a->size == sizeof(HeapState) && strcmp(a->name, HEAP_STATE_NAME) == 0)
+            return (HeapState *)a->data;
+    }
+    if (!create)
+        return NULL;
+    uint64_t base = gmem_alloc(g, HEAP_BYTES, HEAP_NAME, NULL);
+    if (base == 0)
+        return NULL;
+    uint64_t state = gmem_alloc(g, sizeof(HeapState), HEAP_STATE_NAME, NULL);
+    if (state == 0) {
+        gmem_release(g, base);
+        return NULL;
+    }
+    HeapState *h = (HeapState *)gmem_ptr(g, state, sizeof(HeapState));
+    h->base = base;
+    return h;
+}
+
+/* First granule of a free run of n granules, next fit; false if none. */
+static bool heap_find(const HeapState *h, uint32_t n, uint32_t *at)
+{
+    /* from the rover to the end, then from the start to just past the
+     * rover (a run may straddle it) */
+    uint32_t from[2] = {h->rover, 0};
+    uint32_t to[2] = {HEAP_GRANULES, MIN(HEAP_GRANULES, h->rover + n - 1)};
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t run = 0;
+        for (uint32_t i = from[pass]; i < to[pass];) {
+            if (h->used[i]) {
+                run = 0;
+                i += h->len[i] ? h->len[i] : 1; /* a block start skips the block */
+                continue;
+            }
+            if (++run == n) {
+                *at = i + 1 - n;
+                return true;
+            }
+            i++;
+        }
+    }
+    return false;
+}
+
+static uint64_t heap_malloc(HeapState *h, uint64_t size)
+{
+    if (size > HEAP_BYTES)
+        return 0;
+    /* malloc(0) takes a granule: a unique pointer, as an H200 returns */
+    uint32_t n = size == 0 ? 1 : (uint32_t)((size + HEAP_GRANULE - 1) / HEAP_GRANULE), at;
+    if (!heap_find(h, n, &at))
+        return 0;
+    memset(h->used + at, 1, n);
+    h->len[at] = n;
+    h->rover = at + n == HEAP_GRANULES ? 0 : at + n;
+    return h->base + (uint64_t)at * HEAP_GRANULE;
+}
+
+static bool builtin_malloc(ExecCtx *x, const CallSite *cs)
+{
+    GlobalMemory *g = x->cta->image->gmem;
+    HeapState *h = heap_of(g, true);
+    FOR_LANES(x->exec, l) {
+        uint64_t p = h ? heap_malloc(h, call_arg(x, cs, 0, l)) : 0;
+        if (p)
+            __atomic_fetch_add(&g->stores, 1, __ATOMIC_RELAXED); /* the heap changed: not a hang */
+        set_return(x, cs, l, p, 8);
+    }
+    return true;
+}
+
+/* Why p is not a live block malloc returned (for the fault message). */
+static void describe_bad_free(GlobalMemory *g, const HeapState *h, uint64_t p, GString *why)
+{
+    uint64_t off = h ? p - h->base : 0;
+    if (!h || p < h->base || off >= HEAP_BYTES) {
+        const Allocation *a = gmem_lookup(g, p, 1);
+        if (a)
+            g_string_append_printf(why, "it points into '%s', which malloc did not allocate", a->name);
+        else
+            g_string_append(why, "it is not an address malloc returned");
+        return;
+    }
+    uint32_t gi = (uint32_t)(off / HEAP_GRANULE);
+    if (!h->used[gi]) {
+        g_string_append(why, "no live block starts there (freed twice, or never returned by malloc)");
+        return;
+    }
+    uint32_t start = gi;
+    while (h->len[start] == 0 && start > 0)
+        start--;
+    g_string_append_printf(why, "it points %" G_GUINT64_FORMAT " bytes into the %u-byte block malloc returned at 0x%"
+                           G_GINT64_MODIFIER "x", off - (uint64_t)start * HEAP_GRANULE, h->len[start] * HEAP_GRANULE,
+                           h->base + (uint64_t)start * HEAP_GRANULE);
+}
+
+static bool builtin_free(ExecCtx *x, const CallSite *cs)
+{
+    GlobalMemory *g = x->cta->image->gmem;
+    HeapState *h = heap_of(g, false);
+    FOR_LANES(x->exec, l) {
+        uint64_t p = call_arg(x, cs, 0, l);
+        if (p == 0)
+            continue;
+        uint64_t off = h ? p - h->base : 0;
+        uint32_t gi = (uint32_t)(off / HEAP_GRANULE);
+        if (h && p >= h->base && off < HEAP_BYTES && off % HEAP_GRANULE == 0 && h->len[gi] != 0) {
+            memset(h->used + gi, 0, h->len[gi]);
+            h->len[gi] = 0;
+            __atomic_fetch_add(&g->stores, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        GString *why = g_string_new(NULL);
+        describe_bad_free(g, h, p, why);
+        bool go_on = exec_report(x, l, "free(0x%" G_GINT64_MODIFIER "x) of a pointer malloc did not return: %s", p,
+                                 why->str);
+        g_string_free(why, TRUE);
+        if (!go_on)
+            return false;
+    }
+    return true;
+}
+
 typedef struct {
     const char *name;
     bool (*fn)(ExecCtx *x, const CallSite *cs);
@@ -185,6 +350,8 @@ typedef struct {
 static const Builtin builtins[] = {
     {"vprintf", builtin_vprintf},
     {"__assertfail", builtin_assertfail},
+    {"malloc", builtin_malloc},
+    {"free", builtin_free},
 };
 
 bool builtin_call(ExecCtx *x, const Function *callee, const CallSite *cs, bool *handled)

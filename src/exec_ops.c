@@ -178,6 +178,13 @@ static inline int64_t sat_signed(__int128 v, unsigned bits)
     return (int64_t)(v > hi ? hi : v < lo ? lo : v);
 }
 
+/* 16-bit element k of a packed pair, sign-extended when sgn */
+static inline int64_t packed_half(uint32_t v, unsigned k, bool sgn)
+{
+    uint64_t e = (v >> (16 * k)) & 0xFFFF;
+    return sgn ? fp_sext(e, 16) : (int64_t)e;
+}
+
 /* integer operand as a 128-bit value at the instruction's type */
 static inline __int128 int_in(const ExecCtx *x, uint64_t v)
 {
@@ -217,8 +224,31 @@ static bool int_addsub(ExecCtx *x, bool sub, bool carry_in)
     return true;
 }
 
+/* .u16x2/.s16x2: two independent 16-bit lanes; add wraps in each. */
+typedef enum { P16_ADD, P16_MIN, P16_MAX } Packed16Op;
+static bool packed16(ExecCtx *x, Packed16Op op)
+{
+    if (IN->flags & (FL_SAT | FL_CC | FL_FTZ | FL_NAN) || IN->round != RND_NONE)
+        return exec_fault(x, x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0,
+                          "%s.%s takes no rounding, .sat, .cc, .ftz or .NaN", isa_ops[IN->op].name,
+                          isa_types[IN->type].spelling);
+    bool sgn = IN->type == PTX_TYPE_S16X2;
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l), r = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            int32_t ea = (int32_t)packed_half(a, k, sgn), eb = (int32_t)packed_half(b, k, sgn);
+            int32_t e = op == P16_ADD ? ea + eb : op == P16_MIN ? (ea < eb ? ea : eb) : (ea > eb ? ea : eb);
+            r |= ((uint32_t)e & 0xFFFFu) << (16 * k);
+        }
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+
 static bool exec_ADD(ExecCtx *x)
 {
+    if (isa_type_class(IN->type) == TC_PACKED)
+        return packed16(x, P16_ADD);
     if (isa_type_class(IN->type) == TC_HALF)
         return half_apply(x, 2, h_add);
     if (isa_type_is_float(IN->type))
@@ -339,6 +369,53 @@ static bool exec_MAD24(ExecCtx *x)
     return true;
 }
 
+/* dp4a/dp2a: byte (and, for dp2a's a, halfword) lanes widened by their own
+ * type's signedness; the sum wraps at 32 bits. */
+static bool dot_types_ok(ExecCtx *x, const char *name)
+{
+    if (isa_type_size(IN->type) == 4 && isa_type_size(IN->type2) == 4)
+        return true;
+    return exec_fault(x, x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0,
+                      "%s takes .u32 or .s32 for each of its two types, not .%s.%s", name,
+                      isa_types[IN->type].spelling, isa_types[IN->type2].spelling);
+}
+static inline int64_t packed_field(uint32_t v, unsigned i, unsigned bits, bool sgn)
+{
+    uint64_t f = (v >> (i * bits)) & width_mask(bits);
+    return sgn ? fp_sext(f, bits) : (int64_t)f;
+}
+static bool exec_DP4A(ExecCtx *x)
+{
+    if (!dot_types_ok(x, "dp4a"))
+        return false;
+    bool sa = tsigned(IN->type), sb = tsigned(IN->type2);
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l);
+        uint64_t d = SRC(3, l);
+        for (unsigned i = 0; i < 4; i++)
+            d += (uint64_t)(packed_field(a, i, 8, sa) * packed_field(b, i, 8, sb));
+        reg_write(x, DST(0), l, d, 4);
+    }
+    return true;
+}
+static bool exec_DP2A(ExecCtx *x)
+{
+    if (!dot_types_ok(x, "dp2a"))
+        return false;
+    if (IN->mul != MUL_LO && IN->mul != MUL_HI)
+        return exec_fault(x, x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0, "dp2a needs .lo or .hi");
+    bool sa = tsigned(IN->type), sb = tsigned(IN->type2);
+    unsigned first = IN->mul == MUL_HI ? 2 : 0;
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l);
+        uint64_t d = SRC(3, l);
+        for (unsigned i = 0; i < 2; i++)
+            d += (uint64_t)(packed_field(a, i, 16, sa) * packed_field(b, first + i, 8, sb));
+        reg_write(x, DST(0), l, d, 4);
+    }
+    return true;
+}
+
 static bool exec_SAD(ExecCtx *x)
 {
     unsigned bits = tbits(IN->type);
@@ -446,12 +523,16 @@ static bool int_minmax(ExecCtx *x, bool is_max)
 }
 static bool exec_MIN(ExecCtx *x)
 {
+    if (isa_type_class(IN->type) == TC_PACKED)
+        return packed16(x, P16_MIN);
     if (isa_type_class(IN->type) == TC_HALF)
         return half_apply(x, 2, h_min);
     return isa_type_is_float(IN->type) ? float_op(x, FOP_MIN) : int_minmax(x, false);
 }
 static bool exec_MAX(ExecCtx *x)
 {
+    if (isa_type_class(IN->type) == TC_PACKED)
+        return packed16(x, P16_MAX);
     if (isa_type_class(IN->type) == TC_HALF)
         return half_apply(x, 2, h_max);
     return isa_type_is_float(IN->type) ? float_op(x, FOP_MAX) : int_minmax(x, true);
@@ -611,15 +692,21 @@ static bool combine(int boolop, bool r, bool c)
     }
 }
 
+/* Half-pair comparisons compare each half on its own: setp writes the low
+ * halves' result to p and the high halves' to q. */
 static bool exec_SETP(ExecCtx *x)
 {
     const Operand *d = &IN->opd[0];
-    bool has_c = IN->nopd > 3;
+    bool has_c = IN->nopd > 3, pair = is_pair(IN->type);
     FOR_LANES(x->exec, l) {
         bool r = compare(x, IN->type, SRC(1, l), SRC(2, l));
         bool c = has_c ? (SRC(3, l) & 1) : false;
         bool p = has_c ? combine(IN->boolop, r, c) : r;
         bool q = has_c ? combine(IN->boolop, !r, c) : !r;
+        if (pair) {
+            bool rh = compare(x, IN->type, SRC(1, l) >> 16, SRC(2, l) >> 16);
+            q = has_c ? combine(IN->boolop, rh, c) : rh;
+        }
         reg_write(x, d->reg, l, p, 1);
         if (d->kind == OPD_PAIR)
             reg_write(x, d->reg2, l, q, 1);
@@ -627,15 +714,30 @@ static bool exec_SETP(ExecCtx *x)
     return true;
 }
 
+/* set's "true": 1.0 in a float destination, all ones in an integer one */
+static uint64_t set_true(PtxType dt)
+{
+    switch (dt) {
+    case PTX_TYPE_F32: return fp_f32_bits(1.0f);
+    case PTX_TYPE_F16: case PTX_TYPE_F16X2: return 0x3C00;
+    case PTX_TYPE_BF16: case PTX_TYPE_BF16X2: return 0x3F80;
+    default: return ~0ull;
+    }
+}
 static bool exec_SET(ExecCtx *x)
 {
     bool has_c = IN->nopd > 3;
-    PtxType dt = IN->type;
+    PtxType dt = IN->type, st = IN->type2;
+    unsigned parts = is_pair(st) ? 2 : 1;
     FOR_LANES(x->exec, l) {
-        bool r = compare(x, IN->type2, SRC(1, l), SRC(2, l));
-        if (has_c)
-            r = combine(IN->boolop, r, SRC(3, l) & 1);
-        uint64_t v = dt == PTX_TYPE_F32 ? (r ? fp_f32_bits(1.0f) : 0) : (r ? ~0ull : 0);
+        uint64_t v = 0;
+        for (unsigned k = 0; k < parts; k++) { /* a half pair: each half by itself */
+            bool r = compare(x, st, SRC(1, l) >> (16 * k), SRC(2, l) >> (16 * k));
+            if (has_c)
+                r = combine(IN->boolop, r, SRC(3, l) & 1);
+            if (r)
+                v |= (parts == 2 ? set_true(dt) & 0xFFFF : set_true(dt)) << (16 * k);
+        }
         reg_write(x, DST(0), l, v, isa_type_size(dt));
     }
     return true;
@@ -854,6 +956,78 @@ static bool exec_PRMT(ExecCtx *x)
             r |= byte << (8 * i);
         }
         reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+
+/* fns: PTX ISA pseudo-code; a base above 31 (undefined) finds nothing. */
+static uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (base > 31)
+        return 0xFFFFFFFFu;
+    if (offset == 0)
+        return ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+    int64_t count = offset > 0 ? (int64_t)offset - 1 : -(int64_t)offset - 1;
+    int step = offset > 0 ? 1 : -1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += step) {
+        if (!((mask >> pos) & 1))
+            continue;
+        if (count-- == 0)
+            return (uint32_t)pos;
+    }
+    return 0xFFFFFFFFu;
+}
+static bool exec_FNS(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint32_t r = find_nth_set((uint32_t)SRC(1, l), (uint32_t)SRC(2, l), (int32_t)(uint32_t)SRC(3, l));
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+
+/* bmsk and szext take exactly one of .clamp and .wrap (the shf group they
+ * borrow also spells .l and .r, which they do not take) and 32-bit types. */
+static bool clamp_wrap_ok(ExecCtx *x, const char *name)
+{
+    uint32_t cw = IN->flags & (FL_CLAMP | FL_WRAP);
+    if ((cw == FL_CLAMP || cw == FL_WRAP) && IN->mode == 0 && isa_type_size(IN->type) == 4)
+        return true;
+    return exec_fault(x, x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0,
+                      "%s needs exactly one of .clamp and .wrap, no .l/.r, and a 32-bit type", name);
+}
+static bool exec_BMSK(ExecCtx *x)
+{
+    if (!clamp_wrap_ok(x, "bmsk"))
+        return false;
+    bool clamp = IN->flags & FL_CLAMP;
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l);
+        uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+        uint32_t mask0 = ~0u << a1;
+        uint32_t mask1 = sum >= 32 ? 0 : ~0u << sum;
+        if (clamp && a >= 32)
+            mask0 = 0;
+        if (sum >= 32 || (clamp && (a >= 32 || b >= 32)))
+            mask1 = 0;
+        else if (b1 == 0)
+            mask1 = ~0u;
+        reg_write(x, DST(0), l, mask0 & ~mask1, 4);
+    }
+    return true;
+}
+static bool exec_SZEXT(ExecCtx *x)
+{
+    if (!clamp_wrap_ok(x, "szext"))
+        return false;
+    bool clamp = IN->flags & FL_CLAMP, sgn = tsigned(IN->type);
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l);
+        uint32_t n = b & 31;
+        bool too_large = clamp && b >= 32;
+        uint32_t keep = too_large ? ~0u : n == 0 ? 0 : ~0u >> (32 - n); /* the bits of a that stay */
+        bool sign = sgn && n != 0 && !too_large && ((a >> (n - 1)) & 1);
+        reg_write(x, DST(0), l, (a & keep) | (sign ? ~keep : 0), 4);
     }
     return true;
 }
@@ -1278,6 +1452,79 @@ static bool exec_MATCH(ExecCtx *x)
         reg_write(x, d->reg, l, r, 4);
         if (d->kind == OPD_PAIR)
             reg_write(x, d->reg2, l, all, 1);
+    }
+    return true;
+}
+
+/* A lane of a .sync warp operation outside its own member mask: the ISA
+ * leaves the result undefined, so it is a contract violation.  Each lane's
+ * group is its own mask's executing lanes: the tiles of a partitioned warp
+ * pass different masks to one instruction. */
+static bool member_of_own_mask(ExecCtx *x, const char *name, uint32_t lane, uint32_t mask)
+{
+    if ((mask >> lane) & 1)
+        return true;
+    return exec_report(x, lane, "PTX contract violation: %s executed by lane %u, which its membermask 0x%08x "
+                       "does not include", name, lane, mask);
+}
+
+static bool exec_REDUX(ExecCtx *x)
+{
+    PtxType t = IN->type;
+    int op = IN->atom;
+    bool bitwise = op == ATOM_AND || op == ATOM_OR || op == ATOM_XOR;
+    uint32_t first = x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0;
+    if (op == ATOM_NONE)
+        return exec_fault(x, first, "redux.sync needs an operation (.add .min .max .and .or .xor)");
+    if (isa_type_size(t) != 4 || bitwise != (t == PTX_TYPE_B32))
+        return exec_fault(x, first, "redux.sync takes .u32/.s32 with .add/.min/.max and .b32 with .and/.or/.xor, "
+                          "not this combination with .%s", isa_types[t].spelling);
+    uint32_t v[WARP_SIZE], mask[WARP_SIZE], r[WARP_SIZE];
+    FOR_LANES(x->exec, l) {
+        v[l] = (uint32_t)SRC(1, l);
+        mask[l] = (uint32_t)SRC(2, l);
+    }
+    bool sgn = t == PTX_TYPE_S32;
+    FOR_LANES(x->exec, l) {
+        if (!member_of_own_mask(x, "redux.sync", l, mask[l]))
+            return false;
+        uint32_t acc = op == ATOM_AND ? ~0u : op == ATOM_MIN ? (sgn ? INT32_MAX : UINT32_MAX)
+                     : op == ATOM_MAX && sgn ? (uint32_t)INT32_MIN : 0;
+        FOR_LANES(mask[l] & x->exec, k) {
+            uint32_t e = v[k];
+            switch (op) {
+            case ATOM_ADD: acc += e; break;
+            case ATOM_AND: acc &= e; break;
+            case ATOM_OR: acc |= e; break;
+            case ATOM_XOR: acc ^= e; break;
+            case ATOM_MIN: acc = sgn ? ((int32_t)e < (int32_t)acc ? e : acc) : (e < acc ? e : acc); break;
+            default: acc = sgn ? ((int32_t)e > (int32_t)acc ? e : acc) : (e > acc ? e : acc); break;
+            }
+        }
+        r[l] = acc;
+    }
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, r[l], 4);
+    return true;
+}
+
+/* The elected lane is the lowest executing lane of the mask (the ISA asks
+ * only that the choice be the same for the same mask). */
+static bool exec_ELECT(ExecCtx *x)
+{
+    const Operand *d = &IN->opd[0];
+    uint32_t leader[WARP_SIZE];
+    FOR_LANES(x->exec, l) {
+        uint32_t mask = (uint32_t)SRC(1, l);
+        if (!member_of_own_mask(x, "elect.sync", l, mask))
+            return false;
+        uint32_t group = mask & x->exec;
+        leader[l] = group ? (uint32_t)__builtin_ctz(group) : l;
+    }
+    FOR_LANES(x->exec, l) {
+        if (d->kind == OPD_REG || d->kind == OPD_PAIR)
+            reg_write(x, d->reg, l, leader[l], 4);
+        if (d->kind == OPD_PAIR)
+            reg_write(x, d->reg2, l, leader[l] == l, 1);
     }
     return true;
 }

@@ -15,6 +15,7 @@
 enum {
     TC_BITS = 1u << 0, TC_UINT = 1u << 1, TC_SINT = 1u << 2,
     TC_FLOAT = 1u << 3, TC_HALF = 1u << 4, TC_PRED = 1u << 5,
+    TC_PACKED = 1u << 6, /* pairs of 16-bit integers (.u16x2 .s16x2: add, min, max) */
 };
 #define TC_INT (TC_BITS | TC_UINT | TC_SINT)
 #define TC_ANY (TC_INT | TC_FLOAT | TC_HALF | TC_PRED)
@@ -52,6 +53,8 @@ enum {
     MG_BAR = 1u << 24, MG_REDOP = 1u << 25, MG_SYNC = 1u << 26, MG_VOTE = 1u << 27,
     MG_SHFL = 1u << 28, MG_MATCH = 1u << 29, MG_IROUND = 1u << 30,
 };
+/* the last group bit (an enumerator cannot hold it in ISO C) */
+#define MG_REDUX (1u << 31)
 
 /* which Insn field a modifier sets */
 typedef enum {

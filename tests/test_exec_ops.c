@@ -995,6 +995,29 @@ START_TEST(test_setp_bool_and_pair)
 }
 END_TEST
 
+START_TEST(test_set_setp_half_pairs)
+{
+    /* a = (hi 1.0, lo 2.0), b = (hi 2.0, lo 1.0) in f16; c = (hi NaN, lo 1.0)
+     * and d = (1.0, 1.0) in bf16 */
+    Words o = run_ops("set.lt.f16x2.f16x2 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                      "set.ge.u32.f16x2 %r11, %r1, %r2;\nst.global.u32 [%rd1+8], %r11;\n"
+                      "setp.lt.f16x2 %p1|%p2, %r1, %r2;\nselp.u32 %r12, 1, 0, %p1;\nselp.u32 %r13, 2, 0, %p2;\n"
+                      "or.b32 %r12, %r12, %r13;\nst.global.u32 [%rd1+16], %r12;\n"
+                      "set.eq.f16.f16 %h5, %h1, %h2;\nset.eq.f16.f16 %h6, %h1, %h1;\n"
+                      "st.global.v2.u16 [%rd1+24], {%h5, %h6};\n"
+                      "set.neu.bf16x2.bf16x2 %r14, %r3, %r4;\nst.global.u32 [%rd1+32], %r14;\n"
+                      "setp.eq.and.bf16x2 %p3|%p4, %r3, %r4, %p2;\nselp.u32 %r15, 1, 0, %p3;\nselp.u32 %r16, 2, 0, %p4;\n"
+                      "or.b32 %r15, %r15, %r16;\nst.global.u32 [%rd1+40], %r15;\n",
+                      0x3C004000, 0x40003C00, 0x7FC03F80, 0x3F803F80);
+    EQ32(o.w[0], 0x3C000000); /* only the high halves compare less */
+    EQ32(o.w[1], 0x0000FFFF);
+    EQ32(o.w[2], 2);          /* p: low halves, false; q: high halves, true */
+    EQ32(o.w[3], 0x3C000000); /* 2.0 == 1.0 is 0, 2.0 == 2.0 is 1.0 */
+    EQ32(o.w[4], 0x3F800000); /* NaN != 1.0 unordered: true in the high half */
+    EQ32(o.w[5], 1);          /* low halves equal (and q of before); NaN == 1.0 is false */
+}
+END_TEST
+
 START_TEST(test_set_selp_slct)
 {
     const char *body = "set.lt.u32.f32 %r10, %f1, %f2;\nst.global.u32 [%rd1], %r10;\n"
@@ -2166,6 +2189,388 @@ START_TEST(test_special_registers_3d)
 }
 END_TEST
 
+/* ================================================================ dot products, bit fields */
+
+START_TEST(test_dp4a_dp2a)
+{
+    /* a bytes 03 7F FE 80, halves 7F03 80FE; b bytes 81 03 FE 02; c = -10 */
+    Words o = run_ops("dp4a.u32.u32 %r10, %r1, %r2, %r3;\nst.global.u32 [%rd1], %r10;\n"
+                      "dp4a.s32.s32 %r11, %r1, %r2, %r3;\nst.global.u32 [%rd1+8], %r11;\n"
+                      "dp4a.s32.u32 %r12, %r1, %r2, %r3;\nst.global.u32 [%rd1+16], %r12;\n"
+                      "dp4a.u32.s32 %r13, %r1, %r2, %r3;\nst.global.u32 [%rd1+24], %r13;\n"
+                      "dp2a.lo.u32.u32 %r14, %r1, %r2, %r3;\nst.global.u32 [%rd1+32], %r14;\n"
+                      "dp2a.hi.s32.s32 %r15, %r1, %r2, %r3;\nst.global.u32 [%rd1+40], %r15;\n"
+                      "dp2a.lo.s32.u32 %r16, %r1, %r2, %r3;\nst.global.u32 [%rd1+48], %r16;\n"
+                      "dp2a.hi.u32.s32 %r17, %r1, %r2, %r3;\nst.global.u32 [%rd1+56], %r17;\n",
+                      0x80FE7F03, 0x02FE0381, 0xFFFFFFF6, 0);
+    /* 3*129 + 127*3 + 254*254 + 128*2 = 65540, minus 10 (wrapping) */
+    EQ32(o.w[0], 0x0000FFFA);
+    /* 3*-127 + 127*3 + -2*-2 + -128*2 = -252 */
+    EQ32(o.w[1], (uint32_t)-262);
+    /* 3*129 + 127*3 + -2*254 + -128*2 = 4 */
+    EQ32(o.w[2], (uint32_t)-6);
+    /* 3*-127 + 127*3 + 254*-2 + 128*2 = -252 */
+    EQ32(o.w[3], (uint32_t)-262);
+    /* 32515*129 + 33022*3 = 4293501 */
+    EQ32(o.w[4], 4293491);
+    /* 32515*-2 + -32514*2 = -130058 */
+    EQ32(o.w[5], (uint32_t)-130068);
+    /* 32515*129 + -32514*3 = 4096893 */
+    EQ32(o.w[6], 4096883);
+    /* 32515*-2 + 33022*2 = 1014 */
+    EQ32(o.w[7], 1004);
+    /* the accumulator wraps: c = 0xFFFFFFFF plus 255*255*4 */
+    o = run_ops("dp4a.u32.u32 %r10, %r1, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                "dp4a.s32.s32 %r11, %r1, %r1, 7;\nst.global.u32 [%rd1+8], %r11;\n",
+                0xFFFFFFFF, 0xFFFFFFFF, 0, 0);
+    EQ32(o.w[0], 255u * 255u * 4u - 1u);
+    EQ32(o.w[1], 4 + 7); /* (-1)*(-1) four times */
+}
+END_TEST
+
+START_TEST(test_packed_16x2)
+{
+    /* halves: a = (hi 0xFFFF, lo 0x0001), b = (hi 0x0002, lo 0x8000) */
+    Words o = run_ops("add.u16x2 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                      "add.s16x2 %r11, %r1, %r2;\nst.global.u32 [%rd1+8], %r11;\n"
+                      "min.u16x2 %r12, %r1, %r2;\nst.global.u32 [%rd1+16], %r12;\n"
+                      "min.s16x2 %r13, %r1, %r2;\nst.global.u32 [%rd1+24], %r13;\n"
+                      "max.u16x2 %r14, %r1, %r2;\nst.global.u32 [%rd1+32], %r14;\n"
+                      "max.s16x2 %r15, %r1, %r2;\nst.global.u32 [%rd1+40], %r15;\n",
+                      0xFFFF0001, 0x00028000, 0, 0);
+    EQ32(o.w[0], 0x00018001); /* the high half wraps on its own: no carry between halves */
+    EQ32(o.w[1], 0x00018001);
+    EQ32(o.w[2], 0x00020001);
+    EQ32(o.w[3], 0xFFFF8000); /* -1 < 2, -32768 < 1 */
+    EQ32(o.w[4], 0xFFFF8000);
+    EQ32(o.w[5], 0x00020001);
+    char *ptx = g_strdup_printf(HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n%s"
+                                "add.sat.s16x2 %%r10, %%r1, %%r2;\nret;\n}\n", prologue);
+    uint64_t out[8] = {0}, in[4] = {0};
+    TuBuf bufs[2] = {{out, sizeof out}, {in, sizeof in}};
+    char *err = tu_run(ptx, "k", 1, 1, bufs, 2, NULL, 0);
+    ck_assert_msg(err && strstr(err, "add.s16x2 takes no"), "%s", err ? err : "(accepted)");
+    g_free(err);
+    g_free(ptx);
+}
+END_TEST
+
+START_TEST(test_dot_rejects_bad_forms)
+{
+    const char *bodies[] = {
+        "dp2a.u32.u32 %r10, %r1, %r2, %r3;\n",     /* no .lo/.hi */
+        "dp2a.wide.u32.u32 %r10, %r1, %r2, %r3;\n",
+        "bmsk.b32 %r10, %r1, %r2;\n",               /* neither .clamp nor .wrap */
+        "bmsk.l.wrap.b32 %r10, %r1, %r2;\n",
+        "szext.clamp.u64 %rd10, %rd3, %r2;\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bodies); i++) {
+        char *ptx = g_strdup_printf(HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n%s%sret;\n}\n",
+                                    prologue, bodies[i]);
+        uint64_t out[8] = {0}, in[4] = {0};
+        TuBuf bufs[2] = {{out, sizeof out}, {in, sizeof in}};
+        char *err = tu_run(ptx, "k", 1, 1, bufs, 2, NULL, 0);
+        ck_assert_msg(err != NULL, "accepted: %s", bodies[i]);
+        ck_assert_msg(strstr(err, bodies[i][1] == 'p' ? "dp2a" : bodies[i][0] == 'b' ? "bmsk" : "szext"),
+                      "message for %s: %s", bodies[i], err);
+        g_free(err);
+        g_free(ptx);
+    }
+}
+END_TEST
+
+START_TEST(test_fns)
+{
+    /* the ISA's examples, then the edges: offset 0, counting past the top
+     * or the bottom, and the last set bit downwards from 31 */
+    Words o = run_ops("fns.b32 %r10, %r1, 3, 1;\nfns.b32 %r11, %r1, 3, -1;\n"
+                      "fns.b32 %r12, %r1, 2, 1;\nfns.b32 %r13, %r1, 2, -1;\n"
+                      "st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};\n"
+                      "fns.b32 %r14, %r1, 1, 0;\nfns.b32 %r15, %r1, 0, 0;\n"
+                      "fns.b32 %r16, %r1, 0, 3;\nfns.b32 %r17, %r1, 0, 17;\n"
+                      "st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};\n"
+                      "fns.b32 %r18, %r1, 31, -2;\nfns.b32 %r19, %r1, 4, -3;\n"
+                      "fns.b32 %r20, %r2, %r3, %r4;\nfns.b32 %r21, %r2, 31, -32;\n"
+                      "st.global.v4.u32 [%rd1+32], {%r18, %r19, %r20, %r21};\n",
+                      0xAAAAAAAA, 0xFFFFFFFF, 5, (uint32_t)-6);
+    EQ32(o.w[0], 3ull | 3ull << 32);
+    EQ32(o.w[0] >> 32, 3);
+    EQ32(o.w[1], 3);
+    EQ32(o.w[1] >> 32, 1);
+    EQ32(o.w[2], 1);
+    EQ32(o.w[2] >> 32, 0xFFFFFFFF);
+    EQ32(o.w[3], 5);                /* bits 1, 3, 5 */
+    EQ32(o.w[3] >> 32, 0xFFFFFFFF); /* only 16 bits are set */
+    EQ32(o.w[4], 29);
+    EQ32(o.w[4] >> 32, 0xFFFFFFFF); /* bits 3, 1 and then nothing */
+    EQ32(o.w[5], 0);                /* sixth set bit downwards from 5 is bit 0 */
+    EQ32(o.w[5] >> 32, 0);
+}
+END_TEST
+
+START_TEST(test_bmsk_szext)
+{
+    Words o = run_ops("bmsk.wrap.b32 %r10, 1, 2;\nbmsk.clamp.b32 %r11, %r1, %r2;\n"
+                      "bmsk.wrap.b32 %r12, %r1, %r2;\nbmsk.clamp.b32 %r13, %r2, %r3;\n"
+                      "st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};\n"
+                      "bmsk.wrap.b32 %r14, %r2, %r3;\nbmsk.wrap.b32 %r15, 30, 5;\n"
+                      "bmsk.wrap.b32 %r16, 7, 0;\nbmsk.clamp.b32 %r17, 0, 32;\n"
+                      "st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};\n",
+                      4, 40, 3, 0);
+    EQ32(o.w[0], 0x6);
+    EQ32(o.w[0] >> 32, 0xFFFFFFF0); /* width 40 clamps: every bit from 4 up */
+    EQ32(o.w[1], 0x00000FF0);       /* width 40 wraps to 8 */
+    EQ32(o.w[1] >> 32, 0);          /* position 40 clamps: nothing */
+    EQ32(o.w[2], 0x700);            /* position 40 wraps to 8 */
+    EQ32(o.w[2] >> 32, 0xC0000000); /* runs off the top */
+    EQ32(o.w[3], 0);
+    EQ32(o.w[3] >> 32, 0xFFFFFFFF);
+
+    o = run_ops("szext.wrap.s32 %r10, %r1, 8;\nszext.wrap.u32 %r11, %r1, 8;\n"
+                "szext.clamp.s32 %r12, %r1, 40;\nszext.wrap.s32 %r13, %r1, 40;\n"
+                "st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};\n"
+                "szext.wrap.u32 %r14, %r2, 0;\nszext.clamp.s32 %r15, %r1, 32;\n"
+                "szext.wrap.s32 %r16, %r1, 32;\nszext.clamp.s32 %r17, %r3, 7;\n"
+                "st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};\n",
+                0x123456F0, 0xFFFFFFFF, 0xFFFFFF35, 0);
+    EQ32(o.w[0], 0xFFFFFFF0);
+    EQ32(o.w[0] >> 32, 0xF0);
+    EQ32(o.w[1], 0x123456F0);       /* N of 40 clamps to 32: unchanged */
+    EQ32(o.w[1] >> 32, 0xFFFFFFF0); /* N of 40 wraps to 8 */
+    EQ32(o.w[2], 0);                /* N = 0 */
+    EQ32(o.w[2] >> 32, 0x123456F0);
+    EQ32(o.w[3], 0);                /* 32 wraps to 0 */
+    EQ32(o.w[3] >> 32, 0x35);       /* 0110101: bit 6 is clear, positive */
+}
+END_TEST
+
+/* ================================================================ redux.sync, elect.sync */
+
+/* Lane l's value: mixed signs and magnitudes, so that signed and unsigned
+ * orders and wrapping sums all differ. */
+static uint32_t redux_value(uint32_t l) { return (l * 0x9E3779B9u) ^ (l << 28); }
+
+START_TEST(test_redux)
+{
+    /* per lane: 8 reductions over the full warp, 2 over its half warp's
+     * mask, 1 over the odd lanes only (the even ones branched away) */
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<40>;\n.reg .b64 %rd<20>;\n.reg .pred %p<12>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\n"
+               "mul.wide.u32 %rd2, %r1, 64;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "mul.lo.u32 %r2, %r1, -1640531527;\nshl.b32 %r3, %r1, 28;\nxor.b32 %r2, %r2, %r3;\n"
+               "redux.sync.add.u32 %r10, %r2, -1;\nredux.sync.add.s32 %r11, %r2, 0xffffffff;\n"
+               "redux.sync.min.s32 %r12, %r2, -1;\nredux.sync.max.s32 %r13, %r2, -1;\n"
+               "st.global.v4.u32 [%rd3], {%r10, %r11, %r12, %r13};\n"
+               "redux.sync.min.u32 %r14, %r2, -1;\nredux.sync.max.u32 %r15, %r2, -1;\n"
+               "redux.sync.and.b32 %r16, %r2, -1;\nredux.sync.or.b32 %r17, %r2, -1;\n"
+               "st.global.v4.u32 [%rd3+16], {%r14, %r15, %r16, %r17};\n"
+               "redux.sync.xor.b32 %r18, %r2, -1;\n"
+               "setp.lt.u32 %p1, %r1, 16;\nselp.b32 %r4, 0x0000ffff, 0xffff0000, %p1;\n"
+               "redux.sync.add.u32 %r19, %r2, %r4;\nredux.sync.min.s32 %r20, %r2, %r4;\n"
+               "st.global.v2.u32 [%rd3+32], {%r18, %r19};\nst.global.u32 [%rd3+40], %r20;\n"
+               "and.b32 %r5, %r1, 1;\nsetp.eq.u32 %p2, %r5, 0;\n@%p2 bra DONE;\n"
+               "redux.sync.max.u32 %r21, %r2, 0xaaaaaaaa;\nst.global.u32 [%rd3+44], %r21;\n"
+               "redux.sync.add.s32 %r21, %r21, 0xaaaaaaaa;\nst.global.u32 [%rd3+48], %r21;\n"
+               "DONE:\nret;\n}\n";
+    uint32_t out[32 * 16];
+    memset(out, 0xEE, sizeof out);
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    /* the documented semantics, independently */
+    uint32_t sum = 0, and_ = ~0u, or_ = 0, xor_ = 0, umin = ~0u, umax = 0, half_sum[2] = {0, 0}, odd_max = 0;
+    int32_t smin = INT32_MAX, smax = INT32_MIN, half_min[2] = {INT32_MAX, INT32_MAX};
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t v = redux_value(l);
+        sum += v;
+        and_ &= v;
+        or_ |= v;
+        xor_ ^= v;
+        umin = v < umin ? v : umin;
+        umax = v > umax ? v : umax;
+        smin = (int32_t)v < smin ? (int32_t)v : smin;
+        smax = (int32_t)v > smax ? (int32_t)v : smax;
+        half_sum[l / 16] += v;
+        half_min[l / 16] = (int32_t)v < half_min[l / 16] ? (int32_t)v : half_min[l / 16];
+        if (l & 1)
+            odd_max = v > odd_max ? v : odd_max;
+    }
+    ck_assert_uint_ne((uint32_t)smin, umin); /* the inputs tell the orders apart */
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *o = &out[l * 16];
+        EQ32(o[0], sum);
+        EQ32(o[1], sum);
+        EQ32(o[2], smin);
+        EQ32(o[3], smax);
+        EQ32(o[4], umin);
+        EQ32(o[5], umax);
+        EQ32(o[6], and_);
+        EQ32(o[7], or_);
+        EQ32(o[8], xor_);
+        EQ32(o[9], half_sum[l / 16]);
+        EQ32(o[10], half_min[l / 16]);
+        EQ32(o[11], (l & 1) ? odd_max : 0xEEEEEEEE);
+        EQ32(o[12], (l & 1) ? odd_max * 16 : 0xEEEEEEEE);
+    }
+}
+END_TEST
+
+START_TEST(test_redux_elect_contract)
+{
+    /* a lane outside its own member mask: undefined in the ISA, reported */
+    const char *fmt = HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".reg .b32 %%r<10>;\n.reg .pred %%p<4>;\n%s\nret;\n}\n";
+    const char *bodies[] = {"redux.sync.add.u32 %r1, 5, 0xfffffffe;", "elect.sync %r1|%p1, 0x7ffffffe;",
+                            "redux.sync.add.b32 %r1, 5, -1;", "redux.sync.and.u32 %r1, 5, -1;"};
+    const char *want[] = {"membermask 0xfffffffe does not include", "membermask 0x7ffffffe does not include",
+                          "redux.sync takes", "redux.sync takes"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bodies); i++) {
+        char *ptx = g_strdup_printf(fmt, bodies[i]);
+        uint64_t out = 0;
+        TuBuf bufs[2] = {{&out, sizeof out}, {&out, sizeof out}};
+        char *err = tu_run(ptx, "k", 1, 32, bufs, 2, NULL, 0);
+        ck_assert_msg(err != NULL && strstr(err, want[i]), "%s: %s", bodies[i], err ? err : "(no error)");
+        g_free(err);
+        g_free(ptx);
+    }
+}
+END_TEST
+
+START_TEST(test_elect)
+{
+    /* full warp; per half-warp masks; lanes 4..7 alone (the others branched
+     * away) with the mask that names exactly them */
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<30>;\n.reg .b64 %rd<20>;\n.reg .pred %p<12>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\n"
+               "mul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "elect.sync %r2|%p1, -1;\nselp.u32 %r3, 1, 0, %p1;\n"
+               "setp.lt.u32 %p2, %r1, 16;\nselp.b32 %r4, 0x0000ffff, 0xffff0000, %p2;\n"
+               "elect.sync %r5|%p3, %r4;\nselp.u32 %r6, 1, 0, %p3;\n"
+               "st.global.v4.u32 [%rd3], {%r2, %r3, %r5, %r6};\n"
+               "setp.lt.u32 %p4, %r1, 4;\nsetp.gt.u32 %p5, %r1, 7;\nor.pred %p6, %p4, %p5;\n@%p6 bra DONE;\n"
+               "elect.sync %r7|%p7, 0xf0;\nselp.u32 %r8, 1, 0, %p7;\n"
+               "st.global.v2.u32 [%rd3+16], {%r7, %r8};\n"
+               "DONE:\nret;\n}\n";
+    uint32_t out[32 * 8];
+    memset(out, 0xEE, sizeof out);
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *o = &out[l * 8];
+        EQ32(o[0], 0);
+        EQ32(o[1], l == 0);
+        EQ32(o[2], l < 16 ? 0 : 16);
+        EQ32(o[3], l == 0 || l == 16);
+        bool in4to7 = l >= 4 && l <= 7;
+        EQ32(o[4], in4to7 ? 4 : 0xEEEEEEEE);
+        EQ32(o[5], in4to7 ? (l == 4) : 0xEEEEEEEE);
+    }
+}
+END_TEST
+
+/* ================================================================ device malloc and free */
+
+#define MALLOC_DECLS                                                                               \
+    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"               \
+    ".extern .func free(.param .b64 free_param_0);\n"
+/* %rd<dst> = malloc(%rd<size>) and free(%rd<ptr>), the way nvcc calls them */
+#define CALL_MALLOC(dst, size)                                                                     \
+    "{\n.param .b64 param0;\nst.param.b64 [param0], " size ";\n.param .b64 retval0;\n"             \
+    "call.uni (retval0), malloc, (param0);\nld.param.b64 " dst ", [retval0];\n}\n"
+#define CALL_FREE(ptr)                                                                             \
+    "{\n.param .b64 param0;\nst.param.b64 [param0], " ptr ";\ncall.uni free, (param0);\n}\n"
+
+START_TEST(test_device_malloc)
+{
+    /* 64 threads: each allocates 8 + 8*tid bytes, writes its id through
+     * the block, reads it back and publishes the address; thread 0 also
+     * tries malloc(0), malloc(9 MiB) and free(NULL) */
+    const char *ptx =
+        HEADER MALLOC_DECLS ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<10>;\n.reg .b64 %rd<20>;\n.reg .pred %p<4>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+               "mul.wide.u32 %rd2, %r1, 8;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "add.s64 %rd4, %rd2, 8;\n" CALL_MALLOC("%rd5", "%rd4")
+               "add.s64 %rd6, %rd5, %rd2;\nst.u64 [%rd6], %rd2;\nst.u32 [%rd5], %r1;\n"
+               "ld.u32 %r2, [%rd5];\nld.u64 %rd7, [%rd6];\n"
+               "setp.ne.u32 %p1, %r2, %r1;\nsetp.ne.u64 %p2, %rd7, %rd2;\nor.pred %p1, %p1, %p2;\n"
+               "selp.u64 %rd8, 1, 0, %p1;\nor.b64 %rd5, %rd5, %rd8;\n" /* a wrong read-back shows as an odd address */
+               "st.global.u64 [%rd3], %rd5;\n"
+               "setp.ne.u32 %p3, %r1, 0;\n@%p3 bra DONE;\n"
+               "mov.u64 %rd9, 0;\n" CALL_MALLOC("%rd10", "%rd9")
+               "st.global.u64 [%rd1+512], %rd10;\n"
+               "mov.u64 %rd11, 9437184;\n" CALL_MALLOC("%rd12", "%rd11")
+               "st.global.u64 [%rd1+520], %rd12;\n"
+               CALL_FREE("%rd9")
+               "DONE:\nret;\n}\n";
+    uint64_t out[66];
+    memset(out, 0xEE, sizeof out);
+    run_kernel(ptx, 1, 64, out, sizeof out, NULL, 0);
+    for (uint32_t t = 0; t < 64; t++) {
+        ck_assert_msg(out[t] != 0 && out[t] % 16 == 0, "thread %u got 0x%llx", t, (unsigned long long)out[t]);
+        for (uint32_t k = 0; k < t; k++) /* no two blocks overlap */
+            ck_assert_msg(out[t] >= out[k] + 8 + 8 * k || out[k] >= out[t] + 8 + 8 * t,
+                          "blocks of threads %u and %u overlap", k, t);
+    }
+    /* malloc(0): a pointer of its own (an H200 returns one too) */
+    ck_assert(out[64] != 0 && out[64] % 16 == 0);
+    for (uint32_t k = 0; k < 64; k++)
+        ck_assert(out[64] >= out[k] + 8 + 8 * k || out[64] < out[k]);
+    EQ64(out[65], 0); /* more than the 8 MiB heap */
+}
+END_TEST
+
+START_TEST(test_device_malloc_exhaustion_and_reuse)
+{
+    /* the whole 8 MiB heap in one block, then nothing more fits; after
+     * free, the space is there again */
+    const char *ptx =
+        HEADER MALLOC_DECLS ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b64 %rd<20>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u64 %rd2, 8388608;\nmov.u64 %rd3, 16;\n"
+               CALL_MALLOC("%rd4", "%rd2") CALL_MALLOC("%rd5", "%rd3")
+               "st.u8 [%rd4+8388607], 1;\n"
+               CALL_FREE("%rd4") CALL_MALLOC("%rd6", "%rd3") CALL_MALLOC("%rd7", "%rd2")
+               "st.global.v2.u64 [%rd1], {%rd4, %rd5};\nst.global.v2.u64 [%rd1+16], {%rd6, %rd7};\n"
+               "ret;\n}\n";
+    uint64_t out[4];
+    memset(out, 0xEE, sizeof out);
+    run_kernel(ptx, 1, 1, out, sizeof out, NULL, 0);
+    ck_assert(out[0] != 0 && out[0] % 16 == 0);
+    EQ64(out[1], 0);
+    ck_assert(out[2] >= out[0] && out[2] < out[0] + 8388608);
+    EQ64(out[3], 0); /* 16 bytes are taken again */
+}
+END_TEST
+
+START_TEST(test_device_free_faults)
+{
+    /* freeing what malloc did not return names the pointer and why */
+    const char *fmt = HEADER MALLOC_DECLS ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                                          ".reg .b64 %%rd<20>;\nld.param.u64 %%rd1, [out];\nmov.u64 %%rd2, 64;\n"
+                                          CALL_MALLOC("%%rd3", "%%rd2") "%s\nret;\n}\n";
+    const char *bodies[] = {
+        "cvta.to.global.u64 %rd4, %rd1;\n" CALL_FREE("%rd4"),          /* a cudaMalloc'd buffer */
+        "add.s64 %rd4, %rd3, 32;\n" CALL_FREE("%rd4"),                  /* inside a block */
+        CALL_FREE("%rd3") CALL_FREE("%rd3"),                            /* twice */
+        "mov.u64 %rd4, 0x123450;\n" CALL_FREE("%rd4"),                  /* nowhere */
+    };
+    const char *want[] = {"which malloc did not allocate", "points 32 bytes into the 64-byte block",
+                          "freed twice", "not an address malloc returned"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bodies); i++) {
+        char *ptx = g_strdup_printf(fmt, bodies[i]);
+        uint64_t out[2] = {0};
+        TuBuf bufs[2] = {{out, sizeof out}, {out, sizeof out}};
+        char *err = tu_run(ptx, "k", 1, 1, bufs, 2, NULL, 0);
+        ck_assert_msg(err != NULL && strstr(err, "of a pointer malloc did not return") && strstr(err, want[i]),
+                      "case %zu: %s", i, err ? err : "(no error)");
+        g_free(err);
+        g_free(ptx);
+    }
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("exec_ops");
@@ -2180,6 +2585,9 @@ static Suite *ops_suite(void)
     tcase_add_test(i, test_div_rem);
     tcase_add_test(i, test_abs_neg_min_max);
     tcase_add_test(i, test_misc_integer_edges);
+    tcase_add_test(i, test_dp4a_dp2a);
+    tcase_add_test(i, test_dot_rejects_bad_forms);
+    tcase_add_test(i, test_packed_16x2);
     suite_add_tcase(s, i);
     TCase *b = tcase_create("bits");
     tcase_set_timeout(b, 120);
@@ -2191,6 +2599,8 @@ static Suite *ops_suite(void)
     tcase_add_test(b, test_prmt);
     tcase_add_test(b, test_lop3_shf);
     tcase_add_test(b, test_pred_logic);
+    tcase_add_test(b, test_fns);
+    tcase_add_test(b, test_bmsk_szext);
     suite_add_tcase(s, b);
     TCase *c = tcase_create("compare");
     tcase_set_timeout(c, 120);
@@ -2198,6 +2608,7 @@ static Suite *ops_suite(void)
     tcase_add_test(c, test_setp_float);
     tcase_add_test(c, test_setp_bool_and_pair);
     tcase_add_test(c, test_set_selp_slct);
+    tcase_add_test(c, test_set_setp_half_pairs);
     suite_add_tcase(s, c);
     TCase *f = tcase_create("float");
     tcase_set_timeout(f, 120);
@@ -2220,6 +2631,9 @@ static Suite *ops_suite(void)
     tcase_add_test(m, test_shared_local_const);
     tcase_add_test(m, test_atomics_global);
     tcase_add_test(m, test_atomics_float_shared_red);
+    tcase_add_test(m, test_device_malloc);
+    tcase_add_test(m, test_device_malloc_exhaustion_and_reuse);
+    tcase_add_test(m, test_device_free_faults);
     suite_add_tcase(s, m);
     TCase *w = tcase_create("warp");
     tcase_set_timeout(w, 120);
@@ -2228,6 +2642,9 @@ static Suite *ops_suite(void)
     tcase_add_test(w, test_register_rows_shared_safely);
     tcase_add_test(w, test_activemask_match);
     tcase_add_test(w, test_special_registers_3d);
+    tcase_add_test(w, test_redux);
+    tcase_add_test(w, test_redux_elect_contract);
+    tcase_add_test(w, test_elect);
     suite_add_tcase(s, w);
     return s;
 }

@@ -1,0 +1,180 @@
+/* test_isa.c — the instruction tables of isa/ (isa.c): their consistency
+ * (names unique, shapes well formed, every modifier group reachable) and
+ * the decoding of the instructions nvcc 13 emits for sm_80/sm_90 that the
+ * subset gained with them (redux.sync, dp4a/dp2a, fns, bmsk, szext,
+ * elect.sync): each nvcc-shaped line decodes to the opcode, types and
+ * modifier fields its handler reads, and malformed variants are refused
+ * with a message naming the problem.
+ */
+#include <check.h>
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "isa.h"
+#include "ptx_parser.h"
+
+START_TEST(test_op_names_unique_and_shapes_valid)
+{
+    for (int i = 0; i < OP_COUNT; i++) {
+        PtxOpcode found;
+        ck_assert_msg(isa_find_op(isa_ops[i].name, strlen(isa_ops[i].name), &found) && found == (PtxOpcode)i,
+                      "'%s' does not look up to itself", isa_ops[i].name);
+        ck_assert_uint_le(isa_ops[i].min_types, isa_ops[i].max_types);
+        ck_assert_uint_le(isa_ops[i].max_types, 2); /* the decoder reads at most two type suffixes */
+        ck_assert_msg(isa_ops[i].max_types == 0 || isa_ops[i].type_classes != 0, "'%s' takes types of no class",
+                      isa_ops[i].name);
+        unsigned operands = 0;
+        for (const char *c = isa_ops[i].shape; *c; c++) {
+            if (*c == ',' || *c == '?')
+                continue;
+            ck_assert_msg(strchr("dabcmlf", *c) || strcmp(isa_ops[i].shape, "call") == 0,
+                          "'%s' has operand kind '%c'", isa_ops[i].name, *c);
+            operands++;
+        }
+        ck_assert_msg(strcmp(isa_ops[i].shape, "call") == 0 || operands <= 6, "'%s' has %u operands",
+                      isa_ops[i].name, operands);
+    }
+}
+END_TEST
+
+START_TEST(test_every_modifier_group_is_used)
+{
+    uint32_t accepted = 0;
+    for (int i = 0; i < OP_COUNT; i++)
+        accepted |= isa_ops[i].modifier_groups;
+    for (unsigned k = 0; k < isa_mod_count; k++) {
+        ck_assert_msg(__builtin_popcount(isa_mods[k].group) == 1, "'.%s' is in %d groups", isa_mods[k].spelling,
+                      __builtin_popcount(isa_mods[k].group));
+        ck_assert_msg(isa_mods[k].group & accepted, "no opcode accepts '.%s' (group 0x%x)", isa_mods[k].spelling,
+                      isa_mods[k].group);
+    }
+}
+END_TEST
+
+START_TEST(test_redux_modifiers)
+{
+    PtxOpcode op;
+    ck_assert(isa_find_op("redux", 5, &op));
+    uint32_t g = isa_ops[op].modifier_groups;
+    static const struct {
+        const char *s;
+        uint32_t atom;
+    } ops[] = {{"add", ATOM_ADD}, {"min", ATOM_MIN}, {"max", ATOM_MAX},
+               {"and", ATOM_AND}, {"or", ATOM_OR},   {"xor", ATOM_XOR}};
+    for (size_t i = 0; i < G_N_ELEMENTS(ops); i++) {
+        const ModInfo *mi = isa_find_mod(ops[i].s, strlen(ops[i].s), g);
+        ck_assert_msg(mi && mi->field == F_ATOM && mi->value == ops[i].atom, ".%s", ops[i].s);
+    }
+    ck_assert_ptr_null(isa_find_mod("inc", 3, g)); /* an atom operation redux does not have */
+    ck_assert_ptr_null(isa_find_mod("cas", 3, g));
+    ck_assert_ptr_nonnull(isa_find_mod("sync", 4, g));
+}
+END_TEST
+
+/* One kernel around `body`; returns its first instruction after the
+ * register declarations, or NULL with *err set. */
+static Module *parse_body(const char *body, char **err)
+{
+    char *ptx = g_strdup_printf(".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".visible .entry k()\n{\n.reg .b32 %%r<10>;\n.reg .pred %%p<4>;\n%s\nret;\n}\n", body);
+    GError *e = NULL;
+    Module *m = ptx_parse_string(ptx, "t.ptx", &e);
+    g_free(ptx);
+    *err = e ? g_strdup(e->message) : NULL;
+    g_clear_error(&e);
+    return m;
+}
+
+START_TEST(test_new_instructions_decode)
+{
+    static const struct {
+        const char *text;
+        const char *op;
+        PtxType type, type2;
+        uint8_t atom, mul;
+        uint32_t flags;
+        uint8_t nopd;
+    } cases[] = {
+        {"redux.sync.add.s32 %r1, %r2, %r3;", "redux", PTX_TYPE_S32, 0, ATOM_ADD, 0, FL_SYNC, 3},
+        {"redux.sync.max.u32 %r1, %r2, -1;", "redux", PTX_TYPE_U32, 0, ATOM_MAX, 0, FL_SYNC, 3},
+        {"redux.sync.xor.b32 %r1, %r2, 0xffff;", "redux", PTX_TYPE_B32, 0, ATOM_XOR, 0, FL_SYNC, 3},
+        {"dp4a.u32.s32 %r1, %r2, %r3, %r4;", "dp4a", PTX_TYPE_U32, PTX_TYPE_S32, 0, 0, 0, 4},
+        {"dp2a.hi.s32.u32 %r1, %r2, %r3, 5;", "dp2a", PTX_TYPE_S32, PTX_TYPE_U32, 0, MUL_HI, 0, 4},
+        {"dp2a.lo.u32.u32 %r1, %r2, %r3, %r4;", "dp2a", PTX_TYPE_U32, PTX_TYPE_U32, 0, MUL_LO, 0, 4},
+        {"fns.b32 %r1, %r2, 3, -2;", "fns", PTX_TYPE_B32, 0, 0, 0, 0, 4},
+        {"bmsk.clamp.b32 %r1, %r2, %r3;", "bmsk", PTX_TYPE_B32, 0, 0, 0, FL_CLAMP, 3},
+        {"szext.wrap.s32 %r1, %r2, 8;", "szext", PTX_TYPE_S32, 0, 0, 0, FL_WRAP, 3},
+        {"elect.sync %r1|%p1, -1;", "elect", PTX_TYPE_NONE, 0, 0, 0, FL_SYNC, 2},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *err;
+        Module *m = parse_body(cases[i].text, &err);
+        ck_assert_msg(m != NULL, "%s: %s", cases[i].text, err);
+        const Function *f = module_func(m, 0);
+        const Insn *in = func_insn(f, 0);
+        ck_assert_str_eq(isa_ops[in->op].name, cases[i].op);
+        ck_assert_msg(in->type == cases[i].type && in->type2 == cases[i].type2, "%s: types %u %u", cases[i].text,
+                      in->type, in->type2);
+        ck_assert_msg(in->atom == cases[i].atom && in->mul == cases[i].mul, "%s: atom %u mul %u", cases[i].text,
+                      in->atom, in->mul);
+        ck_assert_msg((in->flags & cases[i].flags) == cases[i].flags, "%s: flags 0x%x", cases[i].text, in->flags);
+        ck_assert_msg(in->nopd == cases[i].nopd, "%s: %u operands", cases[i].text, in->nopd);
+        module_free(m);
+    }
+    /* elect's destination pair */
+    char *err;
+    Module *m = parse_body("elect.sync %r1|%p1, 0xff;", &err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(func_insn(module_func(m, 0), 0)->opd[0].kind, OPD_PAIR);
+    module_free(m);
+}
+END_TEST
+
+START_TEST(test_new_instructions_refused_when_malformed)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"redux.sync.inc.u32 %r1, %r2, -1;", "modifier '.inc' is not allowed for 'redux'"},
+        {"redux.sync.add.f32 %r1, %r2, -1;", "type '.f32' is not allowed for 'redux'"},
+        {"redux.sync.add.u32 %r1, %r2;", "redux"},
+        {"dp4a.u32 %r1, %r2, %r3, %r4;", "needs 2 type suffixes"},
+        {"fns.u32 %r1, %r2, 3, 1;", "type '.u32' is not allowed for 'fns'"},
+        {"elect.sync %r1|%r2, -1;", "must be a predicate"},
+        {"bmsk.clamp.s32 %r1, %r2, %r3;", "type '.s32' is not allowed for 'bmsk'"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *err;
+        Module *m = parse_body(cases[i].text, &err);
+        ck_assert_msg(m == NULL, "accepted: %s", cases[i].text);
+        ck_assert_msg(strstr(err, cases[i].want), "%s: %s", cases[i].text, err);
+        g_free(err);
+    }
+}
+END_TEST
+
+static Suite *isa_suite(void)
+{
+    Suite *s = suite_create("isa");
+    TCase *t = tcase_create("tables");
+    tcase_add_test(t, test_op_names_unique_and_shapes_valid);
+    tcase_add_test(t, test_every_modifier_group_is_used);
+    tcase_add_test(t, test_redux_modifiers);
+    suite_add_tcase(s, t);
+    TCase *d = tcase_create("decode");
+    tcase_add_test(d, test_new_instructions_decode);
+    tcase_add_test(d, test_new_instructions_refused_when_malformed);
+    suite_add_tcase(s, d);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(isa_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
