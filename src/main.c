@@ -18,6 +18,7 @@
 #include "report.h"
 
 typedef int (*CommandFn)(int argc, char **argv, GError **error);
+int cmd_analyze(int argc, char **argv, GError **error); /* cmd_analyze.c */
 
 typedef struct {
     const char *name;
@@ -419,6 +420,8 @@ static const Command commands[] = {
     {"occupancy", cmd_occupancy, "--block N [--regs R] [--smem BYTES] [--config C]",
      "blocks and warps per SM and the limiting resource, like CUDA's occupancy calculator"},
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
+    {"analyze", cmd_analyze, "FILE.ptx --divergence|--registers [--kernel K] [--config C] [--block N] [--json]",
+     "static analyses: uniform/divergent registers and branches, register pressure and occupancy"},
     {"exec", cmd_exec, "[--config C] [--functional] [--json FILE] [--summary] PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},

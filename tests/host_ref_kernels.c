@@ -841,6 +841,33 @@ static bool model_stencil(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* ---- nonShared1 / regPress2 (seed 000 Fig. 1.40/1.41): both compute, per
+ * column tid of the Width x Width matrix In, acc += In[k] / (a - b);
+ * acc -= In[k] / (c - d) in float, k = tid, tid + Width, ..., with
+ * a, b, c, d = 2, 3, 5, 7 rotating (a <- b <- c <- d <- a) each step ---- */
+static bool model_regpress(const HostLaunch *l, GError **error)
+{
+    int64_t width;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &width, error) || !nonneg(l, width, error))
+        return false;
+    size_t w = (size_t)width;
+    const float *in = buf_arg(l, 0, HT_F32, w * w, error);
+    float *out = in ? buf_arg(l, 1, HT_F32, w, error) : NULL;
+    if (!out)
+        return false;
+    size_t n = MIN(threads_x(l), w);
+    for (size_t tid = 0; tid < n; tid++) {
+        float acc = 0.0f, a = 2.0f, b = 3.0f, c = 5.0f, d = 7.0f;
+        for (size_t k = tid; k < w * w; k += w) {
+            acc = acc + in[k] / (a - b);
+            acc = acc - in[k] / (c - d);
+            float aux = a; a = b; b = c; c = d; d = aux;
+        }
+        out[tid] = acc;
+    }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -858,6 +885,8 @@ static const struct {
     {"matMulCoalesced", NULL, model_matmul},
     {"matMulTiled", NULL, model_matmul},
     {"matMulUnroll", NULL, model_matmul},
+    {"nonShared1", NULL, model_regpress},
+    {"regPress2", NULL, model_regpress},
     {"divergence", NULL, model_divergence},
     {"noDivergence", NULL, model_no_divergence},
     {"_Z10MatrixCopyPfS_ii", "p1.ptx", model_copy_p1},
