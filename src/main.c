@@ -18,6 +18,7 @@
 #include "report.h"
 
 typedef int (*CommandFn)(int argc, char **argv, GError **error);
+int cmd_compare(int argc, char **argv, GError **error); /* cmd_compare.c */
 int cmd_analyze(int argc, char **argv, GError **error); /* cmd_analyze.c */
 
 typedef struct {
@@ -424,6 +425,8 @@ static const Command commands[] = {
      "static analyses: uniform/divergent registers and branches, register pressure and occupancy"},
     {"exec", cmd_exec, "[--config C] [--functional] [--json FILE] [--summary] PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
+    {"compare", cmd_compare, "MANIFEST --ptx A.ptx --ptx B.ptx | A.json B.json [--fail-if RULE]",
+     "run two versions of a workload on the same inputs: output check, metric and per-block deltas"},
     {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},
     {"help", cmd_help, "", "this list"},
 };

@@ -1093,6 +1093,7 @@ typedef struct {
     GPtrArray *modules;    /* LoadedModule* */
     LaunchPlan *plans;
     uint64_t *buffer_addr;
+    const char *ptx_override; /* NULL: each launch's own PTX */
 } Run;
 
 static void loaded_module_free(gpointer p)
@@ -1203,6 +1204,25 @@ static bool check_args(const Run *r, const LaunchDesc *d, const LaunchPlan *p, G
     return true;
 }
 
+/* A replacement PTX may name its kernel differently (a rewrite of
+ * bitonicSort called bitonicSortMerged): a file with one kernel is taken
+ * to hold the replacement.  Keeps the original lookup's error otherwise. */
+static uint32_t only_kernel(const Module *mod, GError **lookup_error)
+{
+    uint32_t found = NO_INDEX;
+    for (guint i = 0; i < mod->funcs->len; i++) {
+        const Function *f = module_func(mod, i);
+        if (!f->is_entry || !f->is_defined)
+            continue;
+        if (found != NO_INDEX)
+            return NO_INDEX;
+        found = i;
+    }
+    if (found != NO_INDEX)
+        g_clear_error(lookup_error);
+    return found;
+}
+
 /* Everything that needs the PTX, for every launch, before any runs. */
 static bool plan_launches(Run *r, GError **error)
 {
@@ -1210,10 +1230,12 @@ static bool plan_launches(Run *r, GError **error)
     for (guint i = 0; i < m->launches->len; i++) {
         const LaunchDesc *d = &g_array_index(m->launches, LaunchDesc, i);
         LaunchPlan *p = &r->plans[i];
-        if (!(p->lm = module_for(r, d->ptx, error)))
+        if (!(p->lm = module_for(r, r->ptx_override ? r->ptx_override : d->ptx, error)))
             return false;
         GError *e = NULL;
         p->kernel = module_find_kernel(p->lm->module, d->kernel, &e);
+        if (p->kernel == NO_INDEX && r->ptx_override)
+            p->kernel = only_kernel(p->lm->module, &e);
         if (p->kernel == NO_INDEX) {
             /* the module's message starts "PTX: error: "; say it once */
             const char *what = e ? e->message : "no such kernel";
@@ -1529,8 +1551,41 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     return true;
 }
 
+void manifest_buffer_free(ManifestBuffer *b)
+{
+    if (!b)
+        return;
+    g_free(b->name);
+    g_bytes_unref(b->data);
+    g_free(b);
+}
+
+static GPtrArray *capture_buffers(const Run *r)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)manifest_buffer_free);
+    for (guint i = 0; i < r->m->buffers->len; i++) {
+        const DataSpec *b = &g_array_index(r->m->buffers, DataSpec, i);
+        uint64_t bytes = data_bytes(b);
+        ManifestBuffer *mb = g_new0(ManifestBuffer, 1);
+        mb->name = g_strdup(b->name);
+        mb->type = b->type;
+        mb->count = b->count;
+        mb->data = g_bytes_new(gmem_ptr(r->gmem, r->buffer_addr[i], bytes), (gsize)bytes);
+        g_ptr_array_add(out, mb);
+    }
+    return out;
+}
+
 gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint *failed_checks, GError **error)
 {
+    return manifest_run_capture(m, opt, NULL, NULL, report, failed_checks, error);
+}
+
+gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *ptx_override,
+                              GPtrArray **buffers, json_t **report, guint *failed_checks, GError **error)
+{
+    if (buffers)
+        *buffers = NULL;
     const char *config = opt && opt->config ? opt->config->name
                        : opt && opt->config_name ? opt->config_name : CONFIG_DEFAULT_NAME;
     *report = NULL;
@@ -1542,6 +1597,7 @@ gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint
         .modules = g_ptr_array_new_with_free_func(loaded_module_free),
         .plans = g_new0(LaunchPlan, m->launches->len),
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
+        .ptx_override = ptx_override,
     };
     bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
     bool buffers_ready = ok;
@@ -1585,6 +1641,9 @@ gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report, guint
             ok = false;
         }
     }
+
+    if (buffers_ready && buffers)
+        *buffers = capture_buffers(&r);
 
     for (guint i = 0; i < m->launches->len; i++)
         g_free(r.plans[i].global_vars);

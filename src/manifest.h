@@ -54,6 +54,27 @@ typedef struct {
 gboolean manifest_run(Manifest *m, const RunOptions *opt, json_t **report,
                       guint *failed_checks, GError **error);
 
+/* The contents of one buffer at the end of a run (manifest_run_capture). */
+typedef struct {
+    char *name;
+    PtxType type;
+    uint64_t count;        /* elements */
+    GBytes *data;          /* count × type-size little-endian bytes */
+} ManifestBuffer;
+
+void manifest_buffer_free(ManifestBuffer *b);
+
+/* manifest_run for comparing versions of a kernel (warpsim compare).  When
+ * ptx_override is non-NULL every launch runs that PTX file (a path as given,
+ * not relative to the manifest) instead of its own, with the launch's kernel
+ * or, when the file has no kernel of that name, its only kernel.  When
+ * buffers is non-NULL it receives the final contents of every buffer in
+ * manifest order (a GPtrArray that frees its ManifestBuffers) whenever the
+ * buffers were set up — also after a fault or a failed expectation — else
+ * NULL.  Everything else is manifest_run's. */
+gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *ptx_override,
+                              GPtrArray **buffers, json_t **report, guint *failed_checks, GError **error);
+
 /* ---- pieces exposed for the unit tests ---- */
 
 /* One step of splitmix64 (Steele, Lea & Flood 2014): advances *state and
