@@ -1232,6 +1232,15 @@ static bool step_one(ExecCtx *x, bool *settle)
     return true;
 }
 
+/* Tell the observer what the step did, the stack settled (ExecEvent). */
+static bool observe_step(const ExecObserver *o, const ExecCtx *x, uint32_t live_before, uint64_t clock)
+{
+    ExecEvent ev = {.warp = x->w, .func = x->func, .pc = x->pc, .live_before = live_before,
+                    .active = x->active, .exec = x->exec, .diverged = x->diverged,
+                    .blocked = x->blocked, .clock = clock};
+    return o->on_step(o->data, &ev, x->error);
+}
+
 bool warp_step(Warp *w, StepInfo *info, GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
@@ -1242,6 +1251,11 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
         return true;
     }
     ctx_enter_frame(&x);
+    const ExecObserver *obs = exec_observer_for(w);
+    uint32_t live_before = w->live;
+    uint64_t clock = w->cta->clock;
+    if (obs && obs->on_before)
+        obs->on_before(obs->data, w);
     bool settle;
     if (!step_one(&x, &settle))
         return false;
@@ -1254,7 +1268,23 @@ bool warp_step(Warp *w, StepInfo *info, GError **error)
         info->blocked = x.blocked;
     }
     warp_settle(&x);
-    return true;
+    return !obs || observe_step(obs, &x, live_before, clock);
+}
+
+/* warp_run for an observed warp: one general step at a time. */
+static bool run_observed(Warp *w, uint32_t max, uint32_t *executed, GError **error)
+{
+    uint32_t n = 0;
+    bool ok = true;
+    while (n < max && w->state == WARP_READY) {
+        StepInfo info;
+        ok = warp_step(w, &info, error);
+        if (!ok || info.active == 0) /* a fault, or the warp had no path left */
+            break;
+        n++;
+    }
+    *executed = n;
+    return ok;
 }
 
 /* The loops of warp_run and warp_run_ahead: straight-line instructions
@@ -1295,11 +1325,17 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
 
 bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
 {
+    if (exec_observer_for(w))
+        return run_observed(w, max_steps, executed, error);
     return run_steps(w, max_steps, NULL, NULL, executed, error);
 }
 
 bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
                     GError **error)
 {
+    if (exec_observer_for(w)) { /* it executes at issue, where the observer hears the cycle */
+        *executed = 0;
+        return true;
+    }
     return run_steps(w, max, may_run, steps, executed, error);
 }

@@ -188,6 +188,60 @@ static inline bool warp_peek(const Warp *w, uint32_t *func, uint32_t *pc)
     return true;
 }
 
+/* ---- observing one warp (warpsim trace) ----
+ *
+ * LaunchSpec.observer, when set, hears about every instruction the chosen
+ * warp(s) execute, after the instruction ran and the stack settled.  An
+ * observed warp runs on the general step path (no run-ahead, no batched
+ * straight-line loop), so the events come in execution order and, in the
+ * timing model, at issue; unobserved warps and launches without an
+ * observer run exactly as before (one NULL test per warp_run call).
+ * Callbacks come from the host thread simulating the warp's CTA (or SM):
+ * an observer of one warp hears from one thread at a time. */
+typedef struct {
+    const Warp *warp;       /* read-only view: stack, frames, registers, after the step */
+    uint32_t func, pc;      /* the instruction executed */
+    uint32_t live_before;   /* the warp's live lanes before it (exit removes some) */
+    uint32_t active;        /* lanes on the path */
+    uint32_t exec;          /* of those, lanes whose guard held */
+    bool diverged;          /* a branch split the warp */
+    bool blocked;           /* the warp now waits at a barrier */
+    uint64_t clock;         /* the CTA clock at issue: the timing model's issue
+                               cycle; in a functional run the CTA's count of
+                               instructions issued before this one */
+} ExecEvent;
+
+typedef struct ExecObserver {
+    /* after each observed step; returning false stops the launch with
+     * *error set (the observer says why) */
+    bool (*on_step)(void *data, const ExecEvent *ev, GError **error);
+    /* optional: before each observed step (the warp as it is before it) */
+    void (*on_before)(void *data, const Warp *w);
+    /* optional, timing model only: cycles [from, to) in which the warp did
+     * not issue, with the reason (WarpStateKind of timing.h) */
+    void (*on_stall)(void *data, const Warp *w, unsigned reason, uint64_t from, uint64_t to);
+    void *data;
+    uint32_t gridid;        /* only the launch with this %gridid; 0: every launch */
+    bool one_warp;          /* only warp `warp` of CTA `ctaid` */
+    Dim3 ctaid;
+    uint32_t warp;
+} ExecObserver;
+
+/* The observer that wants to hear about w, or NULL (the usual case). */
+static inline const ExecObserver *exec_observer_for(const Warp *w)
+{
+    const LaunchSpec *s = w->cta->spec;
+    const ExecObserver *o = s->observer;
+    if (__builtin_expect(o == NULL, 1))
+        return NULL;
+    if (o->gridid && o->gridid != s->gridid)
+        return NULL;
+    if (o->one_warp && (w->index != o->warp || w->cta->ctaid.x != o->ctaid.x || w->cta->ctaid.y != o->ctaid.y ||
+                        w->cta->ctaid.z != o->ctaid.z))
+        return NULL;
+    return o;
+}
+
 /* Pre-decoding: every instruction of a module bound once to the handler
  * that executes it (exec_fast.c).  Owned by the ModuleImage. */
 ExecPlan *exec_plan_new(const Module *m);

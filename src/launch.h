@@ -27,6 +27,7 @@ typedef struct {
 } Dim3;
 
 typedef struct ExecPlan ExecPlan;
+struct ExecObserver; /* exec.h */
 
 typedef struct {
     const Module *module;   /* borrowed */
@@ -66,6 +67,8 @@ typedef struct {
                                shared memory, registers per block), NULL: CUDA's
                                generic ones */
     uint32_t regs_per_thread; /* for the register limit with gpu */
+    const struct ExecObserver *observer; /* borrowed; NULL: none.  Hears each step
+                               of the warps it selects (exec.h; warpsim trace) */
 } LaunchSpec;
 
 /* Opt-in checks of shared-memory use (like compute-sanitizer's tools):

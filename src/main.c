@@ -16,10 +16,13 @@
 #include "occupancy.h"
 #include "ptx_parser.h"
 #include "report.h"
+#include "html_report.h"
+#include "timeline.h"
 
 typedef int (*CommandFn)(int argc, char **argv, GError **error);
 int cmd_compare(int argc, char **argv, GError **error); /* cmd_compare.c */
 int cmd_analyze(int argc, char **argv, GError **error); /* cmd_analyze.c */
+int cmd_trace(int argc, char **argv, GError **error); /* cmd_trace.c */
 
 typedef struct {
     const char *name;
@@ -49,6 +52,10 @@ static int cmd_run(int argc, char **argv, GError **error)
     gint threads = 0, sample_waves = 0;
     gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
     GpuConfig *gpu = NULL;
+    char *timeline_path = NULL, *html_path = NULL; /* docs/timeline.md, docs/html-report.md */
+    gint64 timeline_limit = 0;
+    Timeline *timeline = NULL;
+    HtmlReport *html = NULL;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config, "GPU configuration name or JSON file (default h200)", "NAME|FILE"},
         {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &overrides, "Override one configuration key (repeatable)", "KEY=VALUE"},
@@ -69,6 +76,11 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"keep-going", 'k', 0, G_OPTION_ARG_NONE, &keep_going,
          "After an invalid access, race or uninitialised read, go on (reads give 0, writes are dropped) and report "
          "them all at the end of the launch", NULL},
+        {"timeline", 0, 0, G_OPTION_ARG_FILENAME, &timeline_path,
+         "Write a Chrome/Perfetto trace of the timed launches (SMs, warps, stalls, memory requests) to FILE", "FILE"},
+        {"timeline-limit", 0, 0, G_OPTION_ARG_INT64, &timeline_limit,
+         "At most N events in the timeline (default 2000000); the earliest are kept", "N"},
+        {"html", 0, 0, G_OPTION_ARG_FILENAME, &html_path, "Write a self-contained HTML report to FILE", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print no summary", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST - run the launches of a manifest");
@@ -95,6 +107,14 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --threads must be between 1 and 1024");
         goto out;
     }
+    if (timeline_path && functional) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --timeline needs the timing model (drop --functional)");
+        goto out;
+    }
+    if (timeline_limit < 0 || (timeline_limit && !timeline_path)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --timeline-limit takes a positive N, with --timeline");
+        goto out;
+    }
     gpu = config_load(config ? config : CONFIG_DEFAULT_NAME, (const char *const *)overrides, error);
     if (!gpu)
         goto out;
@@ -107,8 +127,22 @@ static int cmd_run(int argc, char **argv, GError **error)
                       .threads = threads ? (uint32_t)threads : launch_host_cores(),
                       .sample_waves = (uint32_t)sample_waves,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
+    if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))
+        goto out;
+    if (html_path)
+        opt.html = html = html_report_new();
     guint failed = 0;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, error);
+    /* the timeline and the page are written after a fault too; their own
+     * errors are reported only when the run has none */
+    bool written = true;
+    if (timeline) {
+        written = timeline_close(g_steal_pointer(&timeline), ran ? error : NULL);
+    }
+    if (written && report && html)
+        written = html_report_write(html, report, html_path, ran ? error : NULL);
+    if (!written && ran)
+        goto out;
     if (report && !quiet)
         report_print_summary(stdout, report);
     if (report && json_path) {
@@ -134,6 +168,10 @@ out:
     g_free(config);
     g_free(json_path);
     g_free(dump_dir);
+    timeline_abandon(timeline);
+    html_report_free(html);
+    g_free(timeline_path);
+    g_free(html_path);
     return status;
 }
 
@@ -427,6 +465,8 @@ static const Command commands[] = {
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"compare", cmd_compare, "MANIFEST --ptx A.ptx --ptx B.ptx | A.json B.json [--fail-if RULE]",
      "run two versions of a workload on the same inputs: output check, metric and per-block deltas"},
+    {"trace", cmd_trace, "MANIFEST --warp W [--block B] [--launch N] [--functional] [--lanes L,...] [--step]",
+     "print one warp's instructions as they issue: cycle, block, line, lane mask, reconvergence stack"},
     {"isa", cmd_isa, "", "print the supported PTX instruction set (Markdown)"},
     {"help", cmd_help, "", "this list"},
 };

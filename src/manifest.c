@@ -17,6 +17,7 @@
 #include "cfg.h"
 #include "errors.h"
 #include "fpconv.h"
+#include "html_report.h"
 #include "launch.h"
 #include "memory.h"
 #include "module.h"
@@ -1457,7 +1458,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
         .host_threads = opt ? opt->threads : 1, .checks = opt ? opt->checks : 0,
         .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
-        .regs_per_thread = p->regs,
+        .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
@@ -1477,6 +1478,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         if (cfg) {
             if (!first)
                 timing_stats_init(&tone, mod);
+            ts->timeline = opt->timeline;
             if (opt->sample_waves) {
                 SampleInfo one_sample;
                 sampling_run(p->lm->image, &spec, cfg, p->regs, opt->sample_waves, ls, ts, &one_sample, &fault);
@@ -1537,6 +1539,8 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
     json_object_set_new(entry, "host", json_pack("{s:f}", "sim_seconds", sim_seconds));
     launch_stats_clear(&total);
     *entry_out = entry;
+    if (opt && opt->html)
+        html_report_note_launch(opt->html, entry, mod, p->kernel);
     if (fault && fault->code == WS_ERR_INPUT && !g_str_has_prefix(fault->message, r->m->path)) {
         /* the launch's shape or resources, rejected as CUDA would: say
          * which launch of which manifest asked for it */

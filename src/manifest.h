@@ -43,6 +43,12 @@ typedef struct {
                                   extrapolate (sampling.h); 0 = every CTA */
     uint32_t checks;           /* LAUNCH_CHECK_* (launch.h) */
     uint64_t max_cycles;       /* timing: cycle budget per kernel launch, 0 = none */
+    const struct ExecObserver *observer; /* borrowed, NULL: none; given to every launch
+                                  (LaunchSpec.observer: warpsim trace) */
+    struct Timeline *timeline; /* borrowed, NULL: none; timed launches are recorded
+                                  into it (timeline.h: warpsim run --timeline) */
+    struct HtmlReport *html;   /* borrowed, NULL: none; every reported launch is noted
+                                  in it (html_report.h: warpsim run --html) */
 } RunOptions;
 
 /* Runs every launch in order.  On return *report holds the report built so

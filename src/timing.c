@@ -30,6 +30,7 @@
 
 #include "errors.h"
 #include "exec.h"
+#include "timeline.h"
 
 const char *const timing_state_names[STATE_COUNT] = {
 #define X(id, name, what) name,
@@ -61,6 +62,7 @@ typedef struct CtaSlot {
     bool used;
     uint32_t first_slot;
     uint32_t live_warps;
+    uint64_t dispatched; /* cycle it arrived (timeline) */
 } CtaSlot;
 
 /* Where a slot is in the scheduler's bookkeeping: each live warp that is not
@@ -167,6 +169,7 @@ typedef struct {
     GError *fault;
     uint64_t fault_at;
     uint32_t npending;   /* slots in SLOT_PENDING */
+    TimelineSm *tl;      /* NULL unless a timeline is recorded */
 } Sm;
 
 /* A global or local access whose memory-system timing is worked out at the
@@ -179,6 +182,8 @@ typedef struct {
     const Insn *in;
     const TInsn *done;
     MemRequest r;        /* what goes on to L2 and DRAM */
+    uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
+    uint8_t tl_kind;
 } Deferred;
 
 typedef struct {
@@ -203,6 +208,7 @@ typedef struct {
     uint32_t schedulers;
     uint64_t issued;
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
+    Timeline *tl;        /* borrowed from TimingStats; NULL: none */
 } Model;
 
 /* ------------------------------------------------------------------ */
@@ -593,6 +599,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     cs->cta.smid = sm->id;
     cs->cta.clock = t;
     cs->used = true;
+    cs->dispatched = t;
     uint32_t wpb = md->ts->occ.warps_per_block;
     cs->first_slot = ci * wpb;
     cs->live_warps = cs->cta.nwarps;
@@ -631,13 +638,80 @@ static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 {
     if (md->ts->cta_end)
         md->ts->cta_end[launch_cta_linear(&md->spec, cs->cta.ctaid) - md->first_cta] = t;
+    if (G_UNLIKELY(sm->tl))
+        timeline_cta(sm->tl, (uint32_t)(cs - sm->ctas), launch_cta_linear(&md->spec, cs->cta.ctaid), cs->cta.ctaid.x,
+                     cs->cta.ctaid.y, cs->cta.ctaid.z, cs->dispatched, t);
     cs->used = false; /* its buffers stay for the next CTA of this slot */
     if (--sm->resident_ctas == 0)
         sm_activity(sm, t, false);
 }
 
 /* ------------------------------------------------------------------ */
+/* timeline hooks (timeline.h): reached only when one is recorded       */
+
+static uint64_t tl_sectors(const MemCounters *c)
+{
+    return c->gld_sectors + c->gst_sectors + c->gatom_sectors + c->lld_sectors + c->lst_sectors;
+}
+
+static TimelineMemKind tl_mem_kind(const Insn *in, const WarpAccess *a)
+{
+    bool local = a->space == SPACE_LOCAL;
+    if (in->op == OP_ATOM || in->op == OP_RED)
+        return TL_MEM_ATOM_GLOBAL;
+    if (a->write)
+        return local ? TL_MEM_ST_LOCAL : TL_MEM_ST_GLOBAL;
+    return local ? TL_MEM_LD_LOCAL : TL_MEM_LD_GLOBAL;
+}
+
+static uint32_t tl_bytes(const WarpAccess *a)
+{
+    return (uint32_t)__builtin_popcount(a->mask) * a->size;
+}
+
+/* The pieces issue() split the cycles since the warp's last issue into. */
+static G_GNUC_NO_INLINE void tl_stalls(Sm *sm, const WarpSlot *s, uint64_t from, uint64_t a, uint64_t b,
+                                      uint64_t c, uint64_t t, WarpStateKind dep, WarpStateKind throttle)
+{
+    uint32_t slot = (uint32_t)(s - sm->slots);
+    timeline_stall(sm->tl, slot, STATE_BRANCH_RESOLVING, from, a);
+    timeline_stall(sm->tl, slot, dep, a, b);
+    timeline_stall(sm->tl, slot, throttle, b, c);
+    timeline_stall(sm->tl, slot, STATE_NOT_SELECTED, c, t);
+}
+
+static G_GNUC_NO_INLINE void tl_issue(const Model *md, Sm *sm, const WarpSlot *s, uint64_t t)
+{
+    uint32_t slot = (uint32_t)(s - sm->slots);
+    timeline_issue(sm->tl, slot, t, launch_cta_linear(&md->spec, s->cs->cta.ctaid), slot - s->cs->first_slot);
+}
+
+static void tl_launch_begin(Model *md, Timeline *tl)
+{
+    uint32_t in_use = 0, slots = 0, ctas = 0;
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        in_use += md->sms[i].nctas > 0;
+        slots = MAX(slots, md->sms[i].nslots);
+        ctas = MAX(ctas, md->sms[i].nctas);
+    }
+    timeline_launch_begin(tl, module_func(md->m, md->spec.kernel)->name, md->nsms, in_use, slots, ctas,
+                          timing_state_names, STATE_COUNT);
+    md->tl = tl;
+    for (uint32_t i = 0; i < md->nsms; i++)
+        md->sms[i].tl = timeline_sm(tl, i);
+}
+
+/* ------------------------------------------------------------------ */
 /* issue                                                                */
+
+/* The trace observer (exec.h) hears where the warp's cycles went, as
+ * attribute() counts them. */
+static void observe_stall(const WarpSlot *s, WarpStateKind k, uint64_t from, uint64_t to)
+{
+    const ExecObserver *o = exec_observer_for(s->w);
+    if (o && o->on_stall && to > from)
+        o->on_stall(o->data, s->w, (unsigned)k, from, to);
+}
 
 /* Barrier waiters of the CTA that the executor released: ready after the barrier latency. */
 static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
@@ -648,7 +722,11 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         if (!s->w || !s->at_barrier || s->w->state == WARP_AT_BARRIER)
             continue;
         s->at_barrier = false;
+        if (G_UNLIKELY(sm->tl))
+            timeline_stall(sm->tl, cs->first_slot + i, STATE_BARRIER, s->stall_from, release);
         attribute(sm, STATE_BARRIER, s->stall_from, release);
+        if (G_UNLIKELY(md->spec.observer))
+            observe_stall(s, STATE_BARRIER, s->stall_from, release);
         s->stall_from = MAX(s->stall_from, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
         s->resume_valid = false; /* look at the warp itself */
@@ -660,6 +738,8 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 
 static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
 {
+    if (G_UNLIKELY(sm->tl))
+        timeline_warp_end(sm->tl, (uint32_t)(s - sm->slots));
     sm->ts->warp_active_cycles += t + 1 - s->start;
     s->w->mem_log = NULL;
     s->w = NULL;
@@ -706,10 +786,20 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         uint64_t c = clamp_u64(busy, b, t);
         attribute(sm, throttle, b, c);
         sm->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
+        if (G_UNLIKELY(sm->tl))
+            tl_stalls(sm, s, from, a, b, c, t, (WarpStateKind)s->dep_state, throttle);
+        if (G_UNLIKELY(md->spec.observer)) {
+            observe_stall(s, STATE_BRANCH_RESOLVING, from, a);
+            observe_stall(s, (WarpStateKind)s->dep_state, a, b);
+            observe_stall(s, throttle, b, c);
+            observe_stall(s, STATE_NOT_SELECTED, c, t);
+        }
         if (sm->ts->insn_stall && sm->ts->insn_stall[func])
             sm->ts->insn_stall[func][pc] += t - from;
     }
     sm->ts->state_cycles[STATE_SELECTED]++;
+    if (G_UNLIKELY(sm->tl))
+        tl_issue(md, sm, s, t);
     s->stall_from = t + 1;
     slot_unready(sm, s);
 
@@ -777,18 +867,31 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             d->age = sm->age[s - sm->slots];
             d->in = in;
             d->done = done;
+            uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, &d->r);
+            if (G_UNLIKELY(sm->tl)) {
+                d->tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
+                d->tl_kind = (uint8_t)tl_mem_kind(in, &sm->log);
+                d->tl_bytes = tl_bytes(&sm->log);
+            }
             if (request_goes_beyond(&d->r)) {
                 ready = TIME_PENDING;
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
                 ready = MAX(d->r.ready, t + 1);
+                if (G_UNLIKELY(sm->tl))
+                    timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, t, ready, d->tl_sectors, d->tl_bytes,
+                                 in->line);
                 g_array_set_size(sm->deferred, sm->deferred->len - 1);
             }
             state = STATE_LONG_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
         } else {
+            uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             MemTiming mt = memsys_access(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem);
             ready = MAX(mt.ready, t + 1);
+            if (G_UNLIKELY(sm->tl) && mt.long_latency)
+                timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, &sm->log), t, ready,
+                             (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(&sm->log), in->line);
             state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
@@ -1182,6 +1285,9 @@ static void resolve_deferred(Model *md, uint64_t limit)
         const Deferred *d = &g_array_index(all, Deferred, k);
         Sm *sm = &md->sms[d->sm];
         uint64_t back = memsys_access_beyond(md->mem, d->t, &d->r, &md->ts->mem);
+        if (G_UNLIKELY(sm->tl))
+            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, MAX(back, d->t + 1), d->tl_sectors,
+                         d->tl_bytes, d->in->line);
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
@@ -1438,6 +1544,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->stats = md.parallel ? &thread_stats[i % nthreads] : stats;
         sm->deferred = g_array_new(FALSE, FALSE, sizeof(Deferred));
     }
+    if (ts->timeline)
+        tl_launch_begin(&md, ts->timeline);
     /* breadth first: one CTA per SM in turn, as long as they fit */
     bool ok = true;
     for (uint32_t round = 0; ok && round < ts->occ.blocks_per_sm; round++)
@@ -1454,6 +1562,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         if (md.sms[i].resident_warps)
             ok = deadlock(&md, error);
     ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
+    if (md.tl)
+        timeline_launch_end(md.tl, ts->cycles);
     ts->issued = 0;
     for (uint32_t i = 0; i < md.nsms; i++)
         ts->issued += md.sms[i].issued;

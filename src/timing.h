@@ -63,6 +63,8 @@ typedef struct {
     uint32_t regs_per_thread;
     uint64_t *cta_end;           /* when set by the caller (one entry per CTA of
                                     the spec's range): the cycle each CTA retired */
+    struct Timeline *timeline;   /* when set by the caller: timing_run records the
+                                    launch into it (timeline.h); borrowed */
 } TimingStats;
 
 void timing_stats_init(TimingStats *t, const Module *m);

@@ -5,6 +5,7 @@ set -euo pipefail
 packages="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjansson-dev check python3 libzstd-dev"
 packages="$packages clang" # tools/fuzz.sh: libFuzzer and the sanitizers come with Debian's clang
 packages="$packages valgrind" # tools/leak-check.sh
+packages="$packages chromium" # tests/html: a headless browser loads the HTML report (warpsim run --html)
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
