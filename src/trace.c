@@ -522,7 +522,8 @@ Trace *trace_new(const TraceOptions *opt, GError **error)
         }
     Trace *t = g_new0(Trace, 1);
     t->opt = *opt;
-    memcpy(t->lanes, opt->lanes, opt->nlanes * sizeof *t->lanes);
+    if (opt->nlanes)
+        memcpy(t->lanes, opt->lanes, opt->nlanes * sizeof *t->lanes);
     t->opt.lanes = t->lanes;
     t->stepping = opt->step;
     t->sink = print_sink;

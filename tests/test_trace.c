@@ -62,7 +62,8 @@ static bool collect(void *data, const TraceRecord *r, GError **error)
         ck_assert_uint_ne(r->stalls[i].reason, STATE_SELECTED);
     }
     x.first_stall = r->nstalls ? r->stalls[0].from : 0;
-    memcpy(x.regs, r->regs, x.nregs * sizeof *r->regs);
+    if (x.nregs)
+        memcpy(x.regs, r->regs, x.nregs * sizeof *r->regs);
     c->module = r->module;
     g_array_append_val(c->recs, x);
     return true;
