@@ -679,7 +679,7 @@ static OpHandler float_form(const Insn *in, FastFloatOp op)
         {fast_add_f32_ftz, fast_sub_f32_ftz, fast_mul_f32_ftz, fast_div_f32_ftz, fast_fma_f32_ftz},
     };
     static OpHandler const f64[5] = {fast_add_f64, fast_sub_f64, fast_mul_f64, fast_div_f64, fast_fma_f64};
-    if ((in->flags & FL_SAT) || (in->round != RND_NONE && in->round != RND_RN))
+    if ((in->flags & (FL_SAT | FL_RELU)) || (in->round != RND_NONE && in->round != RND_RN))
         return NULL;
     if (in->type == PTX_TYPE_F32)
         return f32[(in->flags & FL_FTZ) ? 1 : 0][op];
@@ -744,7 +744,7 @@ static OpHandler select_form(const Module *mod, const Insn *in)
 {
     PtxType t = (PtxType)in->type;
     unsigned size = isa_type_size(t);
-    bool plain_int = is_int(t) && !(in->flags & (FL_CC | FL_SAT));
+    bool plain_int = is_int(t) && !(in->flags & (FL_CC | FL_SAT | FL_RELU));
     switch ((PtxOpcode)in->op) {
     case OP_LD:
         return in->nopd == 2 ? memory_form(mod, in, true) : NULL;
@@ -827,7 +827,7 @@ static OpHandler select_form(const Module *mod, const Insn *in)
     case OP_CVTA:
         return (size == 4 || size == 8) && in->nopd == 2 ? fast_cvta : NULL;
     case OP_CVT:
-        return in->nopd == 2 && !(in->flags & FL_SAT) ? cvt_form(in) : NULL;
+        return in->nopd == 2 && !(in->flags & (FL_SAT | FL_SATFINITE | FL_RELU)) ? cvt_form(in) : NULL;
     default:
         return NULL;
     }
@@ -866,6 +866,14 @@ uint8_t exec_insn_traits(const Insn *in)
     case OP_ST:
     case OP_ATOM:
     case OP_RED:
+    case OP_CP_ASYNC: /* writes shared memory */
+    case OP_CP_ASYNC_MBARRIER_ARRIVE:
+    case OP_MBARRIER_INIT:
+    case OP_MBARRIER_INVAL:
+    case OP_MBARRIER_ARRIVE:
+    case OP_MBARRIER_ARRIVE_DROP:
+    case OP_MBARRIER_EXPECT_TX:
+    case OP_MBARRIER_COMPLETE_TX:
         t = STEP_STORE;
         if (in->space == SPACE_GLOBAL || in->space == SPACE_GENERIC)
             t |= STEP_GLOBAL_STORE;

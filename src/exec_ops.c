@@ -93,6 +93,8 @@ static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
             double v = f(fa, fb, fc);
             if (IN->flags & FL_SAT)
                 v = fp_sat64(v);
+            if ((IN->flags & FL_RELU) && v < 0) /* a NaN stays NaN */
+                v = 0;
             r |= (uint64_t)f64_to_half(t, v) << (16 * k);
         }
         reg_write(x, DST(0), l, r, n * 2);
@@ -109,6 +111,8 @@ static double h_neg(double a, double b, double c) { (void)b; (void)c; return -a;
 /* halves are exact in f32: keep the f32 NaN rules of min/max */
 static double h_min(double a, double b, double c) { (void)c; return fp_min32((float)a, (float)b, false); }
 static double h_max(double a, double b, double c) { (void)c; return fp_max32((float)a, (float)b, false); }
+static double h_min_nan(double a, double b, double c) { (void)c; return fp_min32((float)a, (float)b, true); }
+static double h_max_nan(double a, double b, double c) { (void)c; return fp_max32((float)a, (float)b, true); }
 static double h_ex2(double a, double b, double c) { (void)b; (void)c; return exp2(a); }
 static double h_tanh(double a, double b, double c) { (void)b; (void)c; return tanh(a); }
 
@@ -517,6 +521,8 @@ static bool int_minmax(ExecCtx *x, bool is_max)
     FOR_LANES(x->exec, l) {
         __int128 a = int_in(x, SRC(1, l)), b = int_in(x, SRC(2, l));
         __int128 r = is_max ? (a > b ? a : b) : (a < b ? a : b);
+        if ((IN->flags & FL_RELU) && r < 0)
+            r = 0;
         reg_write(x, DST(0), l, (uint64_t)r, bits / 8);
     }
     return true;
@@ -526,7 +532,7 @@ static bool exec_MIN(ExecCtx *x)
     if (isa_type_class(IN->type) == TC_PACKED)
         return packed16(x, P16_MIN);
     if (isa_type_class(IN->type) == TC_HALF)
-        return half_apply(x, 2, h_min);
+        return half_apply(x, 2, (IN->flags & FL_NAN) ? h_min_nan : h_min);
     return isa_type_is_float(IN->type) ? float_op(x, FOP_MIN) : int_minmax(x, false);
 }
 static bool exec_MAX(ExecCtx *x)
@@ -534,7 +540,7 @@ static bool exec_MAX(ExecCtx *x)
     if (isa_type_class(IN->type) == TC_PACKED)
         return packed16(x, P16_MAX);
     if (isa_type_class(IN->type) == TC_HALF)
-        return half_apply(x, 2, h_max);
+        return half_apply(x, 2, (IN->flags & FL_NAN) ? h_max_nan : h_max);
     return isa_type_is_float(IN->type) ? float_op(x, FOP_MAX) : int_minmax(x, true);
 }
 static bool exec_COPYSIGN(ExecCtx *x) { return float_op(x, FOP_COPYSIGN); }
@@ -1065,6 +1071,19 @@ static bool exec_MOV(ExecCtx *x)
     return true;
 }
 
+/* .satfinite on a 16-bit float result: an infinity the rounding produced
+ * becomes the largest finite value of its sign (NaN stays NaN). */
+static uint64_t half_satfinite(const ExecCtx *x, PtxType t, uint64_t h)
+{
+    bool bf = t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2;
+    uint16_t inf = bf ? 0x7F80 : 0x7C00;
+    if ((IN->flags & FL_SATFINITE) && (h & 0x7FFF) == inf)
+        return (h & 0x8000) | (uint16_t)(inf - 1);
+    return h;
+}
+/* .relu before a conversion to a 16-bit float: negative values become +0 */
+static inline double relu(const ExecCtx *x, double v) { return (IN->flags & FL_RELU) && v < 0 ? 0 : v; }
+
 static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
 {
     PtxType dt = IN->type, st = IN->type2;
@@ -1117,6 +1136,8 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         return dc == TC_SINT ? (uint64_t)fp_f32_to_sint((float)s, irnd, dbits)
                              : fp_f32_to_uint((float)s, irnd, dbits);
     }
+    if (dc == TC_HALF)
+        s = relu(x, s);
     bool integral = rnd == RND_RNI || rnd == RND_RZI || rnd == RND_RMI || rnd == RND_RPI;
     bool from_f64 = st == PTX_TYPE_F64;
     float sf = (float)s; /* exact unless the source is f64 */
@@ -1134,12 +1155,12 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         return f32_out(x, from_f64 && !integral ? fp_f64_to_f32(s, rnd) : from_f64 ? (float)s : sf);
     case PTX_TYPE_BF16:
         if (from_f64)
-            return fp_f64_to_bf16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd);
-        return fp_f32_to_bf16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd);
+            return half_satfinite(x, dt, fp_f64_to_bf16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd));
+        return half_satfinite(x, dt, fp_f32_to_bf16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd));
     default:
         if (from_f64)
-            return fp_f64_to_f16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd);
-        return fp_f32_to_f16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd);
+            return half_satfinite(x, dt, fp_f64_to_f16((IN->flags & FL_SAT) ? fp_sat64(s) : s, frnd));
+        return half_satfinite(x, dt, fp_f32_to_f16((IN->flags & FL_SAT) ? fp_sat32(sf) : sf, frnd));
     }
 }
 
@@ -1149,10 +1170,13 @@ static bool exec_CVT(ExecCtx *x)
     unsigned dbytes = dt == PTX_TYPE_PRED ? 1 : isa_type_size(dt);
     if (IN->nopd == 3 && is_pair(dt)) { /* cvt.rn.f16x2.f32 d, hi, lo */
         FOR_LANES(x->exec, l) {
-            float hi = fp_f32_from_bits((uint32_t)SRC(1, l)), lo = fp_f32_from_bits((uint32_t)SRC(2, l));
+            float hi = (float)relu(x, fp_f32_from_bits((uint32_t)SRC(1, l)));
+            float lo = (float)relu(x, fp_f32_from_bits((uint32_t)SRC(2, l)));
             int rnd = IN->round == RND_NONE ? RND_RN : IN->round;
             uint64_t h = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(hi, rnd) : fp_f32_to_f16(hi, rnd);
             uint64_t lw = dt == PTX_TYPE_BF16X2 ? fp_f32_to_bf16(lo, rnd) : fp_f32_to_f16(lo, rnd);
+            h = half_satfinite(x, dt, h);
+            lw = half_satfinite(x, dt, lw);
             reg_write(x, DST(0), l, h << 16 | lw, 4);
         }
         return true;
@@ -1526,6 +1550,280 @@ static bool exec_ELECT(ExecCtx *x)
         if (d->kind == OPD_PAIR)
             reg_write(x, d->reg2, l, leader[l] == l, 1);
     }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* video instructions                                                   */
+
+typedef enum { V_ABSDIFF, V_ADD, V_SUB, V_MIN, V_MAX, V_AVRG } VideoOp;
+
+/* vop4/vop2: each of the `elems` fields of a and b (signed by the a and b
+ * types) through op; .sat clamps a field to d's element range, else it is
+ * truncated; .add sums the fields into c instead of packing them. */
+static bool video_simd(ExecCtx *x, VideoOp op, unsigned elems)
+{
+    unsigned ebits = 32 / elems;
+    bool as = tsigned((PtxType)IN->type2), bs = tsigned((PtxType)IN->type3), ds = tsigned((PtxType)IN->type);
+    int64_t lo = ds ? -((int64_t)1 << (ebits - 1)) : 0;
+    int64_t hi = ds ? ((int64_t)1 << (ebits - 1)) - 1 : ((int64_t)1 << ebits) - 1;
+    FOR_LANES(x->exec, l) {
+        uint32_t a = (uint32_t)SRC(1, l), b = (uint32_t)SRC(2, l), r = 0;
+        int64_t sum = 0;
+        for (unsigned k = 0; k < elems; k++) {
+            int64_t ea = packed_field(a, k, ebits, as), eb = packed_field(b, k, ebits, bs), e;
+            switch (op) {
+            case V_ABSDIFF: e = ea > eb ? ea - eb : eb - ea; break;
+            case V_ADD: e = ea + eb; break;
+            case V_SUB: e = ea - eb; break;
+            case V_MIN: e = ea < eb ? ea : eb; break;
+            case V_MAX: e = ea > eb ? ea : eb; break;
+            default: e = (ea + eb + 1) >> 1; break; /* arithmetic shift: rounds half up */
+            }
+            if (IN->flags & FL_SAT)
+                e = e < lo ? lo : e > hi ? hi : e;
+            sum += e;
+            r |= ((uint32_t)e & (uint32_t)width_mask(ebits)) << (k * ebits);
+        }
+        if (IN->flags & FL_ADD)
+            r = (uint32_t)SRC(3, l) + (uint32_t)sum;
+        reg_write(x, DST(0), l, r, 4);
+    }
+    return true;
+}
+static bool exec_VABSDIFF4(ExecCtx *x) { return video_simd(x, V_ABSDIFF, 4); }
+static bool exec_VADD4(ExecCtx *x) { return video_simd(x, V_ADD, 4); }
+static bool exec_VSUB4(ExecCtx *x) { return video_simd(x, V_SUB, 4); }
+static bool exec_VMIN4(ExecCtx *x) { return video_simd(x, V_MIN, 4); }
+static bool exec_VMAX4(ExecCtx *x) { return video_simd(x, V_MAX, 4); }
+static bool exec_VAVRG4(ExecCtx *x) { return video_simd(x, V_AVRG, 4); }
+static bool exec_VABSDIFF2(ExecCtx *x) { return video_simd(x, V_ABSDIFF, 2); }
+static bool exec_VADD2(ExecCtx *x) { return video_simd(x, V_ADD, 2); }
+static bool exec_VSUB2(ExecCtx *x) { return video_simd(x, V_SUB, 2); }
+static bool exec_VMIN2(ExecCtx *x) { return video_simd(x, V_MIN, 2); }
+static bool exec_VMAX2(ExecCtx *x) { return video_simd(x, V_MAX, 2); }
+static bool exec_VAVRG2(ExecCtx *x) { return video_simd(x, V_AVRG, 2); }
+
+/* ------------------------------------------------------------------ */
+/* asynchronous copies                                                  */
+
+/* cp.async [dst], [src], cp-size{, src-size | ignore-src}{, policy}: done
+ * here and now, so commit and wait have nothing to do.  The timing model
+ * sees the global read (the warp's memory log is held back during the
+ * shared write: one instruction records one access). */
+static bool exec_CP_ASYNC(ExecCtx *x)
+{
+    const Operand *dst = &IN->opd[0], *src = &IN->opd[1];
+    PtxSpace dsp = insn_operand_space(IN, 0), ssp = insn_operand_space(IN, 1);
+    bool ignore_src_form = IN->nopd > 3 && IN->opd[3].kind == OPD_REG &&
+                           g_array_index(x->fn->regs, RegInfo, IN->opd[3].reg).type == PTX_TYPE_PRED;
+    FOR_LANES(x->exec, l) {
+        uint32_t cp = (uint32_t)SRC(2, l), n = cp;
+        if (cp != 4 && cp != 8 && cp != 16)
+            return exec_fault(x, l, "cp.async copies 4, 8 or 16 bytes, not %u", cp);
+        if (ignore_src_form)
+            n = (SRC(3, l) & 1) ? 0 : cp;
+        else if (IN->nopd > 3)
+            n = (uint32_t)SRC(3, l);
+        if (n > cp)
+            return exec_fault(x, l, "cp.async src-size %u exceeds cp-size %u", n, cp);
+        uint8_t data[16] = {0};
+        uint64_t saddr = opd_address(x, src, l);
+        if (n == cp) {
+            const uint8_t *p = mem_access(x, ssp, src, saddr, cp, l, false);
+            if (!p)
+                return false;
+            memcpy(data, p, cp);
+        } else {
+            for (uint32_t k = 0; k < n; k++) { /* a partial source has no alignment of its own */
+                const uint8_t *p = mem_access(x, ssp, src, saddr + k, 1, l, false);
+                if (!p)
+                    return false;
+                data[k] = *p;
+            }
+        }
+        WarpAccess *log = x->w->mem_log;
+        x->w->mem_log = NULL;
+        uint8_t *d = mem_access(x, dsp, dst, opd_address(x, dst, l), cp, l, true);
+        x->w->mem_log = log;
+        if (!d)
+            return false;
+        memcpy(d, data, cp);
+    }
+    return true;
+}
+static bool exec_CP_ASYNC_COMMIT_GROUP(ExecCtx *x) { (void)x; return true; }
+static bool exec_CP_ASYNC_WAIT_GROUP(ExecCtx *x) { (void)x; return true; }
+static bool exec_CP_ASYNC_WAIT_ALL(ExecCtx *x) { (void)x; return true; }
+
+/* ------------------------------------------------------------------ */
+/* mbarrier objects                                                     */
+
+/* An mbarrier is a .b64 word whose layout is the implementation's (PTX
+ * keeps it opaque); warpsim's: arrivals still pending in the current phase
+ * (bits 0-19), arrivals expected per phase (20-39), the transaction count
+ * (40-62, signed: bytes may arrive before they are expected) and the
+ * phase's parity (63).  A phase completes when both counts reach zero; the
+ * next starts with pending = expected.  The state an arrive returns is the
+ * word before it, so its bit 63 names the phase it arrived on. */
+#define MBAR_COUNT_MASK ((1u << 20) - 1)
+#define MBAR_TX_BITS 23
+typedef struct {
+    uint32_t pending, expected;
+    int32_t tx;
+    bool phase;
+} MBarrier;
+
+static MBarrier mbar_unpack(uint64_t w)
+{
+    return (MBarrier){.pending = (uint32_t)w & MBAR_COUNT_MASK, .expected = (uint32_t)(w >> 20) & MBAR_COUNT_MASK,
+                      .tx = (int32_t)fp_sext(w >> 40, MBAR_TX_BITS), .phase = (w >> 63) & 1};
+}
+static uint64_t mbar_pack(MBarrier b)
+{
+    return (uint64_t)(b.pending & MBAR_COUNT_MASK) | (uint64_t)(b.expected & MBAR_COUNT_MASK) << 20 |
+           ((uint64_t)(uint32_t)b.tx & width_mask(MBAR_TX_BITS)) << 40 | (uint64_t)b.phase << 63;
+}
+static void mbar_try_complete(MBarrier *b)
+{
+    if (b->pending == 0 && b->tx == 0) {
+        b->phase = !b->phase;
+        b->pending = b->expected;
+    }
+}
+
+/* The mbarrier word of memory operand i for one lane, or NULL (fault). */
+static uint8_t *mbar_word(ExecCtx *x, unsigned i, uint32_t lane, bool write)
+{
+    const Operand *m = &IN->opd[i];
+    return mem_access(x, insn_operand_space(IN, i), m, opd_address(x, m, lane), 8, lane, write);
+}
+
+static bool exec_MBARRIER_INIT(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint32_t count = (uint32_t)SRC(1, l);
+        if (count == 0 || count > MBAR_COUNT_MASK)
+            return exec_fault(x, l, "mbarrier.init count %u is outside 1..%u", count, MBAR_COUNT_MASK);
+        uint8_t *p = mbar_word(x, 0, l, true);
+        if (!p)
+            return false;
+        uint64_t w = mbar_pack((MBarrier){.pending = count, .expected = count});
+        memcpy(p, &w, 8);
+    }
+    return true;
+}
+
+static bool exec_MBARRIER_INVAL(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        uint8_t *p = mbar_word(x, 0, l, true);
+        if (!p)
+            return false;
+        memset(p, 0, 8);
+    }
+    return true;
+}
+
+/* `arrivals` pending arrivals counted off (and, dropping, as many fewer
+ * expected from the next phase on) after `tx` bytes are expected; the lanes
+ * in order, as atomics are.  Returns the word before, or faults. */
+static bool mbar_arrive(ExecCtx *x, unsigned mi, uint32_t lane, uint32_t arrivals, int32_t tx, bool drop,
+                        uint64_t *before)
+{
+    uint8_t *p = mbar_word(x, mi, lane, true);
+    if (!p)
+        return false;
+    uint64_t w;
+    memcpy(&w, p, 8);
+    MBarrier b = mbar_unpack(w);
+    if (arrivals > b.pending)
+        return exec_fault(x, lane, "%s: %u arrivals on an mbarrier with %u pending in this phase (not "
+                          "initialised, or more arrivals than its count)", isa_ops[IN->op].name, arrivals,
+                          b.pending);
+    b.tx += tx;
+    b.pending -= arrivals;
+    if (drop)
+        b.expected -= MIN(arrivals, b.expected);
+    mbar_try_complete(&b);
+    uint64_t after = mbar_pack(b);
+    memcpy(p, &after, 8);
+    if (before)
+        *before = w;
+    return true;
+}
+
+static bool mbarrier_arrive(ExecCtx *x, bool drop)
+{
+    bool expect_tx = IN->flags & FL_EXPECT_TX;
+    FOR_LANES(x->exec, l) {
+        uint32_t count = IN->nopd > 2 && !expect_tx ? (uint32_t)SRC(2, l) : 1;
+        int32_t tx = IN->nopd > 2 && expect_tx ? (int32_t)SRC(2, l) : 0;
+        uint64_t before;
+        if (!mbar_arrive(x, 1, l, count, tx, drop, &before))
+            return false;
+        reg_write(x, DST(0), l, before, 8);
+    }
+    return true;
+}
+static bool exec_MBARRIER_ARRIVE(ExecCtx *x) { return mbarrier_arrive(x, false); }
+static bool exec_MBARRIER_ARRIVE_DROP(ExecCtx *x) { return mbarrier_arrive(x, true); }
+
+/* The copies are done when they issue: without .noinc the pending count
+ * goes up by one and straight back down, leaving the phase as it was. */
+static bool exec_CP_ASYNC_MBARRIER_ARRIVE(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        if (!(IN->flags & FL_NOINC)) {
+            if (!mbar_word(x, 0, l, true))
+                return false;
+        } else if (!mbar_arrive(x, 0, l, 1, 0, false, NULL)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool mbarrier_tx(ExecCtx *x, int sign)
+{
+    FOR_LANES(x->exec, l) {
+        uint8_t *p = mbar_word(x, 0, l, true);
+        if (!p)
+            return false;
+        uint64_t w;
+        memcpy(&w, p, 8);
+        MBarrier b = mbar_unpack(w);
+        b.tx += sign * (int32_t)(uint32_t)SRC(1, l);
+        mbar_try_complete(&b);
+        w = mbar_pack(b);
+        memcpy(p, &w, 8);
+    }
+    return true;
+}
+static bool exec_MBARRIER_EXPECT_TX(ExecCtx *x) { return mbarrier_tx(x, 1); }
+static bool exec_MBARRIER_COMPLETE_TX(ExecCtx *x) { return mbarrier_tx(x, -1); }
+
+/* p = the phase named by a state (or, with .parity, by its parity) is over:
+ * the barrier has moved to a phase of the other parity.  try_wait's time
+ * hint does not matter: the caller loops while p is false. */
+static bool exec_MBARRIER_TEST_WAIT(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) {
+        const uint8_t *p = mbar_word(x, 1, l, false);
+        if (!p)
+            return false;
+        uint64_t w;
+        memcpy(&w, p, 8);
+        bool waited = (IN->flags & FL_PARITY) ? SRC(2, l) & 1 : mbar_unpack(SRC(2, l)).phase;
+        reg_write(x, DST(0), l, mbar_unpack(w).phase != waited, 1);
+    }
+    return true;
+}
+static bool exec_MBARRIER_TRY_WAIT(ExecCtx *x) { return exec_MBARRIER_TEST_WAIT(x); }
+
+static bool exec_MBARRIER_PENDING_COUNT(ExecCtx *x)
+{
+    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, mbar_unpack(SRC(1, l)).pending, 4);
     return true;
 }
 

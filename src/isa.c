@@ -45,6 +45,20 @@ bool isa_find_op(const char *name, size_t len, PtxOpcode *out)
     return false;
 }
 
+bool isa_find_op_prefix(const char *s, size_t len, PtxOpcode *out, size_t *used)
+{
+    size_t best = 0;
+    for (int i = 0; i < OP_COUNT; i++) {
+        size_t n = strlen(isa_ops[i].name);
+        if (n > best && n <= len && memcmp(isa_ops[i].name, s, n) == 0 && (n == len || s[n] == '.')) {
+            best = n;
+            *out = (PtxOpcode)i;
+        }
+    }
+    *used = best;
+    return best > 0;
+}
+
 PtxType isa_find_type(const char *name, size_t len)
 {
     for (int i = 1; i < PTX_TYPE_COUNT; i++)
@@ -53,7 +67,7 @@ PtxType isa_find_type(const char *name, size_t len)
     return PTX_TYPE_NONE;
 }
 
-const ModInfo *isa_find_mod(const char *name, size_t len, uint32_t groups)
+const ModInfo *isa_find_mod(const char *name, size_t len, ModGroups groups)
 {
     for (unsigned i = 0; i < isa_mod_count; i++)
         if ((isa_mods[i].group & groups) && same(isa_mods[i].spelling, name, len))
@@ -63,7 +77,7 @@ const ModInfo *isa_find_mod(const char *name, size_t len, uint32_t groups)
 
 bool isa_mod_exists(const char *name, size_t len)
 {
-    return isa_find_mod(name, len, ~0u) != NULL;
+    return isa_find_mod(name, len, ~(ModGroups)0) != NULL;
 }
 
 bool isa_find_sreg(const char *name, size_t len, PtxSreg *out)

@@ -42,19 +42,45 @@ typedef enum {
     SREG_COUNT
 } PtxSreg;
 
-/* modifier groups an opcode may accept */
-enum {
-    MG_ROUND = 1u << 0, MG_FTZ = 1u << 1, MG_SAT = 1u << 2, MG_CC = 1u << 3,
-    MG_APPROX = 1u << 4, MG_NANMODE = 1u << 5, MG_NOFTZ = 1u << 6, MG_UNI = 1u << 7,
-    MG_MULMODE = 1u << 8, MG_CMP = 1u << 9, MG_BOOL = 1u << 10, MG_TESTP = 1u << 11,
-    MG_SHF = 1u << 12, MG_BFIND = 1u << 13, MG_PRMT = 1u << 14, MG_SPACE = 1u << 15,
-    MG_TO = 1u << 16, MG_VEC = 1u << 17, MG_NC = 1u << 18, MG_CACHE = 1u << 19,
-    MG_SEM = 1u << 20, MG_SCOPE = 1u << 21, MG_FENCE = 1u << 22, MG_ATOM = 1u << 23,
-    MG_BAR = 1u << 24, MG_REDOP = 1u << 25, MG_SYNC = 1u << 26, MG_VOTE = 1u << 27,
-    MG_SHFL = 1u << 28, MG_MATCH = 1u << 29, MG_IROUND = 1u << 30,
-};
-/* the last group bit (an enumerator cannot hold it in ISO C) */
-#define MG_REDUX (1u << 31)
+/* Modifier groups an opcode may accept: one bit each in a 64-bit mask
+ * (ModGroups).  Macros rather than an enum: ISO C enumerators are ints. */
+typedef uint64_t ModGroups;
+#define MG_ROUND     (UINT64_C(1) << 0)
+#define MG_FTZ       (UINT64_C(1) << 1)
+#define MG_SAT       (UINT64_C(1) << 2)
+#define MG_CC        (UINT64_C(1) << 3)
+#define MG_APPROX    (UINT64_C(1) << 4)
+#define MG_NANMODE   (UINT64_C(1) << 5)
+#define MG_NOFTZ     (UINT64_C(1) << 6)
+#define MG_UNI       (UINT64_C(1) << 7)
+#define MG_MULMODE   (UINT64_C(1) << 8)
+#define MG_CMP       (UINT64_C(1) << 9)
+#define MG_BOOL      (UINT64_C(1) << 10)
+#define MG_TESTP     (UINT64_C(1) << 11)
+#define MG_SHF       (UINT64_C(1) << 12)
+#define MG_BFIND     (UINT64_C(1) << 13)
+#define MG_PRMT      (UINT64_C(1) << 14)
+#define MG_SPACE     (UINT64_C(1) << 15)
+#define MG_TO        (UINT64_C(1) << 16)
+#define MG_VEC       (UINT64_C(1) << 17)
+#define MG_NC        (UINT64_C(1) << 18)
+#define MG_CACHE     (UINT64_C(1) << 19)
+#define MG_SEM       (UINT64_C(1) << 20)
+#define MG_SCOPE     (UINT64_C(1) << 21)
+#define MG_FENCE     (UINT64_C(1) << 22)
+#define MG_ATOM      (UINT64_C(1) << 23)
+#define MG_BAR       (UINT64_C(1) << 24)
+#define MG_REDOP     (UINT64_C(1) << 25)
+#define MG_SYNC      (UINT64_C(1) << 26)
+#define MG_VOTE      (UINT64_C(1) << 27)
+#define MG_SHFL      (UINT64_C(1) << 28)
+#define MG_MATCH     (UINT64_C(1) << 29)
+#define MG_IROUND    (UINT64_C(1) << 30)
+#define MG_REDUX     (UINT64_C(1) << 31)
+#define MG_RELU      (UINT64_C(1) << 32)
+#define MG_MBAR      (UINT64_C(1) << 33)
+#define MG_LEVEL     (UINT64_C(1) << 34)
+#define MG_VIDEO     (UINT64_C(1) << 35)
 
 /* which Insn field a modifier sets */
 typedef enum {
@@ -86,6 +112,11 @@ enum {
     FL_APPROX = 1u << 4, FL_FULL = 1u << 5, FL_NAN = 1u << 6, FL_UNI = 1u << 7,
     FL_WRAP = 1u << 8, FL_CLAMP = 1u << 9, FL_SHIFTAMT = 1u << 10, FL_TO = 1u << 11,
     FL_NC = 1u << 12, FL_WARP = 1u << 13, FL_SYNC = 1u << 14, FL_ALIGNED = 1u << 15,
+    FL_RELU = 1u << 16,      /* results below zero (and NaN) become +0 */
+    FL_PARITY = 1u << 17,    /* mbarrier waits: the operand is a phase parity, not a state */
+    FL_NOINC = 1u << 18,     /* cp.async.mbarrier.arrive: the arrival was counted at init */
+    FL_EXPECT_TX = 1u << 19, /* mbarrier.arrive.expect_tx: add the count to the transaction count first */
+    FL_ADD = 1u << 20,       /* video instructions: sum the elements into c */
 };
 
 /* state spaces */
@@ -109,14 +140,14 @@ typedef struct {
     const char *shape;
     uint8_t min_types, max_types;
     uint32_t type_classes;
-    uint32_t modifier_groups;
+    ModGroups modifier_groups;
     FuncUnit unit;
     LatencyClass latency;
     const char *summary;
 } OpInfo;
 
 typedef struct {
-    uint32_t group;
+    ModGroups group;
     const char *spelling;
     ModField field;
     uint32_t value;
@@ -143,8 +174,12 @@ extern const unsigned isa_mod_count;
 
 /* Lookups take a length so callers can search inside a larger token. */
 bool isa_find_op(const char *name, size_t len, PtxOpcode *out);
+/* The opcode whose name is the longest dot-separated prefix of s[0..len)
+ * (instruction names may contain dots: "cp.async.wait_group" is found
+ * before "cp.async"); *used receives the name's length. */
+bool isa_find_op_prefix(const char *s, size_t len, PtxOpcode *out, size_t *used);
 PtxType isa_find_type(const char *name, size_t len);          /* NONE if not a type */
-const ModInfo *isa_find_mod(const char *name, size_t len, uint32_t groups);
+const ModInfo *isa_find_mod(const char *name, size_t len, ModGroups groups);
 bool isa_mod_exists(const char *name, size_t len);             /* in any group */
 bool isa_find_sreg(const char *name, size_t len, PtxSreg *out);
 const char *isa_space_name(PtxSpace s);

@@ -238,7 +238,7 @@ static bool field_matches(const Insn *in, const ModInfo *mi)
  * bar.warp.sync, shfl.sync.down, setp.lt.and.ftz); within a group rows print
  * in table order, except that barrier flags (.warp) precede the mode.  Groups
  * not listed here print last, so a new table group is never dropped. */
-static const uint32_t print_order[] = {
+static const ModGroups print_order[] = {
     MG_TO, MG_SEM, MG_SCOPE, MG_FENCE, MG_SPACE, MG_NC, MG_CACHE, MG_VEC, MG_BAR, MG_REDOP, MG_SYNC,
     MG_VOTE, MG_SHFL, MG_MATCH, MG_ATOM, MG_MULMODE, MG_CMP, MG_BOOL, MG_ROUND, MG_IROUND, MG_TESTP,
     MG_SHF, MG_BFIND, MG_PRMT, MG_APPROX, MG_FTZ, MG_SAT, MG_NANMODE, MG_NOFTZ, MG_CC, MG_UNI,
@@ -249,7 +249,7 @@ typedef struct {
     uint32_t flags_done;
 } ModPrint;
 
-static void append_group(GString *s, const Insn *in, uint32_t group_mask, ModPrint *st)
+static void append_group(GString *s, const Insn *in, ModGroups group_mask, ModPrint *st)
 {
     for (int pass = 0; pass < 2; pass++) {
         for (unsigned i = 0; i < isa_mod_count; i++) {
@@ -269,13 +269,15 @@ static void append_group(GString *s, const Insn *in, uint32_t group_mask, ModPri
                 st->fields_done |= 1u << mi->field;
             }
             g_string_append_printf(s, ".%s", mi->spelling);
+            if (mi->field == F_SPACE && in->space2 != SPACE_GENERIC) /* cp.async.shared.global */
+                g_string_append_printf(s, ".%s", isa_space_name((PtxSpace)in->space2));
         }
     }
 }
 
 static void append_modifiers(GString *s, const Insn *in)
 {
-    uint32_t groups = isa_ops[in->op].modifier_groups, listed = 0;
+    ModGroups groups = isa_ops[in->op].modifier_groups, listed = 0;
     ModPrint st = {0, 0};
     for (size_t g = 0; g < G_N_ELEMENTS(print_order); g++) {
         listed |= print_order[g];
@@ -429,6 +431,8 @@ char *insn_to_string(const Module *m, const Function *f, const Insn *in)
         g_string_append_printf(s, ".%s", isa_types[in->type].spelling);
     if (in->type2)
         g_string_append_printf(s, ".%s", isa_types[in->type2].spelling);
+    if (in->type3)
+        g_string_append_printf(s, ".%s", isa_types[in->type3].spelling);
     if (in->op == OP_CALL) {
         append_call(s, m, f, in);
     } else {

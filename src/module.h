@@ -52,7 +52,11 @@ typedef struct {
     uint16_t op;        /* PtxOpcode */
     uint8_t type;       /* first type suffix (PtxType) */
     uint8_t type2;      /* second type suffix: cvt/set/slct source type */
+    uint8_t type3;      /* third type suffix: video instructions' b type */
     uint8_t space;      /* PtxSpace for memory ops and cvta */
+    uint8_t space2;     /* a second state-space suffix: the source's of a copy
+                           between spaces (cp.async.shared.global), else
+                           SPACE_GENERIC; see insn_operand_space() */
     uint8_t vec;        /* 1, 2 or 4 */
     uint8_t round, mul, cmp, boolop, mode, atom, cache, sem, scope;
     uint32_t flags;     /* FL_* */
@@ -173,6 +177,15 @@ static inline Insn *func_insn(const Function *f, uint32_t i)
     return &g_array_index(f->insns, Insn, i);
 }
 static inline uint32_t func_ninsns(const Function *f) { return f->insns->len; }
+
+/* The state space memory operand i addresses: an instruction naming two
+ * spaces (cp.async.shared.global [dst], [src]) has its second memory
+ * operand in the second one; every other memory operand is in `space`. */
+static inline PtxSpace insn_operand_space(const Insn *in, unsigned i)
+{
+    return i == 1 && in->space2 != SPACE_GENERIC && in->opd[0].kind == OPD_ADDR ? (PtxSpace)in->space2
+                                                                                  : (PtxSpace)in->space;
+}
 
 /* bar.red writes its first operand (when the barrier completes): the only
  * destination the instruction shapes of isa/ do not mark with 'd'. */

@@ -838,8 +838,12 @@ static bool parse_pragma(Parser *p)
  *   p  a predicate
  *   u  .u32 (shift amounts, bit positions and lengths)
  *   b  .b32 (member masks, lane indices, lookup tables)
- *   v  not checked; an immediate is read as .u32 (bar's several forms)
- *   x  not checked; an immediate is read as .u64 (isspacep's address)
+ *   v  not checked; an immediate is read as .u32 (bar's several forms,
+ *      cp.async's sizes or ignore-src predicate)
+ *   x  not checked; an immediate is read as .u64 (isspacep's address,
+ *      cache policies)
+ *   P  an mbarrier phase: the instruction type (a .b64 state), or .u32
+ *      under .parity
  * Memory operands and labels (shape 'm', 'l') have their own rules; the
  * role letter of their slot is a placeholder.  Opcodes without a row hold
  * the instruction type in every slot.  The roles fix both the bits an
@@ -854,6 +858,13 @@ static const char *const operand_roles[OP_COUNT] = {
     [OP_LDU] = "rm",     [OP_ST] = "mr",        [OP_ATOM] = "tmtt",   [OP_RED] = "mt",
     [OP_BAR] = "vvvv",   [OP_BARRIER] = "vvvv", [OP_NANOSLEEP] = "u", [OP_VOTE] = "tpb",
     [OP_SHFL] = "ttbbb", [OP_MATCH] = "btb",
+    [OP_CP_ASYNC] = "mmvvx", [OP_CP_ASYNC_WAIT_GROUP] = "u", [OP_MBARRIER_INIT] = "mu",
+    [OP_MBARRIER_ARRIVE] = "tmu", [OP_MBARRIER_ARRIVE_DROP] = "tmu", [OP_MBARRIER_TEST_WAIT] = "pmP",
+    [OP_MBARRIER_TRY_WAIT] = "pmPu", [OP_MBARRIER_PENDING_COUNT] = "ut", [OP_MBARRIER_EXPECT_TX] = "mu",
+    [OP_MBARRIER_COMPLETE_TX] = "mu",
+    [OP_VABSDIFF4] = "bbbb", [OP_VADD4] = "bbbb", [OP_VSUB4] = "bbbb", [OP_VMIN4] = "bbbb",
+    [OP_VMAX4] = "bbbb", [OP_VAVRG4] = "bbbb", [OP_VABSDIFF2] = "bbbb", [OP_VADD2] = "bbbb",
+    [OP_VSUB2] = "bbbb", [OP_VMIN2] = "bbbb", [OP_VMAX2] = "bbbb", [OP_VAVRG2] = "bbbb",
 };
 
 static char operand_role(const Insn *in, unsigned i)
@@ -874,6 +885,7 @@ static PtxType read_type(const Insn *in, unsigned i)
     case 'v': return PTX_TYPE_U32;
     case 'b': return PTX_TYPE_B32;
     case 'x': return PTX_TYPE_U64;
+    case 'P': return (in->flags & FL_PARITY) ? PTX_TYPE_U32 : (PtxType)in->type;
     default: return in->type ? (PtxType)in->type : PTX_TYPE_U64;
     }
 }
@@ -1109,20 +1121,23 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
         if (t->kind != TK_IDENT)
             return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
         next(p);
-        if (tok_eq(p, t, "_")) {
+        bool sink = tok_eq(p, t, "_");
+        if (sink && !is_punct(peek(p), '|')) {
             o->kind = OPD_SINK;
             return true;
         }
-        bool sreg;
-        uint32_t idx;
-        ResKind rk = operand_name(p, t, &idx, &sreg);
-        if (rk != RES_REG) {
-            if (rk == RES_NONE && !sreg)
-                return fail(p, t, WS_ERR_INPUT, "undefined register '%.*s'", (int)t->len, tstr(p, t));
-            return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
+        if (!sink) { /* `_|%p` keeps reg NO_INDEX: only the predicate is wanted */
+            bool sreg;
+            uint32_t idx;
+            ResKind rk = operand_name(p, t, &idx, &sreg);
+            if (rk != RES_REG) {
+                if (rk == RES_NONE && !sreg)
+                    return fail(p, t, WS_ERR_INPUT, "undefined register '%.*s'", (int)t->len, tstr(p, t));
+                return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
+            }
+            o->reg = idx;
         }
         o->kind = OPD_REG;
-        o->reg = idx;
         if (is_punct(peek(p), '|')) {
             next(p);
             const Token *q = peek(p);
@@ -1201,8 +1216,22 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
     return true;
 }
 
-static bool apply_modifier(Insn *in, const ModInfo *mi)
+/* `spaces` counts the state-space suffixes so far: in an instruction that
+ * moves memory to memory (shape "m,m,..."), a second one names the space
+ * of the second memory operand (cp.async.shared.global). */
+static bool apply_modifier(Parser *p, const Token *t, Insn *in, const ModInfo *mi, unsigned *spaces)
 {
+    if (mi->field == F_SPACE) {
+        bool two = strncmp(isa_ops[in->op].shape, "m,m", 3) == 0;
+        if (*spaces == 1 && two && mi->value != SPACE_GENERIC) {
+            in->space2 = (uint8_t)mi->value;
+            (*spaces)++;
+            return true;
+        }
+        if (*spaces >= 1)
+            return fail(p, t, WS_ERR_INPUT, "too many state spaces in '%.*s'", (int)t->len, tstr(p, t));
+        (*spaces)++;
+    }
     switch (mi->field) {
     case F_IGNORE: break;
     case F_ROUND: in->round = (uint8_t)mi->value; break;
@@ -1221,20 +1250,24 @@ static bool apply_modifier(Insn *in, const ModInfo *mi)
     return true;
 }
 
-/* Split `ld.global.nc.v4.f32` into opcode, modifiers and types. */
+/* Split `ld.global.nc.v4.f32` into opcode, modifiers and types.  An
+ * opcode's name may hold dots itself (cp.async.wait_group): the longest
+ * name that prefixes the token is the opcode. */
 static bool decode_opcode(Parser *p, const Token *t, Insn *in)
 {
     const char *s = tstr(p, t);
     size_t n = t->len;
-    const char *dot = memchr(s, '.', n);
-    size_t oplen = dot ? (size_t)(dot - s) : n;
+    size_t oplen;
     PtxOpcode op;
-    if (!isa_find_op(s, oplen, &op))
+    if (!isa_find_op_prefix(s, n, &op, &oplen)) {
+        const char *dot = memchr(s, '.', n);
+        oplen = dot ? (size_t)(dot - s) : n;
         return fail(p, t, WS_ERR_UNSUPPORTED, "unknown instruction '%.*s'", (int)oplen, s);
+    }
     in->op = (uint16_t)op;
     in->vec = 1;
     const OpInfo *info = &isa_ops[op];
-    unsigned ntypes = 0;
+    unsigned ntypes = 0, spaces = 0;
     size_t at = oplen;
     while (at < n) {
         at++; /* the dot */
@@ -1246,16 +1279,14 @@ static bool decode_opcode(Parser *p, const Token *t, Insn *in)
             return fail(p, t, WS_ERR_INPUT, "empty suffix in '%.*s'", (int)n, s);
         PtxType ty = isa_find_type(c, clen);
         if (ty != PTX_TYPE_NONE) {
-            if (ntypes >= 2 || ntypes >= info->max_types)
+            if (ntypes >= 3 || ntypes >= info->max_types)
                 return fail(p, t, WS_ERR_INPUT, "too many type suffixes in '%.*s' ('%s' takes %u)",
                             (int)n, s, info->name, info->max_types);
             if (!(isa_type_class(ty) & info->type_classes))
                 return fail(p, t, WS_ERR_INPUT, "type '.%.*s' is not allowed for '%s' in '%.*s'",
                             (int)clen, c, info->name, (int)n, s);
-            if (ntypes++ == 0)
-                in->type = (uint8_t)ty;
-            else
-                in->type2 = (uint8_t)ty;
+            uint8_t *slot[3] = {&in->type, &in->type2, &in->type3};
+            *slot[ntypes++] = (uint8_t)ty;
             continue;
         }
         const ModInfo *mi = isa_find_mod(c, clen, info->modifier_groups);
@@ -1265,7 +1296,8 @@ static bool decode_opcode(Parser *p, const Token *t, Insn *in)
                             (int)clen, c, info->name, (int)n, s);
             return fail(p, t, WS_ERR_UNSUPPORTED, "unknown modifier '.%.*s' in '%.*s'", (int)clen, c, (int)n, s);
         }
-        apply_modifier(in, mi);
+        if (!apply_modifier(p, t, in, mi, &spaces))
+            return false;
     }
     if (ntypes < info->min_types)
         return fail(p, t, WS_ERR_INPUT, "'%.*s' needs %u type suffix%s, got %u", (int)n, s, info->min_types,
@@ -1497,6 +1529,7 @@ static PtxType slot_type(const Insn *in, unsigned i, bool *wider)
     case 'p': return PTX_TYPE_PRED;
     case 'u': return PTX_TYPE_U32;
     case 'b': return PTX_TYPE_B32;
+    case 'P': return (in->flags & FL_PARITY) ? PTX_TYPE_U32 : (PtxType)in->type;
     default: return PTX_TYPE_NONE;
     }
 }
@@ -1529,8 +1562,10 @@ static bool check_reg(Parser *p, const Token *at, const char *opname, unsigned i
 /* [reg+off]: an integer register of 32 or 64 bits; under .address_size 64
  * a global or generic address needs 64 bits.  (nvcc addresses .shared,
  * .local and .param with 32-bit registers in 64-bit code.) */
-static bool check_address(Parser *p, const Insn *in, const Operand *o, const Token *open, const char *opname)
+static bool check_address(Parser *p, const Insn *in, unsigned i, const Token *open, const char *opname)
 {
+    const Operand *o = &in->opd[i];
+    PtxSpace space = insn_operand_space(in, i);
     if (o->reg == NO_INDEX)
         return true;
     const RegInfo *ri = reg_info(p, o->reg);
@@ -1539,10 +1574,10 @@ static bool check_address(Parser *p, const Insn *in, const Operand *o, const Tok
     if (!(cls & TC_INT) || (bits != 32 && bits != 64))
         return fail(p, open + 1, WS_ERR_INPUT, "address register '%s' of '%s' must be a 32- or 64-bit integer "
                     "register, not .%s", ri->name, opname, isa_types[ri->type].spelling);
-    bool wide_space = in->space == SPACE_GLOBAL || in->space == SPACE_GENERIC;
+    bool wide_space = space == SPACE_GLOBAL || space == SPACE_GENERIC;
     if (p->address_size_given && p->m->address_size == 64 && bits == 32 && wide_space)
         return fail(p, open + 1, WS_ERR_INPUT, "address register '%s' of '%s' is 32-bit but %s addresses are "
-                    "64-bit (.address_size 64)", ri->name, opname, in->space == SPACE_GLOBAL ? ".global" : "generic");
+                    "64-bit (.address_size 64)", ri->name, opname, space == SPACE_GLOBAL ? ".global" : "generic");
     return true;
 }
 
@@ -1588,7 +1623,7 @@ static bool check_operand_types(Parser *p, const Insn *in, const Token *const *t
         bool ok = true;
         switch ((OperandKind)o->kind) {
         case OPD_ADDR:
-            ok = check_address(p, in, o, tok[i], opname);
+            ok = check_address(p, in, i, tok[i], opname);
             break;
         case OPD_VEC:
             ok = check_vector(p, in, i, tok[i], opname);
@@ -1601,6 +1636,8 @@ static bool check_operand_types(Parser *p, const Insn *in, const Token *const *t
                           isa_types[reg_info(p, o->reg2)->type].spelling);
             /* fall through */
         case OPD_REG:
+            if (o->reg == NO_INDEX) /* `_|%p` */
+                break;
             if (ok && o->negate && reg_info(p, o->reg)->type != PTX_TYPE_PRED)
                 ok = fail(p, tok[i], WS_ERR_INPUT, "'!' needs a predicate register but '%s' is .%s",
                           reg_info(p, o->reg)->name, isa_types[reg_info(p, o->reg)->type].spelling);

@@ -2571,6 +2571,206 @@ START_TEST(test_device_free_faults)
 }
 END_TEST
 
+/* ================================================================ video SIMD, .relu, cp.async, mbarrier */
+
+START_TEST(test_video_simd)
+{
+    /* a bytes (low first) 03 7F FE 80, halves 7F03 80FE; b bytes 81 03 FE 02, halves 0381 02FE */
+    Words o = run_ops("vabsdiff4.u32.u32.u32 %r10, %r1, %r2, %r3;\nst.global.u32 [%rd1], %r10;\n"
+                      "vabsdiff4.u32.u32.u32.add %r11, %r1, %r2, %r3;\nst.global.u32 [%rd1+8], %r11;\n"
+                      "vadd4.s32.s32.s32.sat %r12, %r1, %r2, %r3;\nst.global.u32 [%rd1+16], %r12;\n"
+                      "vadd4.u32.u32.u32 %r13, %r1, %r2, %r3;\nst.global.u32 [%rd1+24], %r13;\n"
+                      "vsub2.u32.u32.u32.sat %r14, %r1, %r2, %r3;\nst.global.u32 [%rd1+32], %r14;\n"
+                      "vsub2.u32.u32.u32.sat %r15, %r2, %r1, %r3;\nst.global.u32 [%rd1+40], %r15;\n"
+                      "vmin4.s32.s32.s32 %r16, %r1, %r2, %r3;\nst.global.u32 [%rd1+48], %r16;\n"
+                      "vavrg4.u32.u32.u32 %r17, %r1, %r2, %r3;\nst.global.u32 [%rd1+56], %r17;\n",
+                      0x80FE7F03, 0x02FE0381, 10, 0);
+    EQ32(o.w[0], 0x7E007C7E);      /* |3-129| |127-3| |254-254| |128-2| */
+    EQ32(o.w[1], 126 + 124 + 0 + 126 + 10);
+    EQ32(o.w[2], 0x82FC7F84);      /* 3-127=-124, 127+3 clamps to 127, -2-2=-4, -128+2=-126 */
+    EQ32(o.w[3], 0x82FC8284);      /* unsigned, each byte wraps */
+    EQ32(o.w[4], 0x7E007B82);      /* 0x7F03-0x0381, 0x80FE-0x02FE */
+    EQ32(o.w[5], 0);               /* both halves below zero clamp to 0 */
+    EQ32(o.w[6], 0x80FE0381);      /* signed minimum: -127 3 -2 -128 */
+    EQ32(o.w[7], 0x41FE4142);      /* (a+b+1)>>1 per byte */
+    o = run_ops("vmax2.s32.s32.s32 %r10, %r1, %r2, %r3;\nst.global.u32 [%rd1], %r10;\n"
+                "vmax4.u32.u32.u32 %r11, %r1, %r2, %r3;\nst.global.u32 [%rd1+8], %r11;\n"
+                "vabsdiff2.s32.s32.s32.add %r12, %r1, %r2, %r3;\nst.global.u32 [%rd1+16], %r12;\n",
+                0x80FE7F03, 0x02FE0381, 0xFFFFFFFF, 0);
+    EQ32(o.w[0], 0x02FE7F03);      /* max(32515, 897), max(-32514, 766) */
+    EQ32(o.w[1], 0x80FE7F81);
+    EQ32(o.w[2], (32515 - 897) + (766 + 32514) - 1);
+}
+END_TEST
+
+START_TEST(test_relu_and_nan_modes)
+{
+    /* f16: h1 = 2.0, h2 = -1.0, h3 = 0.5, h4 = 3.0 */
+    Words o = run_ops("fma.rn.relu.f16 %h10, %h1, %h2, %h3;\nst.global.u16 [%rd1], %h10;\n"
+                      "fma.rn.relu.f16 %h11, %h1, %h2, %h4;\nst.global.u16 [%rd1+8], %h11;\n"
+                      "mov.b16 %h5, 0x7E00;\n"
+                      "max.NaN.f16 %h12, %h1, %h5;\nst.global.u16 [%rd1+16], %h12;\n"
+                      "max.f16 %h13, %h1, %h5;\nst.global.u16 [%rd1+24], %h13;\n"
+                      "mov.b32 %r10, {%h1, %h2};\nmov.b32 %r11, {%h3, %h3};\n"
+                      "fma.rn.relu.f16x2 %r12, %r10, %r10, %r11;\nst.global.u32 [%rd1+32], %r12;\n"
+                      "min.NaN.f16x2 %r13, %r10, 0x7E007E00;\nst.global.u32 [%rd1+40], %r13;\n"
+                      "max.relu.s32 %r14, -5, -3;\nst.global.u32 [%rd1+48], %r14;\n"
+                      "min.relu.s32 %r15, 7, 4;\nst.global.u32 [%rd1+56], %r15;\n",
+                      0x4000, 0xBC00, 0x3800, 0x4200);
+    EQ16(o.w[0], 0x0000);          /* 2 * -1 + 0.5 < 0 */
+    EQ16(o.w[1], 0x3C00);          /* 2 * -1 + 3 = 1 */
+    ck_assert_msg((o.w[2] & 0x7C00) == 0x7C00 && (o.w[2] & 0x3FF), "max.NaN gave 0x%04x", (unsigned)(o.w[2] & 0xFFFF));
+    EQ16(o.w[3], 0x4000);          /* without .NaN the number wins */
+    EQ32(o.w[4], 0x3E004480);      /* lo 2*2+0.5 = 4.5, hi -1*-1+0.5 = 1.5 */
+    ck_assert_msg((o.w[5] & 0x7C007C00) == 0x7C007C00, "min.NaN.f16x2 gave 0x%08x", (unsigned)o.w[5]);
+    EQ32(o.w[6], 0);               /* max(-5, -3) = -3, clamped */
+    EQ32(o.w[7], 4);
+    /* cvt: .relu and .satfinite to 16-bit floats */
+    o = run_ops("cvt.rn.relu.f16.f32 %h10, %f1;\nst.global.u16 [%rd1], %h10;\n"
+                "cvt.rn.relu.f16.f32 %h11, %f2;\nst.global.u16 [%rd1+8], %h11;\n"
+                "cvt.rn.satfinite.f16.f32 %h12, %f3;\nst.global.u16 [%rd1+16], %h12;\n"
+                "cvt.rn.satfinite.f16.f32 %h13, %f4;\nst.global.u16 [%rd1+24], %h13;\n"
+                "cvt.rn.relu.bf16x2.f32 %r10, %f1, %f2;\nst.global.u32 [%rd1+32], %r10;\n"
+                "cvt.rn.f16.f32 %h14, %f3;\nst.global.u16 [%rd1+40], %h14;\n"
+                "cvt.rn.satfinite.relu.bf16x2.f32 %r11, %f4, %f3;\nst.global.u32 [%rd1+48], %r11;\n",
+                F(-2.5f), F(1.5f), F(1e6f), F(-1e6f));
+    EQ16(o.w[0], 0x0000);
+    EQ16(o.w[1], 0x3E00);
+    EQ16(o.w[2], 0x7BFF);          /* 65504 rather than infinity */
+    EQ16(o.w[3], 0xFBFF);
+    EQ32(o.w[4], 0x00003FC0);      /* hi relu(-2.5) = 0, lo 1.5 */
+    EQ16(o.w[5], 0x7C00);          /* without .satfinite: infinity */
+    EQ32(o.w[6], 0x00004974);      /* hi relu(-1e6) = 0, lo 1e6 in bf16 (finite) */
+}
+END_TEST
+
+START_TEST(test_cp_async)
+{
+    /* in: w0 = 0x1122334455667788, w1 = 0x99AABBCCDDEEFF00, w2 = 0x0102030405060708 */
+    Words o = run_ops(".shared .align 16 .b8 tile[64];\n"
+                      "mov.u32 %r10, tile;\nsetp.eq.u32 %p1, 1, 1;\nsetp.eq.u32 %p2, 1, 0;\n"
+                      "cp.async.cg.shared.global.L2::128B [%r10], [%rd2], 16, 16;\n"
+                      "cp.async.ca.shared.global [%r10+16], [%rd2+16], 8, 3;\n"
+                      "cp.async.ca.shared::cta.global [%r10+24], [%rd2], 4, %p1;\n"
+                      "cp.async.ca.shared.global [%r10+28], [%rd2], 4, %p2;\n"
+                      "cp.async.commit_group;\ncp.async.wait_group 0;\ncp.async.wait_all;\n"
+                      "ld.shared.v2.u64 {%rd10, %rd11}, [%r10];\nld.shared.v2.u64 {%rd12, %rd13}, [%r10+16];\n"
+                      "st.global.u64 [%rd1], %rd10;\nst.global.u64 [%rd1+8], %rd11;\n"
+                      "st.global.u64 [%rd1+16], %rd12;\nst.global.u64 [%rd1+24], %rd13;\n",
+                      0x1122334455667788ull, 0x99AABBCCDDEEFF00ull, 0x0102030405060708ull, 0);
+    EQ64(o.w[0], 0x1122334455667788ull);
+    EQ64(o.w[1], 0x99AABBCCDDEEFF00ull);
+    EQ64(o.w[2], 0x0000000000060708ull); /* 3 bytes copied, 5 zero-filled */
+    EQ64(o.w[3], 0x5566778800000000ull); /* ignore-src true: zeros; false: the 4 bytes */
+    /* sizes outside the ISA's are faults that name the instruction */
+    const char *bad[] = {"cp.async.ca.shared.global [%r10], [%rd2], 12;", "cp.async.ca.shared.global [%r10], [%rd2], 4, 8;"};
+    const char *why[] = {"4, 8 or 16 bytes, not 12", "src-size 8 exceeds cp-size 4"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        char *ptx = g_strdup_printf(HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                                    ".reg .b32 %%r<16>;\n.reg .b64 %%rd<8>;\n.shared .align 16 .b8 tile[64];\n"
+                                    "ld.param.u64 %%rd2, [in];\nmov.u32 %%r10, tile;\n%s\nret;\n}\n", bad[i]);
+        uint64_t buf[4] = {0};
+        TuBuf bufs[2] = {{buf, sizeof buf}, {buf, sizeof buf}};
+        char *err = tu_run(ptx, "k", 1, 1, bufs, 2, NULL, 0);
+        ck_assert_msg(err && strstr(err, why[i]), "case %zu: %s", i, err ? err : "(no error)");
+        g_free(err);
+        g_free(ptx);
+    }
+}
+END_TEST
+
+START_TEST(test_mbarrier_single_thread)
+{
+    /* count 2: one arrival leaves the phase open, cp.async.mbarrier.arrive.noinc
+     * is the second; without .noinc it changes nothing */
+    Words o = run_ops(".shared .align 8 .b64 bar;\nmov.u32 %r10, bar;\n"
+                      "mbarrier.init.shared.b64 [%r10], 2;\n"
+                      "mbarrier.arrive.shared.b64 %rd10, [%r10];\n"
+                      "mbarrier.pending_count.b64 %r11, %rd10;\nst.global.u32 [%rd1], %r11;\n"
+                      "mbarrier.test_wait.shared.b64 %p1, [%r10], %rd10;\nselp.u32 %r12, 1, 0, %p1;\n"
+                      "st.global.u32 [%rd1+8], %r12;\n"
+                      "cp.async.mbarrier.arrive.noinc.shared.b64 [%r10];\n"
+                      "mbarrier.test_wait.shared.b64 %p2, [%r10], %rd10;\nselp.u32 %r13, 1, 0, %p2;\n"
+                      "st.global.u32 [%rd1+16], %r13;\n"
+                      "cp.async.mbarrier.arrive.shared.b64 [%r10];\n"
+                      "mbarrier.arrive.shared::cta.b64 %rd11, [%r10], 2;\n"
+                      "mbarrier.pending_count.b64 %r14, %rd11;\nst.global.u32 [%rd1+24], %r14;\n"
+                      /* two phases done: parity 0 and 1 have both completed once */
+                      "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p3, [%r10], 1;\nselp.u32 %r15, 1, 0, %p3;\n"
+                      "st.global.u32 [%rd1+32], %r15;\n"
+                      "mbarrier.arrive.shared.b64 _, [%r10];\n"
+                      "mbarrier.test_wait.parity.shared.b64 %p4, [%r10], 0;\nselp.u32 %r16, 1, 0, %p4;\n"
+                      "st.global.u32 [%rd1+40], %r16;\n"
+                      /* transactions: the phase waits for the bytes as well */
+                      "mbarrier.init.shared.b64 [%r10], 1;\n"
+                      "mbarrier.arrive.expect_tx.shared.b64 %rd12, [%r10], 16;\n"
+                      "mbarrier.test_wait.shared.b64 %p5, [%r10], %rd12;\nselp.u32 %r17, 1, 0, %p5;\n"
+                      "st.global.u32 [%rd1+48], %r17;\n"
+                      "mbarrier.complete_tx.shared.b64 [%r10], 16;\n"
+                      "mbarrier.test_wait.shared.b64 %p6, [%r10], %rd12;\nselp.u32 %r18, 1, 0, %p6;\n"
+                      "st.global.u32 [%rd1+56], %r18;\nmbarrier.inval.shared.b64 [%r10];\n",
+                      0, 0, 0, 0);
+    EQ32(o.w[0], 2);   /* the state before the arrival */
+    EQ32(o.w[1], 0);   /* one of two arrived */
+    EQ32(o.w[2], 1);   /* the noinc arrival completed phase 0 */
+    EQ32(o.w[3], 2);   /* phase 1 was untouched by the counted-and-uncounted arrival */
+    EQ32(o.w[4], 1);   /* the count-2 arrival completed phase 1 (parity 1) */
+    EQ32(o.w[5], 0);   /* phase 2 (parity 0) has one arrival of two */
+    EQ32(o.w[6], 0);   /* arrivals done, 16 bytes outstanding */
+    EQ32(o.w[7], 1);
+}
+END_TEST
+
+/* 96 threads (three warps) arrive on one barrier and spin in try_wait
+ * until the last has arrived, twice; what each saw is checked after. */
+START_TEST(test_mbarrier_across_warps)
+{
+    static const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+        ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.shared .align 8 .b64 bar;\n"
+        ".shared .align 4 .b32 flag[96];\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, bar;\n"
+        "setp.eq.u32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared.b64 [%r2], 96;\nbar.sync 0;\n"
+        "mov.u32 %r3, flag;\nshl.b32 %r4, %r1, 2;\nadd.u32 %r5, %r3, %r4;\nst.shared.u32 [%r5], 1;\n"
+        "mbarrier.arrive.shared.b64 %rd2, [%r2];\n"
+        "WAIT1:\nmbarrier.try_wait.shared.b64 %p2, [%r2], %rd2;\n@!%p2 bra WAIT1;\n"
+        /* every flag is set once the phase is over */
+        "mov.u32 %r6, 0;\nmov.u32 %r7, 0;\n"
+        "SUM:\nshl.b32 %r8, %r7, 2;\nadd.u32 %r9, %r3, %r8;\nld.shared.u32 %r10, [%r9];\nadd.u32 %r6, %r6, %r10;\n"
+        "add.u32 %r7, %r7, 1;\nsetp.lt.u32 %p3, %r7, 96;\n@%p3 bra SUM;\n"
+        "mbarrier.pending_count.b64 %r11, %rd2;\n"
+        "mbarrier.arrive.shared.b64 %rd3, [%r2];\n"
+        "WAIT2:\nmbarrier.try_wait.parity.shared.b64 %p4, [%r2], 1;\n@!%p4 bra WAIT2;\n"
+        "mul.wide.u32 %rd4, %r1, 8;\nadd.u64 %rd5, %rd1, %rd4;\n"
+        "st.global.u32 [%rd5], %r6;\nst.global.u32 [%rd5+4], %r11;\nret;\n}\n";
+    uint32_t out[96 * 2];
+    memset(out, 0xA5, sizeof out);
+    run_kernel(ptx, 1, 96, out, sizeof out, NULL, 0);
+    bool seen[97] = {false};
+    for (int t = 0; t < 96; t++) {
+        EQ32(out[2 * t], 96); /* nobody left the wait before every flag was set */
+        uint32_t pending = out[2 * t + 1];
+        ck_assert_msg(pending >= 1 && pending <= 96 && !seen[pending], "thread %d saw pending %u", t, pending);
+        seen[pending] = true; /* one arrival per count: 96, 95, ... 1 */
+    }
+}
+END_TEST
+
+START_TEST(test_mbarrier_faults)
+{
+    /* an arrival on a barrier nobody initialised is reported, not counted */
+    char *ptx = g_strdup(HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                         ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.shared .align 8 .b64 bar;\n"
+                         "mov.u32 %r1, bar;\nmbarrier.arrive.shared.b64 %rd1, [%r1];\nret;\n}\n");
+    uint64_t buf[2] = {0};
+    TuBuf bufs[2] = {{buf, sizeof buf}, {buf, sizeof buf}};
+    char *err = tu_run(ptx, "k", 1, 1, bufs, 2, NULL, 0);
+    ck_assert_msg(err && strstr(err, "1 arrivals on an mbarrier with 0 pending"), "%s", err ? err : "(no error)");
+    g_free(err);
+    g_free(ptx);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("exec_ops");
@@ -2646,6 +2846,15 @@ static Suite *ops_suite(void)
     tcase_add_test(w, test_redux_elect_contract);
     tcase_add_test(w, test_elect);
     suite_add_tcase(s, w);
+    TCase *a = tcase_create("async");
+    tcase_set_timeout(a, 120);
+    tcase_add_test(a, test_video_simd);
+    tcase_add_test(a, test_relu_and_nan_modes);
+    tcase_add_test(a, test_cp_async);
+    tcase_add_test(a, test_mbarrier_single_thread);
+    tcase_add_test(a, test_mbarrier_across_warps);
+    tcase_add_test(a, test_mbarrier_faults);
+    suite_add_tcase(s, a);
     return s;
 }
 

@@ -22,7 +22,7 @@ START_TEST(test_op_names_unique_and_shapes_valid)
         ck_assert_msg(isa_find_op(isa_ops[i].name, strlen(isa_ops[i].name), &found) && found == (PtxOpcode)i,
                       "'%s' does not look up to itself", isa_ops[i].name);
         ck_assert_uint_le(isa_ops[i].min_types, isa_ops[i].max_types);
-        ck_assert_uint_le(isa_ops[i].max_types, 2); /* the decoder reads at most two type suffixes */
+        ck_assert_uint_le(isa_ops[i].max_types, 3); /* Insn holds three type suffixes (video: d.a.b) */
         ck_assert_msg(isa_ops[i].max_types == 0 || isa_ops[i].type_classes != 0, "'%s' takes types of no class",
                       isa_ops[i].name);
         unsigned operands = 0;
@@ -41,14 +41,43 @@ END_TEST
 
 START_TEST(test_every_modifier_group_is_used)
 {
-    uint32_t accepted = 0;
+    ModGroups accepted = 0;
     for (int i = 0; i < OP_COUNT; i++)
         accepted |= isa_ops[i].modifier_groups;
     for (unsigned k = 0; k < isa_mod_count; k++) {
-        ck_assert_msg(__builtin_popcount(isa_mods[k].group) == 1, "'.%s' is in %d groups", isa_mods[k].spelling,
-                      __builtin_popcount(isa_mods[k].group));
-        ck_assert_msg(isa_mods[k].group & accepted, "no opcode accepts '.%s' (group 0x%x)", isa_mods[k].spelling,
-                      isa_mods[k].group);
+        ck_assert_msg(__builtin_popcountll(isa_mods[k].group) == 1, "'.%s' is in %d groups", isa_mods[k].spelling,
+                      __builtin_popcountll(isa_mods[k].group));
+        ck_assert_msg(isa_mods[k].group & accepted, "no opcode accepts '.%s' (group 0x%llx)", isa_mods[k].spelling,
+                      (unsigned long long)isa_mods[k].group);
+    }
+}
+END_TEST
+
+START_TEST(test_dotted_names)
+{
+    PtxOpcode op;
+    size_t used;
+    const char *s = "cp.async.wait_group";
+    ck_assert(isa_find_op_prefix(s, strlen(s), &op, &used));
+    ck_assert_int_eq(op, OP_CP_ASYNC_WAIT_GROUP);
+    ck_assert_uint_eq(used, strlen(s));
+    s = "cp.async.ca.shared.global";
+    ck_assert(isa_find_op_prefix(s, strlen(s), &op, &used));
+    ck_assert_int_eq(op, OP_CP_ASYNC);
+    ck_assert_uint_eq(used, 8);
+    s = "mbarrier.arrive_drop.shared.b64"; /* not mbarrier.arrive: names end at a dot */
+    ck_assert(isa_find_op_prefix(s, strlen(s), &op, &used));
+    ck_assert_int_eq(op, OP_MBARRIER_ARRIVE_DROP);
+    s = "addc.cc.u32";
+    ck_assert(isa_find_op_prefix(s, strlen(s), &op, &used));
+    ck_assert_int_eq(op, OP_ADDC);
+    ck_assert(!isa_find_op_prefix("cp", 2, &op, &used));
+    ck_assert(!isa_find_op_prefix("mbarrier.frob", 13, &op, &used));
+    /* every name is found whole, and no name is a dotted prefix of a
+     * modifier spelling that would hide it */
+    for (int i = 0; i < OP_COUNT; i++) {
+        ck_assert(isa_find_op_prefix(isa_ops[i].name, strlen(isa_ops[i].name), &op, &used));
+        ck_assert_int_eq(op, i);
     }
 }
 END_TEST
@@ -57,7 +86,7 @@ START_TEST(test_redux_modifiers)
 {
     PtxOpcode op;
     ck_assert(isa_find_op("redux", 5, &op));
-    uint32_t g = isa_ops[op].modifier_groups;
+    ModGroups g = isa_ops[op].modifier_groups;
     static const struct {
         const char *s;
         uint32_t atom;
@@ -162,6 +191,7 @@ static Suite *isa_suite(void)
     tcase_add_test(t, test_op_names_unique_and_shapes_valid);
     tcase_add_test(t, test_every_modifier_group_is_used);
     tcase_add_test(t, test_redux_modifiers);
+    tcase_add_test(t, test_dotted_names);
     suite_add_tcase(s, t);
     TCase *d = tcase_create("decode");
     tcase_add_test(d, test_new_instructions_decode);

@@ -1239,6 +1239,85 @@ START_TEST(test_large_file)
 }
 END_TEST
 
+/* Dotted instruction names (cp.async.wait_group before cp.async), a
+ * second state space for the copy's source, `_|%p`, three type suffixes
+ * and modifier groups past bit 31 (.relu). */
+START_TEST(test_async_copy_and_newer_forms)
+{
+    Module *m = parse_ok(KHEAD
+                         ".entry k()\n{\n.reg .b16 %h<4>; .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<3>;\n"
+                         "cp.async.ca.shared.global [%r1], [%rd2], 16, 16;\n"             /* 0 */
+                         "cp.async.cg.shared::cta.global.L2::128B [%r1+16], [%rd2], 16, %p1;\n" /* 1 */
+                         "cp.async.commit_group;\n"                                       /* 2 */
+                         "cp.async.wait_group 0;\n"                                       /* 3 */
+                         "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];\n"             /* 4 */
+                         "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [%r1], %r2;\n" /* 5 */
+                         "mbarrier.arrive.shared.b64 _, [%r1];\n"                         /* 6 */
+                         "elect.sync _|%p2, -1;\n"                                        /* 7 */
+                         "vabsdiff4.u32.s32.u32.add %r3, %r4, %r5, %r6;\n"                /* 8 */
+                         "fma.rn.relu.f16 %h1, %h2, %h3, %h1;\n"                          /* 9 */
+                         "prefetch.global.L2 [%rd2];\n"                                   /* 10 */
+                         "prefetch.global.L2::evict_last [%rd2];\n"                       /* 11 */
+                         "cvt.rn.satfinite.relu.f16.f32 %h1, %r4;\n"                      /* 12 */
+                         "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd3;\n"              /* 13 */
+                         "ret;\n}\n");
+    const Function *f = func(m, "k");
+    const Insn *in = insn(f, 0);
+    ck_assert_int_eq(in->op, OP_CP_ASYNC);
+    ck_assert_int_eq(in->space, SPACE_SHARED);
+    ck_assert_int_eq(in->space2, SPACE_GLOBAL);
+    ck_assert_int_eq(insn_operand_space(in, 0), SPACE_SHARED);
+    ck_assert_int_eq(insn_operand_space(in, 1), SPACE_GLOBAL);
+    ck_assert_int_eq(in->nopd, 4);
+    ck_assert_int_eq(in->cache, CACHE_CA);
+    assert_text(m, f, 0, "cp.async.shared.global.ca [%r1], [%rd2], 16, 16");
+    in = insn(f, 1);
+    ck_assert_int_eq(in->cache, CACHE_CG);
+    ck_assert_int_eq(in->opd[3].kind, OPD_REG); /* the ignore-src predicate */
+    ck_assert_int_eq(in->opd[0].imm, 16);
+    ck_assert_int_eq(insn(f, 2)->op, OP_CP_ASYNC_COMMIT_GROUP);
+    ck_assert_int_eq(insn(f, 3)->op, OP_CP_ASYNC_WAIT_GROUP);
+    in = insn(f, 4);
+    ck_assert_int_eq(in->op, OP_CP_ASYNC_MBARRIER_ARRIVE);
+    ck_assert(in->flags & FL_NOINC);
+    in = insn(f, 5);
+    ck_assert_int_eq(in->op, OP_MBARRIER_TRY_WAIT);
+    ck_assert(in->flags & FL_PARITY);
+    ck_assert_int_eq(in->sem, SEM_ACQUIRE);
+    ck_assert_int_eq(insn(f, 6)->opd[0].kind, OPD_SINK);
+    in = insn(f, 7);
+    ck_assert_int_eq(in->opd[0].kind, OPD_PAIR);
+    ck_assert_uint_eq(in->opd[0].reg, NO_INDEX);
+    ck_assert_uint_eq(in->opd[0].reg2, reg(f, "%p2"));
+    assert_text(m, f, 7, "elect.sync _|%p2, -1");
+    in = insn(f, 8);
+    ck_assert_int_eq(in->type, PTX_TYPE_U32);
+    ck_assert_int_eq(in->type2, PTX_TYPE_S32);
+    ck_assert_int_eq(in->type3, PTX_TYPE_U32);
+    ck_assert(in->flags & FL_ADD);
+    ck_assert(insn(f, 9)->flags & FL_RELU);
+    ck_assert(MG_RELU > UINT32_MAX); /* the group lives above bit 31 */
+    ck_assert_int_eq(insn(f, 10)->op, OP_PREFETCH);
+    ck_assert(insn(f, 12)->flags & FL_SATFINITE);
+    ck_assert(insn(f, 12)->flags & FL_RELU);
+    module_free(m);
+
+    /* a second space only where two memory operands are; a 32-bit global
+     * address in the copy's source is still refused */
+    parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\nld.global.shared.u32 %r1, [%r2];\nret;\n}\n",
+                WS_ERR_INPUT, "t.ptx:7:1: error: too many state spaces in 'ld.global.shared.u32'");
+    parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\ncp.async.ca.shared.global [%r1], [%r2], 4;\nret;\n}\n",
+                WS_ERR_INPUT, "t.ptx:7:35: error: address register '%r2' of 'cp.async.ca.shared.global' is 32-bit "
+                "but .global addresses are 64-bit (.address_size 64)");
+    parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\nmbarrier.init.shared.b64 [%r1], %p1;\nret;\n}\n",
+                WS_ERR_INPUT, "t.ptx:7:33: error: undefined register '%p1'");
+    /* an unknown dotted form names the first unknown part */
+    parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\ncp.async.bulk.shared::cluster.global [%r1], [%r2], 16;\nret;\n}\n",
+                WS_ERR_UNSUPPORTED, "t.ptx:7:1: error: unknown modifier '.bulk' in "
+                "'cp.async.bulk.shared::cluster.global'");
+}
+END_TEST
+
 static Suite *parser_suite(void)
 {
     Suite *s = suite_create("parser");
@@ -1259,6 +1338,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_repeated_prototypes);
     tcase_add_test(tc, test_labels_forward_and_end);
     tcase_add_test(tc, test_modifiers);
+    tcase_add_test(tc, test_async_copy_and_newer_forms);
     tcase_add_test(tc, test_find_kernel);
     tcase_add_test(tc, test_operand_types_legal);
     tcase_add_test(tc, test_address_size_rule);
