@@ -131,7 +131,11 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
     case SREG_LANEMASK_GT: return (uint32_t)~width_mask(lane + 1);
     case SREG_DYNAMIC_SMEM_SIZE: return s->dynamic_shared_bytes;
     case SREG_TOTAL_SMEM_SIZE: return c->shared_size;
-    case SREG_ENVREG: return 0;
+    case SREG_ENVREG: /* the driver's grid workspace of a cooperative launch (launch.h) */
+        if (!s->cooperative)
+            return 0;
+        return comp == 1 ? c->image->grid_workspace >> 32
+               : comp == 2 ? (uint32_t)c->image->grid_workspace : 0;
     case SREG_COUNT: break;
     }
     return 0;
@@ -619,6 +623,45 @@ static inline uint64_t mix64(uint64_t h, uint64_t v)
     return h * 0xFF51AFD7ED558CCDull;
 }
 
+/* Stores that could have changed what a warp of the CTA reads: its own
+ * CTA's (shared memory included) and every global one. */
+static uint64_t stores_seen(const Cta *c)
+{
+    return c->stores + __atomic_load_n(&c->image->gmem->stores, __ATOMIC_RELAXED);
+}
+
+/* A warp that may still change something: ready, and not known to repeat
+ * itself since the last store it could see. */
+static bool warp_may_progress(const Warp *o)
+{
+    return o->state == WARP_READY && !(o->cycling && o->cycling_stores == stores_seen(o->cta));
+}
+
+static bool cta_may_progress(const Cta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (warp_may_progress(&c->warps[i]))
+            return true;
+    return false;
+}
+
+/* Any CTA of the running cooperative launch, starting where one was found
+ * last time (a grid of waiting CTAs is asked again and again while one
+ * CTA works). */
+static bool grid_may_progress(ModuleImage *img)
+{
+    guint n = img->coop_ctas->len;
+    guint start = __atomic_load_n(&img->coop_hint, __ATOMIC_RELAXED);
+    for (guint k = 0; k < n; k++) {
+        guint i = (start + k) % n;
+        if (cta_may_progress(g_ptr_array_index(img->coop_ctas, i))) {
+            __atomic_store_n(&img->coop_hint, i, __ATOMIC_RELAXED);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Called at a taken backward branch.  When the warp's whole state (pc,
  * stack, frame, registers) is one it had before, and no thread wrote any
  * memory in between, the warp computes the same steps again forever: a
@@ -639,23 +682,22 @@ static bool hang_check(ExecCtx *x, uint32_t target)
     size_t n = (size_t)x->fn->cfg->nslots * WARP_SIZE;
     for (size_t i = 0; i < n; i++)
         h = mix64(h, r[i]);
-    uint64_t stores = x->cta->stores + __atomic_load_n(&x->cta->image->gmem->stores, __ATOMIC_RELAXED);
+    uint64_t stores = stores_seen(x->cta);
     if (w->snap_valid && w->snap_hash == h && w->snap_stores == stores) {
         /* the others may still write what it waits for: the loop is endless
-         * once every unfinished warp of the CTA cycles (or waits at a
-         * barrier) with still no store */
+         * once every unfinished warp of the CTA (of the grid, in a
+         * cooperative launch) cycles or waits at a barrier, with still no
+         * store */
         w->cycling = true;
         w->cycling_stores = stores;
-        for (uint32_t i = 0; i < x->cta->nwarps; i++) {
-            const Warp *o = &x->cta->warps[i];
-            if (o->state == WARP_READY && !(o->cycling && o->cycling_stores == stores))
-                return true;
-        }
+        if (x->cta->coop_slot ? grid_may_progress(x->cta->image) : cta_may_progress(x->cta))
+            return true;
         exec_fault(x, (uint32_t)__builtin_ctz(x->exec),
-                   "hang: every unfinished warp of the block loops back to a state it had before (pc, "
+                   "hang: every unfinished warp of the %s loops back to a state it had before (pc, "
                    "reconvergence stack, registers) with no memory written by any thread in between, so "
                    "none of these loops can end (a spin-wait on a value nobody will change, or a loop "
-                   "without an exit); this warp's loop:");
+                   "without an exit); this warp's loop:",
+                   x->cta->coop_slot ? "cooperative grid not waiting at a barrier" : "block");
         if (x->error && *x->error) { /* followed by every warp's state */
             GString *s = g_string_new((*x->error)->message);
             launch_describe_warps(s, x->cta);
@@ -1024,7 +1066,8 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
               const uint64_t *shared_offset, uint32_t shared_size, Dim3 ctaid,
               LaunchStats *stats, GError **error)
 {
-    (void)error;
+    if (cta->coop_slot) /* a CTA object reused for another launch */
+        launch_coop_leave(cta->image, cta);
     Warp *warps = cta->warps;
     uint32_t warps_cap = cta->warps_cap;
     uint8_t *shared = cta->shared;
@@ -1076,11 +1119,13 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     const Function *k = module_func(m, spec->kernel);
     for (uint32_t i = 0; i < cta->nwarps; i++)
         warp_start(cta, &cta->warps[i], i, k);
-    return true;
+    return !spec->cooperative || launch_coop_join(img, spec, cta, error);
 }
 
 void cta_release(Cta *cta)
 {
+    if (cta->coop_slot)
+        launch_coop_leave(cta->image, cta);
     for (uint32_t i = 0; i < cta->warps_cap; i++)
         warp_free(&cta->warps[i]);
     g_free(cta->warps);

@@ -127,6 +127,8 @@ struct Cta {
     uint32_t epoch;         /* barrier intervals completed + 1 */
     uint64_t stores;        /* store and atomic instructions its warps executed */
     uint64_t discard[4];    /* target of a faulting access when the launch keeps going */
+    uint32_t coop_slot;     /* a cooperative launch's CTA: its index in
+                               image->coop_ctas + 1 (launch_coop_join); 0 otherwise */
 };
 
 /* What one step did: for the timing model and the statistics. */

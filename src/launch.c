@@ -4,6 +4,11 @@
  * warps are stepped round-robin, each for a bounded quantum so that a warp
  * spinning on a flag another warp sets still lets that warp run.  The order
  * is fixed, so every run of the same inputs is identical.
+ *
+ * A cooperative launch keeps every CTA resident and steps the warps of all
+ * of them round-robin, CTA after CTA, with the same quantum: a CTA spinning
+ * at this_grid().sync() lets the others reach it.  It runs on one host
+ * thread whatever host_threads says, so its results never depend on it.
  */
 #include "launch.h"
 
@@ -117,6 +122,8 @@ void image_free(ModuleImage *img)
 {
     if (!img)
         return;
+    if (img->coop_ctas)
+        g_ptr_array_free(img->coop_ctas, TRUE);
     exec_plan_free(img->plan);
     g_free(img->var_addr);
     g_free(img->const_bank);
@@ -361,6 +368,40 @@ static bool check_gpu_limits(const LaunchSpec *spec, uint32_t threads, uint32_t 
                     threads, spec->regs_per_thread, shared_size, name, occupancy_limiter_name(occ.limiter));
         return false;
     }
+    uint64_t ctas = (uint64_t)gr.x * gr.y * gr.z, resident = (uint64_t)occ.blocks_per_sm * gpu->num_sms;
+    if (spec->cooperative && ctas > resident) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many blocks in cooperative launch: a grid of %" G_GUINT64_FORMAT " blocks; the %s "
+                    "keeps at most %u blocks of this kernel per SM (limited by %s) x %u SMs = %" G_GUINT64_FORMAT
+                    " resident at once", ctas, name, occ.blocks_per_sm, occupancy_limiter_name(occ.limiter),
+                    gpu->num_sms, resident);
+        return false;
+    }
+    return true;
+}
+
+/* Without a GPU to size it, a cooperative grid is held to what the largest
+ * GPUs keep resident (every CTA is allocated at once); with one,
+ * check_gpu_limits applies the GPU's own limit. */
+#define MAX_COOPERATIVE_CTAS 65536u
+
+static bool check_cooperative(const LaunchSpec *spec, GError **error)
+{
+    const Dim3 gr = spec->grid;
+    uint64_t ctas = (uint64_t)gr.x * gr.y * gr.z;
+    if (spec->cta_first || (spec->cta_count && spec->cta_count < ctas)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                    "a cooperative launch runs its whole grid: CTAs %" G_GUINT64_FORMAT " .. +%" G_GUINT64_FORMAT
+                    " of %" G_GUINT64_FORMAT " cannot be run alone (they may wait for the others)",
+                    spec->cta_first, spec->cta_count, ctas);
+        return false;
+    }
+    if (!spec->gpu && ctas > MAX_COOPERATIVE_CTAS) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "too many blocks in cooperative launch: a grid of %" G_GUINT64_FORMAT " blocks; without a GPU "
+                    "configuration warpsim keeps at most %u resident at once", ctas, MAX_COOPERATIVE_CTAS);
+        return false;
+    }
     return true;
 }
 
@@ -413,6 +454,8 @@ static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_
                     G_GUINT64_FORMAT " threads", k->name, maxt[0], MAX(maxt[1], 1u), MAX(maxt[2], 1u), threads);
         return false;
     }
+    if (spec->cooperative && !check_cooperative(spec, error))
+        return false;
     return !spec->gpu || check_gpu_limits(spec, (uint32_t)threads, shared_size, error);
 }
 
@@ -432,12 +475,67 @@ void launch_describe_warps(GString *s, const Cta *cta)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* cooperative launches                                                 */
+
+bool launch_coop_join(ModuleImage *img, const LaunchSpec *spec, Cta *cta, GError **error)
+{
+    if (!img->coop_ctas)
+        img->coop_ctas = g_ptr_array_new();
+    if (img->coop_ctas->len == 0 || img->coop_gridid != spec->gridid) {
+        /* the first CTA of a launch (CTAs of an earlier launch left, or were
+         * dropped unreleased after a failure): a fresh grid */
+        for (guint i = 0; i < img->coop_ctas->len; i++)
+            ((Cta *)g_ptr_array_index(img->coop_ctas, i))->coop_slot = 0;
+        g_ptr_array_set_size(img->coop_ctas, 0);
+        img->coop_hint = 0;
+        img->coop_gridid = spec->gridid;
+        if (!img->grid_workspace) {
+            img->grid_workspace = gmem_alloc(img->gmem, GRID_WORKSPACE_BYTES, "cooperative grid workspace", error);
+            if (!img->grid_workspace)
+                return false;
+        }
+        const uint32_t fresh[GRID_WORKSPACE_BYTES / 4] = {GRID_WORKSPACE_BYTES, 0, 1, 0};
+        memcpy(gmem_ptr(img->gmem, img->grid_workspace, sizeof fresh), fresh, sizeof fresh);
+    }
+    g_ptr_array_add(img->coop_ctas, cta);
+    cta->coop_slot = img->coop_ctas->len;
+    return true;
+}
+
+void launch_coop_leave(ModuleImage *img, Cta *cta)
+{
+    GPtrArray *a = img->coop_ctas;
+    guint i = cta->coop_slot - 1;
+    cta->coop_slot = 0;
+    if (!a || i >= a->len || g_ptr_array_index(a, i) != cta)
+        return; /* dropped when a later launch began */
+    Cta *last = g_ptr_array_index(a, a->len - 1);
+    g_ptr_array_index(a, i) = last;
+    last->coop_slot = i + 1;
+    g_ptr_array_set_size(a, a->len - 1);
+}
+
 bool launch_budget_exhausted(const Cta *cta, uint64_t budget, GError **error)
 {
     GString *s = g_string_new(NULL);
     g_string_printf(s, "%s: error: instruction budget of %" G_GUINT64_FORMAT
                        " warp instructions exhausted in block (%u,%u,%u)",
                     cta->module->path, budget, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
+    launch_describe_warps(s, cta);
+    g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
+    g_string_free(s, TRUE);
+    return false;
+}
+
+/* Every unfinished warp of the CTA waits at a barrier: only its own warps
+ * could release them. */
+static bool barrier_deadlock(const Cta *cta, GError **error)
+{
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "%s: error: deadlock in block (%u,%u,%u): every unfinished warp waits at a "
+                       "barrier that the others will never reach",
+                    cta->module->path, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
     launch_describe_warps(s, cta);
     g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
     g_string_free(s, TRUE);
@@ -465,17 +563,66 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
         }
         if (cta->done_warps == cta->nwarps)
             return true;
-        if (!progress) {
-            GString *s = g_string_new(NULL);
-            g_string_printf(s, "%s: error: deadlock in block (%u,%u,%u): every unfinished warp waits at a "
-                               "barrier that the others will never reach",
-                            cta->module->path, cta->ctaid.x, cta->ctaid.y, cta->ctaid.z);
-            launch_describe_warps(s, cta);
-            g_set_error_literal(error, WARPSIM_ERROR, WS_ERR_FAULT, s->str);
-            g_string_free(s, TRUE);
+        if (!progress)
+            return barrier_deadlock(cta, error);
+    }
+}
+
+/* One round of a cooperative grid's CTA: each ready warp runs for a
+ * quantum.  False on a fault, a spent budget, or a CTA whose unfinished
+ * warps all wait at barriers (only its own warps could release them). */
+static bool coop_round(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
+{
+    bool ready = false;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        Warp *w = &cta->warps[i];
+        if (w->state != WARP_READY)
+            continue;
+        uint64_t allowed = budget ? MIN((uint64_t)WARP_QUANTUM, budget - *budget_used + 1) : WARP_QUANTUM;
+        uint32_t executed = 0;
+        bool ok = warp_run(w, (uint32_t)allowed, &executed, error);
+        *budget_used += executed;
+        if (!ok)
             return false;
+        if (budget && *budget_used > budget)
+            return launch_budget_exhausted(cta, budget, error);
+    }
+    for (uint32_t i = 0; i < cta->nwarps && !ready; i++)
+        ready = cta->warps[i].state == WARP_READY;
+    return ready || cta->done_warps == cta->nwarps || barrier_deadlock(cta, error);
+}
+
+/* A cooperative launch: every CTA set up first, then rounds over all of
+ * them until each has finished.  A grid whose CTAs all spin is stopped by
+ * the executor's hang check, which in a cooperative launch looks at the
+ * whole grid (exec.c). */
+static bool run_grid_cooperative(ModuleImage *img, const LaunchSpec *s, const uint64_t *shared_offset,
+                                 uint32_t shared_size, uint64_t first, uint64_t end, LaunchStats *stats,
+                                 GError **error)
+{
+    uint64_t n = end - first, set_up = 0, budget_used = 0;
+    Cta *ctas = g_new0(Cta, n);
+    bool ok = true;
+    for (; ok && set_up < n; set_up++)
+        ok = cta_init(&ctas[set_up], img->module, img, s, shared_offset, shared_size, launch_cta_id(s, first + set_up),
+                      stats, error);
+    uint64_t unfinished = n;
+    while (ok && unfinished) {
+        unfinished = 0;
+        for (uint64_t i = 0; ok && i < n; i++) {
+            Cta *c = &ctas[i];
+            if (c->done_warps == c->nwarps)
+                continue;
+            ok = coop_round(c, &budget_used, s->max_instructions, error);
+            unfinished += c->done_warps < c->nwarps;
         }
     }
+    for (uint64_t i = 0; i < set_up; i++) {
+        launch_stats_count_cta(stats, &ctas[i]);
+        cta_release(&ctas[i]);
+    }
+    g_free(ctas);
+    return ok;
 }
 
 bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_offset,
@@ -643,6 +790,11 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     launch_cta_range(&s, &first, &end);
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(s.host_threads, 1u), end - first);
     bool ok = true;
+    if (s.cooperative) {
+        ok = run_grid_cooperative(img, &s, shared_offset, shared_size, first, end, stats, error);
+        g_free(shared_offset);
+        return ok;
+    }
     if (nthreads > 1 && s.max_instructions == 0 && launch_ctas_independent(m, s.kernel)) {
         CtaQueue q = {.img = img, .spec = &s, .shared_offset = shared_offset, .shared_size = shared_size,
                       .end = end, .next = first, .stop_at = end};

@@ -37,6 +37,15 @@ typedef struct {
                                address) or .const (offset in const bank); 0 otherwise */
     uint8_t *const_bank;    /* owned */
     uint64_t const_size;
+    /* cooperative launches (LaunchSpec.cooperative) of this image, one at a
+     * time: the grid workspace this_grid().sync() counts arrivals in, whose
+     * address %envreg1 (high half) and %envreg2 (low half) give, as the CUDA
+     * driver does; and the CTAs of the running launch, which cta_init joins
+     * and cta_release leaves (the hang check looks at all of them) */
+    uint64_t grid_workspace;    /* global address; 0 until a cooperative launch needs it */
+    uint32_t coop_gridid;       /* %gridid of the launch the workspace was set up for */
+    GPtrArray *coop_ctas;       /* struct Cta *, borrowed; NULL until needed */
+    guint coop_hint;            /* where the hang check last found a warp that can go on */
 } ModuleImage;
 
 ModuleImage *image_load(const Module *m, GlobalMemory *g, GError **error);
@@ -69,6 +78,11 @@ typedef struct {
     uint32_t regs_per_thread; /* for the register limit with gpu */
     const struct ExecObserver *observer; /* borrowed; NULL: none.  Hears each step
                                of the warps it selects (exec.h; warpsim trace) */
+    bool cooperative;       /* cudaLaunchCooperativeKernel: every CTA of the grid is
+                               resident at once (with gpu, the grid must fit: blocks per
+                               SM x SMs), this_grid().sync() finds its workspace, and a
+                               CTA may wait for another; the functional run interleaves
+                               all CTAs' warps on one host thread (launch_run) */
 } LaunchSpec;
 
 /* Opt-in checks of shared-memory use (like compute-sanitizer's tools):
@@ -128,6 +142,16 @@ Dim3 launch_cta_id(const LaunchSpec *spec, uint64_t linear);
 uint64_t launch_cta_linear(const LaunchSpec *spec, Dim3 id);
 
 struct Cta;
+/* Cooperative launches: cta_init of a CTA of a cooperative launch joins it
+ * to the image's running grid (the first CTA of a launch zeroes the grid
+ * workspace, allocating it once per image); cta_release leaves.  Both are
+ * for exec.c.  Fails only when the workspace cannot be allocated. */
+bool launch_coop_join(ModuleImage *img, const LaunchSpec *spec, struct Cta *cta, GError **error);
+void launch_coop_leave(ModuleImage *img, struct Cta *cta);
+/* Bytes of a grid workspace.  A fresh one holds the 32-bit words an H200's
+ * driver puts there: this size, the arrival counter (0), 1, 0. */
+#define GRID_WORKSPACE_BYTES 16u
+
 /* Counts a CTA that ran (ctas, warps, threads); stats may be NULL. */
 void launch_stats_count_cta(LaunchStats *stats, const struct Cta *cta);
 /* The error of a launch that ran past spec->max_instructions, with each

@@ -76,6 +76,7 @@ typedef struct {
     uint32_t dynamic_shared_bytes;
     uint32_t regs_per_thread; /* 0: estimate from the PTX */
     uint32_t repeat;
+    bool cooperative;  /* "cooperative": cudaLaunchCooperativeKernel (LaunchSpec) */
     GArray *args;      /* ArgSpec */
     char *args_jpath;
     GArray *globals;   /* DataSpec applied before this launch */
@@ -690,10 +691,10 @@ static bool parse_arg(Ctx *c, const Manifest *m, json_t *v, const char *jpath, A
 
 static const char *const top_keys[] = {
     "name", "description", "ptx", "kernel", "grid", "block", "dynamic_shared_bytes",
-    "regs_per_thread", "repeat", "args", "buffers", "globals", "expect", "launches", NULL};
+    "regs_per_thread", "repeat", "args", "buffers", "globals", "expect", "launches", "cooperative", NULL};
 static const char *const launch_keys[] = {
     "name", "description", "ptx", "kernel", "grid", "block", "dynamic_shared_bytes",
-    "regs_per_thread", "repeat", "args", "globals", NULL};
+    "regs_per_thread", "repeat", "args", "globals", "cooperative", NULL};
 
 static void launch_clear(LaunchDesc *l)
 {
@@ -807,6 +808,11 @@ static bool parse_launch(Ctx *c, Manifest *m, json_t *obj, const char *ljpath, j
         if (!uint_in(c, jp, v, 1, 1000000000, &n))
             return false;
         out->repeat = (uint32_t)n;
+    }
+    if ((v = launch_key(c, obj, ljpath, defaults, "cooperative", &jp))) {
+        if (!json_is_boolean(v))
+            return fail(c, jp, "must be true or false");
+        out->cooperative = json_is_true(v);
     }
 
     if ((v = launch_key(c, obj, ljpath, defaults, "args", &jp))) {
@@ -1458,7 +1464,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
         .host_threads = opt ? opt->threads : 1, .checks = opt ? opt->checks : 0,
         .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
-        .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL,
+        .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL, .cooperative = d->cooperative,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;

@@ -106,6 +106,71 @@ struct cudaLaunchConfig {
     unsigned int numAttrs;
 };
 
+/* 3D memory: positions and extents (width in bytes for linear memory),
+ * pitched pointers and the copy parameters cudaMemcpy3D and memcpy graph
+ * nodes take.  Arrays are opaque handles warpsim never creates. */
+struct cudaPos { size_t x, y, z; };
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch;
+    size_t xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    enum cudaMemcpyKind kind;
+};
+struct cudaMemcpy3DPeerParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    int srcDevice;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    int dstDevice;
+    struct cudaExtent extent;
+};
+
+/* Graph node parameters (driver_types.h). */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+struct cudaHostNodeParams {
+    void (*fn)(void *userData);
+    void *userData;
+};
+typedef struct {
+    int result;             /* enum cudaGraphExecUpdateResult */
+    void *errorNode;
+    void *errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+typedef struct {
+    unsigned long long flags;
+    cudaStream_t uploadStream;
+    void *errNode_out;
+    int result_out;         /* enum cudaGraphInstantiateResult */
+} cudaGraphInstantiateParams;
+
 /* CUDA 13's cudaDeviceProp (clockRate, memoryClockRate and other fields of
  * CUDA 12 are gone: programs ask cudaDeviceGetAttribute for them). */
 struct cudaDeviceProp {
@@ -316,6 +381,9 @@ struct cudaDeviceProp12 {
 _Static_assert(offsetof(struct cudaDeviceProp12, clockRate) == 348, "cudaDeviceProp (12) layout");
 _Static_assert(offsetof(struct cudaDeviceProp12, totalConstMem) == 352, "cudaDeviceProp (12) layout");
 _Static_assert(offsetof(struct cudaDeviceProp12, maxTexture1DLinear) == 416, "cudaDeviceProp (12) layout");
+_Static_assert(sizeof(struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms layout");
+_Static_assert(sizeof(struct cudaKernelNodeParams) == 56, "cudaKernelNodeParams layout");
+_Static_assert(sizeof(struct cudaMemsetParams) == 40, "cudaMemsetParams layout");
 _Static_assert(offsetof(struct cudaDeviceProp12, memoryClockRate) == 608, "cudaDeviceProp (12) layout");
 _Static_assert(offsetof(struct cudaDeviceProp12, sharedMemPerBlockOptin) == 696, "cudaDeviceProp (12) layout");
 _Static_assert(offsetof(struct cudaDeviceProp12, hostRegisterSupported) == 728, "cudaDeviceProp (12) layout");

@@ -66,14 +66,28 @@ typedef struct {
     unsigned flags;         /* host: cudaHostAlloc's flags (cudaHostGetFlags);
                                registered: cudaHostRegister's flags;
                                device: CUDART_ALLOC_FROM_POOL or 0 */
+    /* managed-memory advice and prefetching, as cudaMemRangeGetAttribute
+     * reports them: cudaMemLocation {type, id}, type 0 when none */
+    bool read_mostly;
+    int preferred_type, preferred_id;
+    int prefetch_type, prefetch_id;
 } CudartAlloc;
 
 #define CUDART_ALLOC_FROM_POOL 1u  /* cudaMallocAsync: counted in the pool's usage */
+#define CUDART_ALLOC_GRAPH 2u      /* a graph's allocation (memory node, captured cudaMallocAsync) */
+
+typedef struct CudartCapture CudartCapture;
+
+#define CUDART_STREAM_ATTR_BYTES 64 /* union cudaLaunchAttributeValue */
 
 typedef struct {
     int magic;              /* validates a handle the program passes back */
     unsigned flags;
     int priority;           /* as created, clamped to the device's range */
+    CudartCapture *capture; /* the capture this stream records into, else NULL (graph_api.c) */
+    GPtrArray *capture_deps; /* while capturing: the nodes the stream's next node depends on */
+    int sync_policy;        /* cudaStreamAttributeSynchronizationPolicy, as set (0: never set) */
+    unsigned char access_policy[CUDART_STREAM_ATTR_BYTES]; /* the access-policy window, as set */
 } CudartStream;
 
 /* Stream priorities: lower numbers are higher priority (CUDA's range on
@@ -89,6 +103,8 @@ typedef struct {
     unsigned flags;
     bool recorded;
     double at_ns;           /* simulated clock when recorded */
+    CudartCapture *capture; /* recorded in a capturing stream: that capture, else NULL */
+    GPtrArray *capture_deps; /* then: the nodes a stream waiting on it depends on */
 } CudartEvent;
 
 #define CUDART_STREAM_MAGIC 0x57535452
@@ -124,6 +140,14 @@ typedef struct {
     GHashTable *streams;        /* CudartStream* set (owned) */
     GHashTable *events;         /* CudartEvent* set (owned) */
     GHashTable *warned;         /* names of unsupported functions already reported */
+    GHashTable *graphs;         /* CudartGraph* set (graph_api.c; freed by cudart_graphs_release) */
+    GHashTable *graph_nodes;    /* CudartGraphNode* set: every node of every live graph */
+    GHashTable *graph_execs;    /* CudartGraphExec* set */
+    GPtrArray *captures;        /* CudartCapture*, active (owned) */
+    CudartStream per_thread_stream; /* cudaStreamPerThread's capture state (one per process) */
+    uint64_t capture_serial;
+    int capture_mode;           /* cudaThreadExchangeStreamCaptureMode's */
+    uint64_t graph_mem_high;    /* graph memory's high-water mark (cudaGraphMemAttrUsedMemHigh) */
     GArray *call_configs;       /* CudartCallConfig stack: <<<>>> push/pop */
     cudaError_t last_error;     /* cudaGetLastError returns and clears it */
     cudaError_t sticky_error;   /* a kernel fault: every later call fails */
@@ -190,5 +214,99 @@ Module *cudart_link_modules(Module **units, guint n, const char *path, GError **
 
 /* Frees every user allocation, stream and event (cudaDeviceReset). */
 void cudart_release_user_state(CudartDevice *d);
+
+/* ------------------------------------------------ work as data (graphs)
+ * One unit of stream work, as a graph node holds it and a graph launch
+ * replays it: stream capture records these instead of doing the work. */
+typedef enum {
+    CUDART_OP_KERNEL, CUDART_OP_COPY, CUDART_OP_FILL, CUDART_OP_HOST, CUDART_OP_EVENT_RECORD,
+    CUDART_OP_EVENT_WAIT, CUDART_OP_EMPTY, CUDART_OP_CHILD, CUDART_OP_MEM_ALLOC, CUDART_OP_MEM_FREE,
+} CudartOpKind;
+
+/* A 3D copy between linear memories: each side's first byte and its row
+ * and slice strides; width in bytes. */
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t dpitch, dslice, spitch, sslice;
+    size_t width, height, depth;
+    enum cudaMemcpyKind kind;
+} CudartCopy;
+
+/* A 2D fill of 1-, 2- or 4-byte elements; width in elements. */
+typedef struct {
+    uint8_t *dst;
+    size_t pitch;
+    unsigned value, elem_size;
+    size_t width, height;
+} CudartFill;
+
+typedef struct CudartGraph CudartGraph;
+
+typedef struct {
+    CudartOpKind kind;
+    union {
+        struct {
+            CudartKernel *k;
+            const void *func;       /* the host stub the program named */
+            dim3 grid, block;
+            unsigned smem;
+            uint8_t *params;        /* the packed .param frame (owned) */
+            size_t param_bytes;
+            bool cooperative;       /* LaunchSpec.cooperative (cooperative_api.c) */
+        } kernel;
+        CudartCopy copy;
+        CudartFill fill;
+        struct { void (*fn)(void *); void *data; } host;
+        cudaEvent_t event;
+        CudartGraph *child;         /* borrowed from the node that owns it */
+        void *ptr;                  /* memory alloc / free nodes */
+    } u;
+} CudartOp;
+
+/* launch_api.c: checks the kernel can run (CUDA's launch-time checks)
+ * and packs args (one pointer per parameter) into its .param frame. */
+cudaError_t cudart_kernel_op(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
+                             size_t smem, void **args, CudartOp *op);
+/* cooperative_api.c: a cooperative launch (cudaLaunchCooperativeKernel, and
+ * cudaLaunchKernelEx with cudaLaunchAttributeCooperative): refused with
+ * cudaErrorCooperativeLaunchTooLarge unless the whole grid is resident at
+ * once, then run (or captured) as a kernel op marked cooperative. */
+cudaError_t cudart_launch_cooperative(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
+                                      void **args, size_t smem, cudaStream_t stream);
+/* Runs one op now (the lock held; a host function runs with it released). */
+cudaError_t cudart_run_op(CudartDevice *d, const CudartOp *op);
+void cudart_op_copy(CudartOp *to, const CudartOp *from);
+void cudart_op_clear(CudartOp *op);
+
+/* memory_api.c: copies and fills as ops run them. */
+cudaError_t cudart_copy_3d(CudartDevice *d, const CudartCopy *c);
+cudaError_t cudart_fill_2d(CudartDevice *d, const CudartFill *f);
+/* Device memory for a graph's memory node (CUDART_ALLOC_GRAPH). */
+cudaError_t cudart_graph_alloc(CudartDevice *d, void **ptr, size_t size);
+/* A cudaMemcpy3DParms (linear memory only) as a copy op. */
+cudaError_t cudart_copy_from_parms(const struct cudaMemcpy3DParms *p, CudartOp *op);
+
+/* graph_api.c: stream capture.  cudart_capture_begin_op says what a call
+ * issuing work to `stream` does: *record is set when the stream is
+ * capturing (the caller then builds the op and hands it to
+ * cudart_capture_add, which takes it over); an error when the work may not
+ * be issued now (legacy-stream work during a global capture, which also
+ * invalidates that capture). */
+cudaError_t cudart_capture_begin_op(CudartDevice *d, cudaStream_t stream, bool *record);
+cudaError_t cudart_capture_add(CudartDevice *d, cudaStream_t stream, CudartOp *op);
+/* A synchronising call (stream/device synchronize, query) on something
+ * capturing: cudaErrorStreamCaptureUnsupported, and the capture is
+ * invalidated; else cudaSuccess.  stream NULL with `device` for the
+ * device-wide calls. */
+cudaError_t cudart_capture_sync_check(CudartDevice *d, cudaStream_t stream, bool device);
+/* Events in capture (stream_event_api.c): recording in a capturing stream
+ * marks the event (false: the stream is not capturing, record as usual);
+ * waiting on a marked event joins the stream to that capture. */
+bool cudart_capture_event_record(CudartDevice *d, cudaStream_t stream, CudartEvent *e);
+cudaError_t cudart_capture_event_wait(CudartDevice *d, cudaStream_t stream, CudartEvent *e);
+/* cudaDeviceReset: every graph, executable graph and capture goes. */
+void cudart_graphs_release(CudartDevice *d);
+void cudart_stream_forget_capture(CudartDevice *d, CudartStream *s);
 
 #endif

@@ -7,6 +7,7 @@
  * value listed in docs/cudart.md.  Attributes are read from the same
  * properties, so the two never disagree. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cudart_internal.h"
@@ -16,6 +17,28 @@
 #define MEMORY_CLOCK_KHZ 2619000
 #define RUNTIME_VERSION 13000       /* CUDA 13.0 */
 #define RUNTIME_VERSION_12 12090    /* CUDA 12.9, the last CUDA 12: for programs that linked libcudart.so.12 */
+
+#define GPU_PCI_DEVICE_ID 0x233510deu /* device id << 16 | NVIDIA's vendor id */
+
+/* Texture and surface size limits: warpsim runs no texture instructions,
+ * but programs print and check these (deviceQuery), so they are a Hopper
+ * GPU's. */
+static void fill_texture_limits(struct cudaDeviceProp *p)
+{
+    static const struct cudaDeviceProp hopper = {
+        .maxTexture1D = 131072, .maxTexture1DMipmap = 32768, .maxTexture2D = {131072, 65536},
+        .maxTexture2DMipmap = {32768, 32768}, .maxTexture2DLinear = {131072, 65000, 2097120},
+        .maxTexture2DGather = {32768, 32768}, .maxTexture3D = {16384, 16384, 16384},
+        .maxTexture3DAlt = {8192, 8192, 32768}, .maxTextureCubemap = 32768, .maxTexture1DLayered = {32768, 2048},
+        .maxTexture2DLayered = {32768, 32768, 2048}, .maxTextureCubemapLayered = {32768, 2046},
+        .maxSurface1D = 32768, .maxSurface2D = {131072, 65536}, .maxSurface3D = {16384, 16384, 16384},
+        .maxSurface1DLayered = {32768, 2048}, .maxSurface2DLayered = {32768, 32768, 2048},
+        .maxSurfaceCubemap = 32768, .maxSurfaceCubemapLayered = {32768, 2046},
+    };
+    size_t from = offsetof(struct cudaDeviceProp, maxTexture1D);
+    size_t to = offsetof(struct cudaDeviceProp, surfaceAlignment);
+    memcpy((char *)p + from, (const char *)&hopper + from, to - from);
+}
 
 static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
 {
@@ -60,9 +83,21 @@ static void fill_properties(const GpuConfig *g, struct cudaDeviceProp *p)
     p->directManagedMemAccessFromHost = 1;
     p->sharedMemPerBlockOptin = g->smem_per_block;
     p->maxBlocksPerMultiProcessor = (int)g->max_blocks_per_sm;
+    p->cooperativeLaunch = 1; /* cooperative_api.c */
     p->reservedSharedMemPerBlock = g->smem_reserved_per_block;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
+    p->hostRegisterSupported = 1;
+    p->sparseCudaArraySupported = 1;
+    p->hostRegisterReadOnlySupported = 1;
+    p->timelineSemaphoreInteropSupported = 1;
+    p->deferredMappingCudaArraySupported = 1;
+    p->gpuPciDeviceID = GPU_PCI_DEVICE_ID;
+    /* L2 residency controls (simpleAttributes sizes its window from them):
+     * three quarters of L2 may persist, windows up to Hopper's 128 MiB - 4 KiB */
+    p->persistingL2CacheMaxSize = (int)(g->l2.size_bytes / 4 * 3);
+    p->accessPolicyMaxWindowSize = 134213632;
+    fill_texture_limits(p);
 }
 
 /* CUDA 12's layout: the fields both releases have, copied, and those 13
@@ -105,6 +140,7 @@ static void fill_properties12(const GpuConfig *g, struct cudaDeviceProp12 *p)
     p->computeMode = 0;                 /* cudaComputeModeDefault */
     p->singleToDoublePrecisionPerfRatio = 2;
     p->cooperativeMultiDeviceLaunch = 0;
+    p->maxTexture1DLinear = 268435456;
 }
 
 /* cudaDeviceAttr -> the int property it reads (offset), or a constant. */
@@ -129,6 +165,25 @@ static const struct {
     P(106, maxBlocksPerMultiProcessor), P(108, persistingL2CacheMaxSize), P(109, accessPolicyMaxWindowSize),
     P(115, memoryPoolsSupported), P(120, clusterLaunch), P(125, ipcEventSupported), P(130, deviceNumaConfig),
     P(131, deviceNumaId), P(133, mpsEnabled), P(134, hostNumaId),
+    /* texture and surface limits */
+    P(21, maxTexture1D), P(22, maxTexture2D[0]), P(23, maxTexture2D[1]), P(24, maxTexture3D[0]),
+    P(25, maxTexture3D[1]), P(26, maxTexture3D[2]), P(27, maxTexture2DLayered[0]), P(28, maxTexture2DLayered[1]),
+    P(29, maxTexture2DLayered[2]), P(42, maxTexture1DLayered[0]), P(43, maxTexture1DLayered[1]),
+    P(45, maxTexture2DGather[0]), P(46, maxTexture2DGather[1]), P(47, maxTexture3DAlt[0]),
+    P(48, maxTexture3DAlt[1]), P(49, maxTexture3DAlt[2]), P(52, maxTextureCubemap),
+    P(53, maxTextureCubemapLayered[0]), P(54, maxTextureCubemapLayered[1]), P(55, maxSurface1D),
+    P(56, maxSurface2D[0]), P(57, maxSurface2D[1]), P(58, maxSurface3D[0]), P(59, maxSurface3D[1]),
+    P(60, maxSurface3D[2]), P(61, maxSurface1DLayered[0]), P(62, maxSurface1DLayered[1]),
+    P(63, maxSurface2DLayered[0]), P(64, maxSurface2DLayered[1]), P(65, maxSurface2DLayered[2]),
+    P(66, maxSurfaceCubemap), P(67, maxSurfaceCubemapLayered[0]), P(68, maxSurfaceCubemapLayered[1]),
+    C(69, 268435456), P(70, maxTexture2DLinear[0]), P(71, maxTexture2DLinear[1]), P(72, maxTexture2DLinear[2]),
+    P(73, maxTexture2DMipmap[0]), P(74, maxTexture2DMipmap[1]), P(77, maxTexture1DMipmap),
+    /* the rest of CUDA 13's attributes */
+    C(98, 0), P(99, hostRegisterSupported), P(112, sparseCudaArraySupported),
+    P(113, hostRegisterReadOnlySupported), P(114, timelineSemaphoreInteropSupported),
+    P(116, gpuDirectRDMASupported), C(117, 0), C(118, 0), C(119, 0), P(121, deferredMappingCudaArraySupported),
+    C(126, 4), C(135, 0), C(138, 0), C(139, (int)GPU_PCI_DEVICE_ID), C(140, 0), C(142, 0), C(143, 0), C(144, 0),
+    C(147, 0),
 #undef P
 #undef C
 };
@@ -202,6 +257,41 @@ CUDART_API cudaError_t cudaDriverGetVersion(int *version)
     return cudart_leave(d, cudaSuccess);
 }
 
+/* Driver API functions by name: warpsim has no driver API (no libcuda), so
+ * every symbol is "not found", which CUDA reports as success with a NULL
+ * pointer and cudaDriverEntryPointSymbolNotFound; a program is expected to
+ * check.  Said once per symbol on stderr. */
+static cudaError_t driver_entry_point(const char *symbol, void **funcPtr, unsigned long long flags, int *status)
+{
+    CudartDevice *d = cudart_enter();
+    if (!symbol || !funcPtr || flags > 2) /* cudaEnableDefault, LegacyStream, PerThreadDefaultStream */
+        return cudart_leave(d, cudaErrorInvalidValue);
+    *funcPtr = NULL;
+    if (status)
+        *status = 1; /* cudaDriverEntryPointSymbolNotFound */
+    char *key = g_strdup_printf("driver:%s", symbol);
+    if (!g_hash_table_contains(d->warned, key)) {
+        cudart_message("cudaGetDriverEntryPoint: the driver API function %s is not provided by warpsim", symbol);
+        g_hash_table_add(d->warned, key);
+    } else {
+        g_free(key);
+    }
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                               int *driverStatus)
+{
+    return driver_entry_point(symbol, funcPtr, flags, driverStatus);
+}
+
+CUDART_API cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                                        unsigned long long flags, int *driverStatus)
+{
+    (void)cudaVersion;
+    return driver_entry_point(symbol, funcPtr, flags, driverStatus);
+}
+
 /* The runtime a program built for CUDA 12 expects is a CUDA 12 one (the
  * driver, which runs both, stays 13.0). */
 CUDART_API cudaError_t cudaRuntimeGetVersion(int *version)
@@ -270,6 +360,8 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case 11: *value = (int)p.memPitch; return cudart_leave(d, cudaSuccess);
     case 13: *value = (int)(d->gpu->clock_mhz * 1000.0); return cudart_leave(d, cudaSuccess);
     case 14: *value = (int)p.textureAlignment; return cudart_leave(d, cudaSuccess);
+    case 30: *value = (int)p.surfaceAlignment; return cudart_leave(d, cudaSuccess);
+    case 51: *value = (int)p.texturePitchAlignment; return cudart_leave(d, cudaSuccess);
     case 81: *value = (int)p.sharedMemPerMultiprocessor; return cudart_leave(d, cudaSuccess);
     case 97: *value = (int)p.sharedMemPerBlockOptin; return cudart_leave(d, cudaSuccess);
     case 111: *value = (int)p.reservedSharedMemPerBlock; return cudart_leave(d, cudaSuccess);
@@ -284,7 +376,7 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
             memcpy(value, (const char *)&p + attribute_table[i].offset, sizeof *value);
         return cudart_leave(d, cudaSuccess);
     }
-    /* texture/surface limits and newer attributes: not modelled */
+    /* reserved numbers and values CUDA 13 does not define */
     *value = 0;
     return cudart_leave(d, cudaErrorInvalidValue);
 }
@@ -346,6 +438,73 @@ CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device
         return cudart_leave(d, cudaErrorInvalidDevice);
     g_strlcpy(pciBusId, "0000:01:00.0", (size_t)len); /* pciDomainID:pciBusID:pciDeviceID.0 */
     return cudart_leave(d, cudaSuccess);
+}
+
+/* Accepts what cudaDeviceGetPCIBusId gives and its shorter forms:
+ * [domain:]bus:device[.function], hexadecimal. */
+CUDART_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    CudartDevice *d = cudart_enter();
+    if (!device || !pciBusId)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    unsigned domain = 0, bus = 0, dev = 0, function = 0;
+    char tail = 0;
+    int n = sscanf(pciBusId, "%x:%x:%x.%x%c", &domain, &bus, &dev, &function, &tail);
+    if (n < 3) {
+        domain = 0;
+        n = sscanf(pciBusId, "%x:%x.%x%c", &bus, &dev, &function, &tail);
+        if (n < 2 || n > 3)
+            return cudart_leave(d, cudaErrorInvalidValue);
+    } else if (n > 4) {
+        return cudart_leave(d, cudaErrorInvalidValue);
+    }
+    struct cudaDeviceProp p;
+    if (d->init_error)
+        return cudart_leave(d, d->init_error);
+    fill_properties(d->gpu, &p);
+    if (domain != (unsigned)p.pciDomainID || bus != (unsigned)p.pciBusID || dev != (unsigned)p.pciDeviceID)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    *device = 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* ---------------------------------------------------------------- peers
+ * One device has no peer: it cannot "access" itself as a peer (CUDA answers
+ * 0 and refuses to enable it), and any other ordinal is not a device. */
+CUDART_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    CudartDevice *d = cudart_enter();
+    if (!canAccessPeer)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    if (device != 0 || peerDevice != 0)
+        return cudart_leave(d, cudaErrorInvalidDevice);
+    *canAccessPeer = 0;
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    (void)peerDevice;
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, flags ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+}
+
+CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    CudartDevice *d = cudart_enter();
+    return cudart_leave(d, peerDevice == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
+}
+
+/* Attributes of a link between two devices: there is none. */
+CUDART_API cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice)
+{
+    (void)attr;
+    CudartDevice *d = cudart_enter();
+    if (!value)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    (void)srcDevice;
+    (void)dstDevice;
+    return cudart_leave(d, cudaErrorInvalidDevice);
 }
 
 CUDART_API cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)

@@ -120,6 +120,22 @@ static int linked_release(void)
     return release ? release : 13;
 }
 
+static void stream_free(gpointer p)
+{
+    CudartStream *s = p;
+    if (s->capture_deps)
+        g_ptr_array_unref(s->capture_deps);
+    g_free(s);
+}
+
+static void event_free(gpointer p)
+{
+    CudartEvent *e = p;
+    if (e->capture_deps)
+        g_ptr_array_unref(e->capture_deps);
+    g_free(e);
+}
+
 static void initialise(CudartDevice *d)
 {
     d->initialised = true;
@@ -146,8 +162,13 @@ static void initialise(CudartDevice *d)
     d->const_shadows = g_ptr_array_new();
     memcpy(d->limits, default_limits, sizeof d->limits);
     d->allocs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-    d->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
-    d->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_free, NULL);
+    d->streams = g_hash_table_new_full(g_direct_hash, g_direct_equal, stream_free, NULL);
+    d->events = g_hash_table_new_full(g_direct_hash, g_direct_equal, event_free, NULL);
+    d->graphs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    d->graph_nodes = g_hash_table_new(g_direct_hash, g_direct_equal);
+    d->graph_execs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    d->captures = g_ptr_array_new();
+    d->per_thread_stream = (CudartStream){.magic = CUDART_STREAM_MAGIC, .sync_policy = 1};
     d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     d->call_configs = g_array_new(FALSE, TRUE, sizeof(CudartCallConfig));
     d->kernel_order = g_ptr_array_new();
@@ -216,6 +237,7 @@ void cudart_release_user_state(CudartDevice *d)
     while (g_hash_table_iter_next(&it, &key, &value))
         gmem_release(d->gmem, *(uint64_t *)key);
     g_hash_table_remove_all(d->allocs);
+    cudart_graphs_release(d);
     g_hash_table_remove_all(d->streams);
     g_hash_table_remove_all(d->events);
     g_array_set_size(d->call_configs, 0);

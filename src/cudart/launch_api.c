@@ -7,7 +7,9 @@
  * GPU (or the functional core when WARPSIM_FUNCTIONAL is set), advances the
  * simulated clock by the modelled time and records the profile.  A fault
  * is printed with warpsim's message and becomes the sticky error CUDA
- * would report at the next synchronising call. */
+ * would report at the next synchronising call.  A launch is a CudartOp
+ * (cudart_kernel_op) run at once, or recorded when its stream is
+ * capturing; cudart_run_op runs every kind of op (graph launches). */
 #include <string.h>
 
 #include "cudart_internal.h"
@@ -22,6 +24,8 @@ static cudaError_t launch_error_code(const GError *e)
     if (e->code == WS_ERR_INPUT)
         return strstr(e->message, "too many resources") ? cudaErrorLaunchOutOfResources
                                                         : cudaErrorInvalidConfiguration;
+    if (strstr(e->message, "device-side assertion"))
+        return cudaErrorAssert;
     if (strstr(e->message, "misaligned"))
         return cudaErrorMisalignedAddress;
     if (strstr(e->message, "error: invalid "))
@@ -37,12 +41,10 @@ static double functional_ns(const GpuConfig *gpu, const LaunchStats *ls)
     return (double)ls->warp_insts / per_cycle * 1000.0 / gpu->clock_mhz;
 }
 
-static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared_mem,
-                          cudaStream_t stream)
+/* What CUDA checks before a kernel runs: the kernel has an image warpsim
+ * can run.  Not sticky: the last error only. */
+static cudaError_t kernel_ready(CudartKernel *k)
 {
-    cudaError_t err = cudart_unusable(d);
-    if (err)
-        return err;
     if (!k)
         return cudaErrorInvalidDeviceFunction;
     if (!k->mod || !k->mod->module)
@@ -51,11 +53,8 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
         cudart_message("error: kernel %s is not in the program's PTX", k->name);
         return cudaErrorInvalidDeviceFunction;
     }
-    if (!cudart_stream_ok(d, stream))
-        return cudaErrorInvalidResourceHandle;
-    const Module *mod = k->mod->module;
     GError *why = NULL;
-    if (!module_func_runnable(mod, k->kernel, &why)) {
+    if (!module_func_runnable(k->mod->module, k->kernel, &why)) {
         /* refused before it runs, as CUDA refuses a kernel it has no image
          * for: the last error, not a sticky one */
         if (!k->unsupported_reported)
@@ -64,22 +63,57 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
         g_error_free(why);
         return cudaErrorNotSupported;
     }
+    return cudaSuccess;
+}
+
+cudaError_t cudart_kernel_op(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
+                             size_t smem, void **args, CudartOp *op)
+{
+    (void)d;
+    memset(op, 0, sizeof *op);
+    cudaError_t err = kernel_ready(k);
+    if (err)
+        return err;
+    const Module *mod = k->mod->module;
     const Function *f = module_func(mod, k->kernel);
     if (f->params->len && !args)
         return cudaErrorInvalidValue;
-    uint8_t *params = g_malloc0(f->frame_param_bytes ? f->frame_param_bytes : 1);
+    op->kind = CUDART_OP_KERNEL;
+    op->u.kernel.k = k;
+    op->u.kernel.func = func;
+    op->u.kernel.grid = grid;
+    op->u.kernel.block = block;
+    op->u.kernel.smem = (unsigned)smem;
+    op->u.kernel.param_bytes = f->frame_param_bytes;
+    op->u.kernel.params = g_malloc0(f->frame_param_bytes ? f->frame_param_bytes : 1);
     for (guint i = 0; i < f->params->len; i++) {
         const Variable *pv = module_var(mod, g_array_index(f->params, uint32_t, i));
         if (pv->size)
-            memcpy(params + pv->offset, args[i], pv->size);
+            memcpy(op->u.kernel.params + pv->offset, args[i], pv->size);
     }
+    return cudaSuccess;
+}
+
+/* Runs a kernel op: the timing model (or the functional core), the clock,
+ * the profile; a fault becomes the sticky error. */
+static cudaError_t run_kernel(CudartDevice *d, const CudartOp *op)
+{
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return err;
+    CudartKernel *k = op->u.kernel.k;
+    if ((err = kernel_ready(k)))
+        return err;
+    const Module *mod = k->mod->module;
+    dim3 grid = op->u.kernel.grid, block = op->u.kernel.block;
     const GpuConfig *gpu = d->gpu;
     const GpuConfig *timed = d->functional ? NULL : gpu;
     Dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
     LaunchSpec spec = {
-        .kernel = k->kernel, .grid = g, .block = b, .dynamic_shared_bytes = (uint32_t)shared_mem,
-        .params = params, .gridid = ++d->gridid, .nsm = gpu->num_sms, .host_threads = d->host_threads,
-        .gpu = gpu, .regs_per_thread = k->regs,
+        .kernel = k->kernel, .grid = g, .block = b, .dynamic_shared_bytes = op->u.kernel.smem,
+        .params = op->u.kernel.params, .gridid = ++d->gridid, .nsm = gpu->num_sms,
+        .host_threads = d->host_threads, .gpu = gpu, .regs_per_thread = k->regs,
+        .cooperative = op->u.kernel.cooperative,
     };
     LaunchStats ls;
     TimingStats ts;
@@ -91,7 +125,6 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
     bool ok = timed ? timing_run(k->mod->image, &spec, timed, k->regs, &ls, &ts, &e)
                     : launch_run(k->mod->image, &spec, &ls, &e);
     cudart_const_shadows_sync(d, false);
-    g_free(params);
     double ns = 0;
     if (ok)
         ns = timed ? (double)ts.cycles * 1000.0 / gpu->clock_mhz : functional_ns(gpu, &ls);
@@ -112,6 +145,93 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 bloc
     if (timed)
         timing_stats_clear(&ts);
     return err;
+}
+
+/* The host stub a kernel was registered under (the registry maps stubs to
+ * kernels; this is the other way, for the rare caller that needs it). */
+static const void *host_stub_of(CudartDevice *d, const CudartKernel *k)
+{
+    GHashTableIter it;
+    gpointer stub, kernel;
+    g_hash_table_iter_init(&it, d->kernels);
+    while (g_hash_table_iter_next(&it, &stub, &kernel))
+        if (kernel == k)
+            return stub;
+    return NULL;
+}
+
+static cudaError_t launch(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block, void **args,
+                          size_t shared_mem, cudaStream_t stream)
+{
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return err;
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    if (!cudart_stream_ok(d, stream))
+        return cudaErrorInvalidResourceHandle;
+    bool record = false;
+    if ((err = cudart_capture_begin_op(d, stream, &record)))
+        return err;
+    CudartOp op;
+    if ((err = cudart_kernel_op(d, k, func, grid, block, shared_mem, args, &op)))
+        return err;
+    if (record) {
+        /* nvcc 13's stubs launch by handle: the node still names the host
+         * stub (cudaGraphKernelNodeGetParams' func, passed back to SetParams) */
+        if (!op.u.kernel.func)
+            op.u.kernel.func = host_stub_of(d, k);
+        return cudart_capture_add(d, stream, &op);
+    }
+    err = run_kernel(d, &op);
+    cudart_op_clear(&op);
+    return err;
+}
+
+/* ----------------------------------------------------------- ops */
+
+cudaError_t cudart_run_op(CudartDevice *d, const CudartOp *op)
+{
+    cudaError_t err = cudart_unusable(d);
+    if (err)
+        return err;
+    switch (op->kind) {
+    case CUDART_OP_KERNEL:
+        return run_kernel(d, op);
+    case CUDART_OP_COPY:
+        return cudart_copy_3d(d, &op->u.copy);
+    case CUDART_OP_FILL:
+        return cudart_fill_2d(d, &op->u.fill);
+    case CUDART_OP_HOST:
+        /* host work runs without the lock: it may call back into the runtime */
+        g_mutex_unlock(&d->lock);
+        op->u.host.fn(op->u.host.data);
+        g_mutex_lock(&d->lock);
+        return cudaSuccess;
+    case CUDART_OP_EVENT_RECORD:
+        if (g_hash_table_contains(d->events, op->u.event)) {
+            CudartEvent *e = (CudartEvent *)op->u.event;
+            e->recorded = true;
+            e->at_ns = d->clock_ns;
+        }
+        return cudaSuccess;
+    default: /* waits, empty nodes, graph memory (allocated when captured); children are flattened */
+        return cudaSuccess;
+    }
+}
+
+void cudart_op_copy(CudartOp *to, const CudartOp *from)
+{
+    *to = *from;
+    if (from->kind == CUDART_OP_KERNEL)
+        to->u.kernel.params = g_memdup2(from->u.kernel.params, MAX(from->u.kernel.param_bytes, 1));
+}
+
+void cudart_op_clear(CudartOp *op)
+{
+    if (op->kind == CUDART_OP_KERNEL)
+        g_clear_pointer(&op->u.kernel.params, g_free);
+    memset(op, 0, sizeof *op);
 }
 
 CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
@@ -142,7 +262,7 @@ CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blo
                                         cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), gridDim, blockDim, args, sharedMem, stream));
+    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), func, gridDim, blockDim, args, sharedMem, stream));
 }
 
 CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -151,23 +271,33 @@ CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-/* cudaLaunchKernelEx: attributes that only tune scheduling are ignored; a
- * cooperative launch runs as an ordinary one (every block of a grid the
- * simulator runs makes progress); thread-block clusters are not modelled. */
+/* cudaLaunchKernelEx: attributes that only tune scheduling are ignored;
+ * cudaLaunchAttributeCooperative makes a cooperative launch
+ * (cooperative_api.c); thread-block clusters are not modelled. */
 CUDART_API cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *config, const void *func, void **args)
 {
     CudartDevice *d = cudart_enter();
     if (!config || (config->numAttrs && !config->attrs))
         return cudart_leave(d, cudaErrorInvalidValue);
+    bool cooperative = false;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const struct cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative) {
+            int on; /* the value's first member: an int */
+            memcpy(&on, a->val.bytes, sizeof on);
+            cooperative = on != 0;
+        }
         if (a->id == cudaLaunchAttributeClusterDimension &&
             a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
             cudart_message("cudaLaunchKernelEx: thread-block clusters are not supported by warpsim");
             return cudart_leave(d, cudaErrorNotSupported);
         }
     }
-    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), config->gridDim, config->blockDim, args,
+    if (cooperative)
+        return cudart_leave(d, cudart_launch_cooperative(d, cudart_kernel_for(d, func), func, config->gridDim,
+                                                         config->blockDim, args, config->dynamicSmemBytes,
+                                                         config->stream));
+    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), func, config->gridDim, config->blockDim, args,
                                   config->dynamicSmemBytes, config->stream));
 }
 
@@ -190,7 +320,7 @@ CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim
                                           size_t sharedMem, cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, launch(d, kernel, gridDim, blockDim, args, sharedMem, stream));
+    return cudart_leave(d, launch(d, kernel, NULL, gridDim, blockDim, args, sharedMem, stream));
 }
 
 CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
@@ -219,6 +349,16 @@ static uint64_t static_shared_bytes(const Module *m, uint32_t kernel)
     return size;
 }
 
+/* The architecture of a module's `.target sm_XY[a|f]` as XY, 0 when the
+ * target names none. */
+static int ptx_target_arch(const Module *m)
+{
+    const char *t = m->target;
+    if (t && g_str_has_prefix(t, "sm_") && g_ascii_isdigit(t[3]))
+        return (int)g_ascii_strtoull(t + 3, NULL, 10);
+    return 0;
+}
+
 CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
     CudartDevice *d = cudart_enter();
@@ -240,8 +380,10 @@ CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     attr->localSizeBytes = f->frame_local_bytes;
     attr->maxThreadsPerBlock = (int)d->gpu->max_threads_per_block;
     attr->numRegs = (int)k->regs;
-    attr->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
+    /* what CUDA reports here is the PTX's target architecture (75 for
+     * .target sm_75), not the PTX ISA version: CUB picks its kernels by it */
     attr->binaryVersion = (int)(d->gpu->cc_major * 10 + d->gpu->cc_minor);
+    attr->ptxVersion = ptx_target_arch(m) ? ptx_target_arch(m) : attr->binaryVersion;
     attr->maxDynamicSharedSizeBytes = (int)(k->max_dynamic_smem ? k->max_dynamic_smem
                                                                 : d->gpu->smem_per_block - attr->sharedSizeBytes);
     attr->preferredShmemCarveout = -1;
@@ -308,6 +450,34 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
     uint64_t smem = static_shared_bytes(k->mod->module, k->kernel) + dynamicSMemSize;
     occupancy_compute(d->gpu, (uint32_t)blockSize, k->regs, (uint32_t)MIN(smem, UINT32_MAX), &o);
     *numBlocks = (int)o.blocks_per_sm;
+    return cudart_leave(d, cudaSuccess);
+}
+
+/* The dynamic shared memory each of numBlocks blocks of blockSize threads
+ * can have with all of them resident on one SM: the SM's shared memory
+ * split numBlocks ways (less what the driver reserves per block and the
+ * kernel's static shared memory), capped by the per-block limit; 0 when
+ * that many blocks cannot be resident for other reasons. */
+CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                                 int numBlocks, int blockSize)
+{
+    CudartDevice *d = cudart_enter();
+    CudartKernel *k = loaded_kernel(d, func);
+    if (!k)
+        return cudart_leave(d, cudaErrorInvalidDeviceFunction);
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    const GpuConfig *gpu = d->gpu;
+    uint64_t static_smem = static_shared_bytes(k->mod->module, k->kernel);
+    Occupancy o;
+    occupancy_compute(gpu, (uint32_t)blockSize, k->regs, (uint32_t)static_smem, &o);
+    *dynamicSmemSize = 0;
+    if ((uint32_t)blockSize > gpu->max_threads_per_block || o.blocks_per_sm < (uint32_t)numBlocks)
+        return cudart_leave(d, cudaSuccess);
+    uint64_t per_block = gpu->smem_per_sm / (uint64_t)numBlocks;
+    per_block = per_block > gpu->smem_reserved_per_block ? per_block - gpu->smem_reserved_per_block : 0;
+    per_block = MIN(per_block, (uint64_t)gpu->smem_per_block);
+    *dynamicSmemSize = per_block > static_smem ? per_block - static_smem : 0;
     return cudart_leave(d, cudaSuccess);
 }
 

@@ -3,7 +3,12 @@
  * (with its flags and priority) and every query says "done"; an event
  * records the simulated device clock, and cudaEventElapsedTime returns
  * simulated milliseconds; a host function enqueued in a stream runs at once,
- * which is after everything enqueued before it. */
+ * which is after everything enqueued before it.  In a capturing stream
+ * (graph_api.c) host functions become nodes, events mark the capture's
+ * position and waiting on such an event joins the capture; stream
+ * attributes are kept. */
+#include <string.h>
+
 #include "cudart_internal.h"
 
 bool cudart_stream_ok(CudartDevice *d, cudaStream_t s)
@@ -22,6 +27,7 @@ CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsig
     s->magic = CUDART_STREAM_MAGIC;
     s->flags = flags;
     s->priority = CLAMP(priority, CUDART_PRIORITY_GREATEST, CUDART_PRIORITY_LEAST);
+    s->sync_policy = 1; /* cudaSyncPolicyAuto */
     g_hash_table_add(d->streams, s);
     *pStream = (cudaStream_t)s;
     return cudart_leave(d, cudaSuccess);
@@ -105,6 +111,14 @@ CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, HostFn fn, void *
     cudaError_t err = cudart_unusable(d);
     if (err)
         return cudart_leave(d, err);
+    bool record = false;
+    if ((err = cudart_capture_begin_op(d, stream, &record)))
+        return cudart_leave(d, err);
+    CudartOp op = {.kind = CUDART_OP_HOST};
+    op.u.host.fn = fn;
+    op.u.host.data = userData;
+    if (record)
+        return cudart_leave(d, cudart_capture_add(d, stream, &op));
     g_mutex_unlock(&d->lock);
     fn(userData);
     return cudaSuccess;
@@ -119,26 +133,37 @@ CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, StreamCallback
         return cudart_leave(d, cudaErrorInvalidValue);
     if (!cudart_stream_ok(d, stream))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    /* a legacy callback cannot be captured (cudaLaunchHostFunc can) */
+    cudaError_t err = cudart_capture_sync_check(d, stream, false);
+    if (err)
+        return cudart_leave(d, err);
     cudaError_t status = cudart_unusable(d);
     g_mutex_unlock(&d->lock);
     callback(stream, status, userData);
     return cudaSuccess;
 }
 
+/* A stream destroyed while capturing leaves the capture (invalidated when
+ * it began it, as its end can no longer be called). */
 CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    if (!stream || !g_hash_table_remove(d->streams, stream))
+    if (!stream || !g_hash_table_contains(d->streams, stream))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    cudart_stream_forget_capture(d, (CudartStream *)stream);
+    g_hash_table_remove(d->streams, stream);
     return cudart_leave(d, cudaSuccess);
 }
 
+/* Synchronising with a capturing stream is refused (and ends the capture's
+ * validity), as in CUDA. */
 static cudaError_t stream_done(cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
     if (!cudart_stream_ok(d, stream))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
-    return cudart_leave(d, cudart_unusable(d));
+    cudaError_t err = cudart_capture_sync_check(d, stream, false);
+    return cudart_leave(d, err ? err : cudart_unusable(d));
 }
 
 CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
@@ -151,19 +176,34 @@ CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
     return stream_done(stream);
 }
 
-/* Every earlier event has happened already: nothing to wait for. */
+/* Every earlier event has happened already: nothing to wait for, unless
+ * the event was recorded in a capture, which the stream then joins. */
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     CudartDevice *d = cudart_enter();
-    if (!cudart_stream_ok(d, stream) || !g_hash_table_contains(d->events, event) || flags > 1)
+    if (!cudart_stream_ok(d, stream) || !g_hash_table_contains(d->events, event))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
-    return cudart_leave(d, cudaSuccess);
+    if (flags > 1) /* cudaEventWaitDefault, cudaEventWaitExternal */
+        return cudart_leave(d, cudaErrorInvalidValue);
+    cudaError_t err = cudart_capture_event_wait(d, stream, (CudartEvent *)event);
+    if (err)
+        return cudart_leave(d, err);
+    bool record = false;
+    if ((err = cudart_capture_begin_op(d, stream, &record)))
+        return cudart_leave(d, err);
+    if (record && flags == 1) { /* an external wait is a node of its own */
+        CudartOp op = {.kind = CUDART_OP_EVENT_WAIT};
+        op.u.event = event;
+        err = cudart_capture_add(d, stream, &op);
+    }
+    return cudart_leave(d, err);
 }
 
 CUDART_API cudaError_t cudaDeviceSynchronize(void)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, cudart_unusable(d));
+    cudaError_t err = cudart_capture_sync_check(d, NULL, true);
+    return cudart_leave(d, err ? err : cudart_unusable(d));
 }
 
 CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
@@ -198,22 +238,49 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     CudartEvent *e = (CudartEvent *)event;
     if (!e || !g_hash_table_contains(d->events, e) || !cudart_stream_ok(d, stream))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    bool record = false;
+    cudaError_t err = cudart_capture_begin_op(d, stream, &record);
+    if (err)
+        return cudart_leave(d, err);
+    if (record) {
+        cudart_capture_event_record(d, stream, e);
+        return cudart_leave(d, cudaSuccess);
+    }
+    e->capture = NULL;
     e->recorded = true;
     e->at_ns = d->clock_ns;
     return cudart_leave(d, cudaSuccess);
 }
 
+/* cudaEventRecordExternal (1) in a capture: a record node of its own. */
 CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
-    (void)flags;
+    CudartDevice *d = cudart_enter();
+    if (flags > 1)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    bool record = false;
+    cudaError_t err = cudart_stream_ok(d, stream) && g_hash_table_contains(d->events, event)
+                          ? cudart_capture_begin_op(d, stream, &record) : cudaSuccess;
+    if (err)
+        return cudart_leave(d, err);
+    if (record && flags == 1) {
+        CudartOp op = {.kind = CUDART_OP_EVENT_RECORD};
+        op.u.event = event;
+        return cudart_leave(d, cudart_capture_add(d, stream, &op));
+    }
+    g_mutex_unlock(&d->lock);
     return cudaEventRecord(event, stream);
 }
 
+/* An event last recorded in a capture is not work that can be waited
+ * for (cudaErrorCapturedEvent). */
 static cudaError_t event_done(cudaEvent_t event)
 {
     CudartDevice *d = cudart_enter();
     if (!event || !g_hash_table_contains(d->events, event))
         return cudart_leave(d, cudaErrorInvalidResourceHandle);
+    if (((CudartEvent *)event)->capture)
+        return cudart_leave(d, cudaErrorCapturedEvent);
     return cudart_leave(d, cudart_unusable(d));
 }
 
@@ -246,4 +313,81 @@ CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEv
 CUDART_API cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     return cudaEventElapsedTime(ms, start, end);
+}
+
+/* Stream attributes (cudaLaunchAttributeValue, a 64-byte union): the
+ * priority is the stream's own; the synchronization policy and the L2
+ * access-policy window are kept as given and change nothing, as the
+ * simulator neither blocks nor persists lines.  Other ids are not stream
+ * attributes. */
+enum { ATTR_ACCESS_POLICY_WINDOW = 1, ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8 };
+
+static CudartStream *attribute_stream(CudartDevice *d, cudaStream_t stream, cudaError_t *err)
+{
+    *err = cudart_stream_ok(d, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+    if (*err || !stream || !g_hash_table_contains(d->streams, stream)) {
+        if (!*err)
+            *err = cudaErrorInvalidResourceHandle; /* the default streams have no settable attributes */
+        return NULL;
+    }
+    return (CudartStream *)stream;
+}
+
+CUDART_API cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, void *value)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err;
+    if (!value)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    CudartStream defaults = {.priority = CUDART_PRIORITY_LEAST, .sync_policy = 1};
+    CudartStream *s = attribute_stream(d, stream, &err);
+    if (!s && cudart_stream_ok(d, stream))
+        s = &defaults; /* a default stream: its attributes as created */
+    if (!s)
+        return cudart_leave(d, err);
+    memset(value, 0, CUDART_STREAM_ATTR_BYTES);
+    switch (attr) {
+    case ATTR_PRIORITY: *(int *)value = s->priority; break;
+    case ATTR_ACCESS_POLICY_WINDOW: memcpy(value, s->access_policy, CUDART_STREAM_ATTR_BYTES); break;
+    case ATTR_SYNC_POLICY: *(int *)value = s->sync_policy; break;
+    default: return cudart_leave(d, cudaErrorInvalidValue);
+    }
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const void *value)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err;
+    if (!value)
+        return cudart_leave(d, cudaErrorInvalidValue);
+    CudartStream *s = attribute_stream(d, stream, &err);
+    if (!s)
+        return cudart_leave(d, err);
+    switch (attr) {
+    case ATTR_PRIORITY:
+        s->priority = CLAMP(*(const int *)value, CUDART_PRIORITY_GREATEST, CUDART_PRIORITY_LEAST);
+        break;
+    case ATTR_ACCESS_POLICY_WINDOW: memcpy(s->access_policy, value, CUDART_STREAM_ATTR_BYTES); break;
+    case ATTR_SYNC_POLICY:
+        if (*(const int *)value < 1 || *(const int *)value > 4) /* cudaSyncPolicyAuto .. BlockingSync */
+            return cudart_leave(d, cudaErrorInvalidValue);
+        s->sync_policy = *(const int *)value;
+        break;
+    default: return cudart_leave(d, cudaErrorInvalidValue);
+    }
+    return cudart_leave(d, cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    CudartDevice *d = cudart_enter();
+    cudaError_t err;
+    CudartStream *to = attribute_stream(d, dst, &err), *from = to ? attribute_stream(d, src, &err) : NULL;
+    if (!to || !from)
+        return cudart_leave(d, err);
+    to->priority = from->priority;
+    to->sync_policy = from->sync_policy;
+    memcpy(to->access_policy, from->access_policy, CUDART_STREAM_ATTR_BYTES);
+    return cudart_leave(d, cudaSuccess);
 }

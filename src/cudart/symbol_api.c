@@ -51,6 +51,18 @@ static cudaError_t symbol_copy(const void *symbol, void *host, size_t count, siz
         return cudart_leave(d, cudaErrorInvalidValue);
     if (!other)
         other = host;
+    bool record = false;
+    if (check_stream && (err = cudart_capture_begin_op(d, stream, &record)))
+        return cudart_leave(d, err);
+    if (record) {
+        /* a capturing stream: a copy node between the bytes themselves */
+        CudartOp op = {.kind = CUDART_OP_COPY};
+        op.u.copy = (CudartCopy){.dst = to_symbol ? bytes + offset : other,
+                                 .src = to_symbol ? other : bytes + offset, .dpitch = count, .spitch = count,
+                                 .dslice = count, .sslice = count, .width = count, .height = 1, .depth = 1,
+                                 .kind = cudaMemcpyHostToHost};
+        return cudart_leave(d, cudart_capture_add(d, stream, &op));
+    }
     if (count) {
         if (to_symbol)
             memmove(bytes + offset, other, count);

@@ -50,7 +50,7 @@ def expectations(source_root):
     return {
         "device_props": ([str(sms), major, minor], []),
         "cuda12_props": ([str(sms), major, minor, str(int(clock_mhz * 1000))], []),
-        "unsupported": ([], [("cudaMalloc3D is not supported", 1), ("cudaGraphCreate is not supported", 1)]),
+        "unsupported": ([], [("cudaMalloc3DArray is not supported", 1), ("cudaIpcGetMemHandle is not supported", 1)]),
         "kernel_fault": ([], [("error: invalid global write of size 4", 1)]),
         # one line per texture kernel (launched twice or not): kernel, PTX line, instruction
         "texture_kernels": ([], [("cannot run on warpsim", 3),
@@ -64,6 +64,13 @@ def expectations(source_root):
                                ("the CUDA device runtime (dynamic parallelism, libcudadevrt) is not supported", 1)]),
         # each unit's printf format string is its own
         "rdc_two_units": ([], [], [("main unit: x[0] = 6", 1), ("support unit: 1000 calls", 1)]),
+        # device printf's conversions; the failed assertion's one message (and only one)
+        "printf_assert": ([], [("error: device-side assertion `data[i] > 0' failed", 1)],
+                          [("Value is:10", 32), ("[3, 7]:\t\tValue is:10", 1),
+                           ("f=1.500 d=1.23457e+04 ll=-9000000000 u=3054 x=00000bee c=W s=warpsim p=%", 1),
+                           ("after the failed assertion: cudaErrorAssert", 1)]),
+        # no driver API: the entry point is "not found", said once
+        "runtime_limits": ([], [("the driver API function cuMemAlloc is not provided by warpsim", 1)]),
         # the summary names kernels demangled, template arguments and all
         "runtime_extras": ([], [("void fillPattern<int, 7>(int*, int, int)", 1),
                                 ("void fillPattern<float, 3>(float*, int, float)", 1)], [], ["--summary"]),

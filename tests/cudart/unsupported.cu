@@ -6,14 +6,18 @@
 
 int main()
 {
-    cudaPitchedPtr p;
+    cudaArray_t array;
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     cudaExtent e = make_cudaExtent(64, 4, 4);
-    EXPECT(cudaMalloc3D(&p, e) == cudaErrorNotSupported);
+    EXPECT(cudaMalloc3DArray(&array, &desc, e) == cudaErrorNotSupported);
     EXPECT(cudaGetLastError() == cudaErrorNotSupported);
-    EXPECT(cudaMalloc3D(&p, e) == cudaErrorNotSupported); // second call: no second line
+    EXPECT(cudaMalloc3DArray(&array, &desc, e) == cudaErrorNotSupported); // second call: no second line
     cudaGetLastError();
-    cudaGraph_t g;
-    EXPECT(cudaGraphCreate(&g, 0) == cudaErrorNotSupported);
+    cudaIpcMemHandle_t handle;
+    float *d0;
+    CHECK_CUDA(cudaMalloc(&d0, 64));
+    EXPECT(cudaIpcGetMemHandle(&handle, d0) == cudaErrorNotSupported);
+    CHECK_CUDA(cudaFree(d0));
     EXPECT(std::string(cudaGetErrorString(cudaErrorNotSupported)) == "operation not supported");
     EXPECT(std::string(cudaGetErrorName(cudaErrorNotSupported)) == "cudaErrorNotSupported");
     cudaGetLastError();
