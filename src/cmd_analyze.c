@@ -17,12 +17,12 @@
 #include "cfg.h"
 #include "config.h"
 #include "divergence.h"
+#include "commands.h"
 #include "errors.h"
 #include "occupancy.h"
 #include "ptx_parser.h"
 #include "regpressure.h"
 
-int cmd_analyze(int argc, char **argv, GError **error);
 
 #define DEFAULT_BLOCK 256
 
@@ -32,17 +32,6 @@ typedef struct {
     const GpuConfig *gpu;
     uint32_t block;        /* 0: the kernel's .reqntid/.maxntid, else DEFAULT_BLOCK */
 } AnalyzeOptions;
-
-static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
-{
-    GError *local = NULL;
-    bool ok = g_option_context_parse(ctx, argc, argv, &local);
-    if (!ok) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s", local->message);
-        g_error_free(local);
-    }
-    return ok;
-}
 
 static const char *reg_name(const Function *f, uint32_t reg)
 {
@@ -366,7 +355,7 @@ int cmd_analyze(int argc, char **argv, GError **error)
     Module *m = NULL;
     GpuConfig *gpu = NULL;
     json_t *doc = NULL;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     if (argc != 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "analyze: expected one PTX file argument");

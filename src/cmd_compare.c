@@ -16,24 +16,13 @@
 
 #include "compare.h"
 #include "config.h"
+#include "commands.h"
 #include "errors.h"
 #include "launch.h"
 #include "manifest.h"
 
 #define DEFAULT_SHOWN 5
 
-int cmd_compare(int argc, char **argv, GError **error);
-
-static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
-{
-    GError *local = NULL;
-    bool ok = g_option_context_parse(ctx, argc, argv, &local);
-    if (!ok) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s", local->message);
-        g_error_free(local);
-    }
-    return ok;
-}
 
 typedef struct {
     char *label;
@@ -114,7 +103,7 @@ int cmd_compare(int argc, char **argv, GError **error)
     json_t *cmp = NULL;
     guint nptx = ptx ? g_strv_length(ptx) : 0;
 
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     nptx = ptx ? g_strv_length(ptx) : 0;
     if (argc == 2 && (nptx < 1 || nptx > 2)) {

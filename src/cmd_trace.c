@@ -9,22 +9,11 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "commands.h"
 #include "errors.h"
 #include "manifest.h"
 #include "trace.h"
 
-int cmd_trace(int argc, char **argv, GError **error);
-
-static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
-{
-    GError *local = NULL;
-    bool ok = g_option_context_parse(ctx, argc, argv, &local);
-    if (!ok) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s", local->message);
-        g_error_free(local);
-    }
-    return ok;
-}
 
 /* "N,N,..." of at most max unsigned numbers below limit. */
 static bool parse_list(const char *text, const char *what, uint32_t *out, uint32_t max, uint32_t *n,
@@ -80,7 +69,7 @@ int cmd_trace(int argc, char **argv, GError **error)
     Trace *trace = NULL;
     json_t *report = NULL;
     uint32_t lane_list[WARP_SIZE], nlanes = 0, ctaid[3] = {0, 0, 0}, nid = 1;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     if (argc != 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "trace: expected one MANIFEST argument (see warpsim trace --help)");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cfg.h"
+#include "commands.h"
 #include "errors.h"
 #include "isa.h"
 #include "manifest.h"
@@ -20,9 +21,6 @@
 #include "timeline.h"
 
 typedef int (*CommandFn)(int argc, char **argv, GError **error);
-int cmd_compare(int argc, char **argv, GError **error); /* cmd_compare.c */
-int cmd_analyze(int argc, char **argv, GError **error); /* cmd_analyze.c */
-int cmd_trace(int argc, char **argv, GError **error); /* cmd_trace.c */
 
 typedef struct {
     const char *name;
@@ -31,7 +29,7 @@ typedef struct {
     const char *summary;
 } Command;
 
-static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
+bool command_parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **error)
 {
     GError *local = NULL;
     bool ok = g_option_context_parse(ctx, argc, argv, &local);
@@ -88,7 +86,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     int status = 2;
     Manifest *mf = NULL;
     json_t *report = NULL;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     if (argc != 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: expected one MANIFEST argument (see warpsim run --help)");
@@ -199,7 +197,7 @@ static int cmd_cfg(int argc, char **argv, GError **error)
     g_option_context_add_main_entries(ctx, entries, NULL);
     int status = 2;
     Module *m = NULL;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     if (argc != 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "cfg: expected one PTX file argument");
@@ -300,7 +298,7 @@ static int cmd_occupancy(int argc, char **argv, GError **error)
     g_option_context_add_main_entries(ctx, entries, NULL);
     int status = 2;
     GpuConfig *gpu = NULL;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     if (argc != 1) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "occupancy: unexpected argument '%s'", argv[1]);
@@ -410,7 +408,7 @@ static int cmd_exec(int argc, char **argv, GError **error)
     int status = 2;
     char *libdir = NULL;
     GpuConfig *gpu = NULL;
-    if (!parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error))
         goto out;
     int first = 1;
     if (first < argc && strcmp(argv[first], "--") == 0)
