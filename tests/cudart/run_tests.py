@@ -15,6 +15,7 @@ its source or a header next to it is newer than the executable.  At most
 two programs build or run at a time (nvcc is slow and CI machines small).
 
 usage: run_tests.py --warpsim BIN --build-dir DIR --source-root DIR
+(environment CUDART_PROGRAM_DIR, when set, replaces --build-dir)
 """
 import argparse
 import concurrent.futures
@@ -193,6 +194,10 @@ def main():
         print("nvcc not found: skipping the CUDA runtime tests")
         return 77
     src_dir = os.path.join(args.source_root, "tests", "cudart")
+    # The programs do not depend on how warpsim was built (they load the
+    # runtime at run time), so builds of one tree may share them: CI's plain
+    # and sanitizer builds compile each program once (nvcc is slow).
+    args.build_dir = os.environ.get("CUDART_PROGRAM_DIR") or args.build_dir
     os.makedirs(args.build_dir, exist_ok=True)
     sources = program_sources(src_dir)
     programs = sorted(sources)
