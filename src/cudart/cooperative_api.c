@@ -14,7 +14,7 @@
 /* cudaSuccess when a cooperative grid of this shape fits the device;
  * shapes CUDA rejects for other reasons are left to the launch, which
  * reports them with their own error. */
-static cudaError_t cooperative_fits(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 block, size_t smem)
+cudaError_t cudart_cooperative_fits(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 block, size_t smem)
 {
     const GpuConfig *gpu = d->gpu;
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
@@ -43,40 +43,12 @@ static cudaError_t cooperative_fits(CudartDevice *d, CudartKernel *k, dim3 grid,
     return cudaErrorCooperativeLaunchTooLarge;
 }
 
-cudaError_t cudart_launch_cooperative(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
-                                      void **args, size_t smem, cudaStream_t stream)
-{
-    cudaError_t err = cudart_unusable(d);
-    if (err)
-        return err;
-    if (!k)
-        return cudaErrorInvalidDeviceFunction;
-    if (!cudart_stream_ok(d, stream))
-        return cudaErrorInvalidResourceHandle;
-    bool record = false;
-    if ((err = cudart_capture_begin_op(d, stream, &record)))
-        return err;
-    CudartOp op;
-    if ((err = cudart_kernel_op(d, k, func, grid, block, smem, args, &op)))
-        return err;
-    if ((err = cooperative_fits(d, k, grid, block, smem))) {
-        cudart_op_clear(&op);
-        return err;
-    }
-    op.u.kernel.cooperative = true;
-    if (record)
-        return cudart_capture_add(d, stream, &op);
-    err = cudart_run_op(d, &op);
-    cudart_op_clear(&op);
-    return err;
-}
-
 CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                    size_t sharedMem, cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, cudart_launch_cooperative(d, cudart_kernel_for(d, func), func, gridDim, blockDim, args,
-                                                     sharedMem, stream));
+    return cudart_leave(d, cudart_launch(d, cudart_kernel_for(d, func), func, gridDim, blockDim, args, sharedMem,
+                                         stream, true));
 }
 
 CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,

@@ -268,12 +268,15 @@ typedef struct {
  * and packs args (one pointer per parameter) into its .param frame. */
 cudaError_t cudart_kernel_op(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
                              size_t smem, void **args, CudartOp *op);
-/* cooperative_api.c: a cooperative launch (cudaLaunchCooperativeKernel, and
- * cudaLaunchKernelEx with cudaLaunchAttributeCooperative): refused with
- * cudaErrorCooperativeLaunchTooLarge unless the whole grid is resident at
- * once, then run (or captured) as a kernel op marked cooperative. */
-cudaError_t cudart_launch_cooperative(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
-                                      void **args, size_t smem, cudaStream_t stream);
+/* launch_api.c: every kernel launch (<<<>>>, cudaLaunchKernel[Ex],
+ * cudaLaunchCooperativeKernel): CUDA's checks, then the kernel op run now
+ * or captured.  A cooperative one (cudaLaunchAttributeCooperative) must
+ * pass cudart_cooperative_fits and runs with LaunchSpec.cooperative. */
+cudaError_t cudart_launch(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block, void **args,
+                          size_t smem, cudaStream_t stream, bool cooperative);
+/* cooperative_api.c: cudaSuccess when the whole grid can be resident at
+ * once, else cudaErrorCooperativeLaunchTooLarge (named on stderr). */
+cudaError_t cudart_cooperative_fits(CudartDevice *d, CudartKernel *k, dim3 grid, dim3 block, size_t smem);
 /* Runs one op now (the lock held; a host function runs with it released). */
 cudaError_t cudart_run_op(CudartDevice *d, const CudartOp *op);
 void cudart_op_copy(CudartOp *to, const CudartOp *from);

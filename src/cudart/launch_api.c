@@ -160,8 +160,8 @@ static const void *host_stub_of(CudartDevice *d, const CudartKernel *k)
     return NULL;
 }
 
-static cudaError_t launch(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block, void **args,
-                          size_t shared_mem, cudaStream_t stream)
+cudaError_t cudart_launch(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block, void **args,
+                          size_t shared_mem, cudaStream_t stream, bool cooperative)
 {
     cudaError_t err = cudart_unusable(d);
     if (err)
@@ -176,6 +176,13 @@ static cudaError_t launch(CudartDevice *d, CudartKernel *k, const void *func, di
     CudartOp op;
     if ((err = cudart_kernel_op(d, k, func, grid, block, shared_mem, args, &op)))
         return err;
+    if (cooperative) {
+        if ((err = cudart_cooperative_fits(d, k, grid, block, shared_mem))) {
+            cudart_op_clear(&op);
+            return err;
+        }
+        op.u.kernel.cooperative = true;
+    }
     if (record) {
         /* nvcc 13's stubs launch by handle: the node still names the host
          * stub (cudaGraphKernelNodeGetParams' func, passed back to SetParams) */
@@ -262,7 +269,8 @@ CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blo
                                         cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), func, gridDim, blockDim, args, sharedMem, stream));
+    return cudart_leave(d, cudart_launch(d, cudart_kernel_for(d, func), func, gridDim, blockDim, args, sharedMem, stream,
+                                         false));
 }
 
 CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -293,12 +301,8 @@ CUDART_API cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig *config
             return cudart_leave(d, cudaErrorNotSupported);
         }
     }
-    if (cooperative)
-        return cudart_leave(d, cudart_launch_cooperative(d, cudart_kernel_for(d, func), func, config->gridDim,
-                                                         config->blockDim, args, config->dynamicSmemBytes,
-                                                         config->stream));
-    return cudart_leave(d, launch(d, cudart_kernel_for(d, func), func, config->gridDim, config->blockDim, args,
-                                  config->dynamicSmemBytes, config->stream));
+    return cudart_leave(d, cudart_launch(d, cudart_kernel_for(d, func), func, config->gridDim, config->blockDim, args,
+                                         config->dynamicSmemBytes, config->stream, cooperative));
 }
 
 CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const struct cudaLaunchConfig *config, const void *func, void **args)
@@ -320,7 +324,7 @@ CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim
                                           size_t sharedMem, cudaStream_t stream)
 {
     CudartDevice *d = cudart_enter();
-    return cudart_leave(d, launch(d, kernel, NULL, gridDim, blockDim, args, sharedMem, stream));
+    return cudart_leave(d, cudart_launch(d, kernel, NULL, gridDim, blockDim, args, sharedMem, stream, false));
 }
 
 CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
