@@ -542,6 +542,23 @@ static bool barrier_deadlock(const Cta *cta, GError **error)
     return false;
 }
 
+/* One turn of a ready warp: up to WARP_QUANTUM instructions, counted
+ * against the launch's budget (with a budget, it stops on the instruction
+ * that exceeds it).  False on a fault or a spent budget. */
+static bool warp_turn(Cta *cta, Warp *w, uint64_t *budget_used, uint64_t budget, uint32_t *executed,
+                      GError **error)
+{
+    uint64_t allowed = budget ? MIN((uint64_t)WARP_QUANTUM, budget - *budget_used + 1) : WARP_QUANTUM;
+    *executed = 0;
+    bool ok = warp_run(w, (uint32_t)allowed, executed, error);
+    *budget_used += *executed;
+    if (!ok)
+        return false;
+    if (budget && *budget_used > budget)
+        return launch_budget_exhausted(cta, budget, error);
+    return true;
+}
+
 static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
 {
     for (;;) {
@@ -550,16 +567,10 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
             Warp *w = &cta->warps[i];
             if (w->state != WARP_READY)
                 continue;
-            /* with a budget, stop on the instruction that exceeds it */
-            uint64_t allowed = budget ? MIN((uint64_t)WARP_QUANTUM, budget - *budget_used + 1) : WARP_QUANTUM;
-            uint32_t executed = 0;
-            bool ok = warp_run(w, (uint32_t)allowed, &executed, error);
-            *budget_used += executed;
-            if (!ok)
+            uint32_t executed;
+            if (!warp_turn(cta, w, budget_used, budget, &executed, error))
                 return false;
             progress |= executed > 0 || w->state == WARP_DONE;
-            if (budget && *budget_used > budget)
-                return launch_budget_exhausted(cta, budget, error);
         }
         if (cta->done_warps == cta->nwarps)
             return true;
@@ -578,14 +589,9 @@ static bool coop_round(Cta *cta, uint64_t *budget_used, uint64_t budget, GError 
         Warp *w = &cta->warps[i];
         if (w->state != WARP_READY)
             continue;
-        uint64_t allowed = budget ? MIN((uint64_t)WARP_QUANTUM, budget - *budget_used + 1) : WARP_QUANTUM;
-        uint32_t executed = 0;
-        bool ok = warp_run(w, (uint32_t)allowed, &executed, error);
-        *budget_used += executed;
-        if (!ok)
+        uint32_t executed;
+        if (!warp_turn(cta, w, budget_used, budget, &executed, error))
             return false;
-        if (budget && *budget_used > budget)
-            return launch_budget_exhausted(cta, budget, error);
     }
     for (uint32_t i = 0; i < cta->nwarps && !ready; i++)
         ready = cta->warps[i].state == WARP_READY;
