@@ -25,6 +25,7 @@
 #include "timing.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 
 #include <string.h>
 
@@ -169,6 +170,7 @@ typedef struct {
     GError *fault;
     uint64_t fault_at;
     uint32_t npending;   /* slots in SLOT_PENDING */
+    uint64_t published;  /* its key in Model.progress, as last stored */
     TimelineSm *tl;      /* NULL unless a timeline is recorded */
 } Sm;
 
@@ -185,6 +187,13 @@ typedef struct {
     uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
     uint8_t tl_kind;
 } Deferred;
+
+/* Parallel mode: an SM's place in the (cycle, SM) order in which lockstep
+ * hands out replacement CTAs (run_quanta), in a host cache line of its own
+ * because its SM's thread stores it every simulated cycle. */
+typedef struct {
+    _Alignas(64) _Atomic uint64_t key;
+} SmProgress;
 
 typedef struct {
     const GpuConfig *cfg;
@@ -208,6 +217,7 @@ typedef struct {
     uint32_t schedulers;
     uint64_t issued;
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
+    SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
 } Model;
 
@@ -629,7 +639,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
             sm->where[s - sm->slots] = SLOT_WAITING;
         }
     }
-    launch_stats_count_cta(md->stats, &cs->cta);
+    launch_stats_count_cta(sm->stats, &cs->cta);
     sm->wake = MIN(sm->wake, t);
     return true;
 }
@@ -1128,8 +1138,46 @@ static uint64_t safe_quantum(const GpuConfig *cfg)
     return q == UINT64_MAX ? 0 : q;
 }
 
+/* Replacement CTAs in parallel.  Lockstep gives the CTA that follows a
+ * retirement to the retiring SM at once, so CTAs go out in (cycle, SM)
+ * order of the retirements.  Each SM publishes a key, (cycle, SM): the
+ * retirement it waits to have replaced, or else the first cycle it has not
+ * run yet (it may retire there).  Keys only grow during a quantum, so an SM
+ * whose retirement key is below every other SM's key is next in that order
+ * and stays next: it takes its replacement without asking anyone, and the
+ * SMs go on in parallel instead of one thread replacing CTAs for all. */
+#define PROGRESS_NEVER UINT64_MAX
+#define PUBLISH_EVERY 16 /* cycles, a power of two */
+
+static uint64_t progress_key(uint64_t cycle, uint32_t sm)
+{
+    return cycle >= (PROGRESS_NEVER >> 16) ? PROGRESS_NEVER : cycle << 16 | sm;
+}
+
+/* Release: the dispatch an SM made before it moved its key is seen by the
+ * SM that reads the key and dispatches next. */
+static void progress_publish(Model *md, Sm *sm, uint64_t key)
+{
+    if (key != sm->published) {
+        sm->published = key;
+        atomic_store_explicit(&md->progress[sm->id].key, key, memory_order_release);
+    }
+}
+
+/* The key of an SM between cycles: what it waits for, or how far it is. */
+static uint64_t sm_key(const Sm *sm, uint64_t limit)
+{
+    if (sm->fault)
+        return PROGRESS_NEVER; /* a fault ends the launch; nobody waits for it */
+    if (sm->retired) /* possibly with no warps left until the replacement comes */
+        return progress_key(sm->retired_at, sm->id);
+    if (!sm->resident_warps)
+        return PROGRESS_NEVER;
+    return progress_key(MIN(sm->wake, limit), sm->id);
+}
+
 /* One SM from its wake-up to `limit`, or until a CTA of it retires (the
- * replacement is the coordinator's choice) or it faults. */
+ * replacement waits for its turn, sm_take_replacements) or it faults. */
 static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
 {
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
@@ -1137,15 +1185,50 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
         uint32_t issued;
         if (!sm_cycle(md, sm, t, &issued, &sm->fault)) {
             sm->fault_at = t;
-            return;
+            break;
         }
         sm->end = MAX(sm->end, t + 1);
         if (sm->retired) {
             sm->wake = t + 1;
-            return;
+            break;
         }
-        sm->wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
+        uint64_t wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
+        /* now and then: a store per cycle would pull the line away from
+         * the SMs' readers on the other cores too often */
+        if ((wake ^ t) >= PUBLISH_EVERY)
+            progress_publish(md, sm, progress_key(MIN(wake, limit), sm->id));
+        sm->wake = wake;
     }
+    progress_publish(md, sm, sm_key(sm, limit));
+}
+
+/* Whether the retirement of `sm` is the earliest one left in (cycle, SM)
+ * order.  *blocker is a hint: the SM that held it back last time. */
+static bool sm_replacement_due(Model *md, const Sm *sm, uint32_t *blocker)
+{
+    uint64_t mine = progress_key(sm->retired_at, sm->id);
+    if (*blocker < md->nsms && *blocker != sm->id &&
+        atomic_load_explicit(&md->progress[*blocker].key, memory_order_acquire) < mine)
+        return false;
+    for (uint32_t i = 0; i < md->nsms; i++)
+        if (i != sm->id && atomic_load_explicit(&md->progress[i].key, memory_order_acquire) < mine) {
+            *blocker = i;
+            return false;
+        }
+    return true;
+}
+
+static void sm_take_replacements(Model *md, Sm *sm, uint64_t limit)
+{
+    uint64_t t = sm->retired_at;
+    bool ok = true;
+    for (uint32_t r = sm->retired; ok && r > 0; r--)
+        ok = dispatch_cta(md, sm, t + 1, &sm->fault);
+    sm->retired = 0;
+    if (!ok)
+        sm->fault_at = t;
+    sm->wake = sm->resident_warps ? t + 1 : UINT64_MAX;
+    progress_publish(md, sm, sm_key(sm, limit));
 }
 
 /* Handing quanta between host threads.  A quantum lasts microseconds,
@@ -1217,7 +1300,7 @@ typedef struct {
     Waiter start, done;
     gint generation;     /* bumped to start a quantum (or to quit) */
     gint running;        /* workers still in the current quantum */
-    uint64_t limit;      /* written before generation is bumped */
+    uint64_t first, limit; /* the quantum [first, limit); written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
     bool quit;
@@ -1228,10 +1311,40 @@ typedef struct {
     uint32_t id;
 } QuantaWorker;
 
+/* The thread's SMs, round after round, until each has run to the
+ * quantum's limit; an SM whose replacement is not due yet waits while the
+ * others run. */
 static void run_my_sms(Quanta *q, uint32_t id)
 {
-    for (uint32_t i = id; i < q->md->nsms; i += q->nthreads)
-        sm_run_until(q->md, &q->md->sms[i], q->limit);
+    Model *md = q->md;
+    uint32_t blocker = UINT32_MAX;
+    for (;;) {
+        bool waiting = false, moved = false;
+        for (uint32_t i = id; i < md->nsms; i += q->nthreads) {
+            Sm *sm = &md->sms[i];
+            if (sm->retired && !sm->fault) {
+                if (!sm_replacement_due(md, sm, &blocker)) {
+                    waiting = true;
+                    continue;
+                }
+                sm_take_replacements(md, sm, q->limit);
+                moved = true;
+            }
+            if (!sm->fault && sm->resident_warps && sm->wake < q->limit) {
+                sm_run_until(md, sm, q->limit);
+                moved = true;
+            }
+            waiting |= sm->retired && !sm->fault;
+        }
+        if (!waiting)
+            return;
+        if (!moved) {
+            if (q->spin)
+                cpu_relax();
+            else
+                sched_yield();
+        }
+    }
 }
 
 static gpointer quanta_worker(gpointer data)
@@ -1257,9 +1370,17 @@ static void quanta_start(Quanta *q)
     wake_waiters(&q->start);
 }
 
+/* A deferred access by reference: the records are large (a MemRequest
+ * holds a warp's worth of transactions), so only these are sorted. */
+typedef struct {
+    uint64_t t;
+    uint32_t sm, seq;
+    const Deferred *d;
+} DeferredRef;
+
 static int deferred_order(const void *a, const void *b)
 {
-    const Deferred *x = a, *y = b;
+    const DeferredRef *x = a, *y = b;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
     if (x->sm != y->sm)
@@ -1272,17 +1393,22 @@ static int deferred_order(const void *a, const void *b)
  * for them are filed again. */
 static void resolve_deferred(Model *md, uint64_t limit)
 {
-    GArray *all = g_array_new(FALSE, FALSE, sizeof(Deferred));
+    size_t n = 0;
+    for (uint32_t i = 0; i < md->nsms; i++)
+        n += md->sms[i].deferred->len;
+    DeferredRef *all = g_new(DeferredRef, MAX(n, 1u));
+    n = 0;
     for (uint32_t i = 0; i < md->nsms; i++) {
-        Sm *sm = &md->sms[i];
-        if (sm->deferred->len)
-            g_array_append_vals(all, sm->deferred->data, sm->deferred->len);
-        g_array_set_size(sm->deferred, 0);
+        const GArray *list = md->sms[i].deferred;
+        for (guint k = 0; k < list->len; k++) {
+            const Deferred *d = &g_array_index(list, Deferred, k);
+            all[n++] = (DeferredRef){d->t, d->sm, d->seq, d};
+        }
     }
-    if (all->len > 1)
-        qsort(all->data, all->len, sizeof(Deferred), deferred_order);
-    for (guint k = 0; k < all->len; k++) {
-        const Deferred *d = &g_array_index(all, Deferred, k);
+    if (n > 1)
+        qsort(all, n, sizeof *all, deferred_order);
+    for (size_t k = 0; k < n; k++) {
+        const Deferred *d = all[k].d;
         Sm *sm = &md->sms[d->sm];
         uint64_t back = memsys_access_beyond(md->mem, d->t, &d->r, &md->ts->mem);
         if (G_UNLIKELY(sm->tl))
@@ -1297,6 +1423,9 @@ static void resolve_deferred(Model *md, uint64_t limit)
             if (d->done->dst[i] < md->max_regs)
                 s->reg[d->done->dst[i]] = SB_PACK(ready, state);
     }
+    g_free(all);
+    for (uint32_t i = 0; i < md->nsms; i++)
+        g_array_set_size(md->sms[i].deferred, 0);
     for (uint32_t i = 0; i < md->nsms; i++) {
         Sm *sm = &md->sms[i];
         bool filed = false;
@@ -1315,7 +1444,6 @@ static void resolve_deferred(Model *md, uint64_t limit)
         if (filed)
             sm->wake = MIN(sm->wake, MAX(sm_next_wake(md, sm), limit));
     }
-    g_array_free(all, TRUE);
 }
 
 /* The launch on `nthreads` host threads, quantum by quantum.  Results are
@@ -1326,6 +1454,7 @@ static void resolve_deferred(Model *md, uint64_t limit)
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t *end, GError **error)
 {
     Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
+    md->progress = g_aligned_alloc0(md->nsms, sizeof(SmProgress), _Alignof(SmProgress));
     g_mutex_init(&q.start.lock);
     g_cond_init(&q.start.cond);
     g_mutex_init(&q.done.lock);
@@ -1344,31 +1473,16 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
                 t0 = MIN(t0, md->sms[i].wake);
         if (t0 == UINT64_MAX)
             break;
+        q.first = t0;
         q.limit = t0 + quantum;
+        for (uint32_t i = 0; i < md->nsms; i++) {
+            /* nothing wakes an SM inside a quantum but itself */
+            md->sms[i].published = ~sm_key(&md->sms[i], q.limit);
+            progress_publish(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
+        }
         quanta_start(&q);
         run_my_sms(&q, 0);
         wait_while(&q.done, &q.running, 0, false, q.spin);
-        /* replacements for retired CTAs, earliest (cycle, SM) first */
-        for (;;) {
-            Sm *next = NULL;
-            for (uint32_t i = 0; i < md->nsms; i++) {
-                Sm *sm = &md->sms[i];
-                if (sm->retired && !sm->fault && (!next || sm->retired_at < next->retired_at))
-                    next = sm;
-            }
-            if (!next)
-                break;
-            uint64_t t = next->retired_at;
-            for (uint32_t r = next->retired; ok && r > 0; r--)
-                ok = dispatch_cta(md, next, t + 1, &next->fault);
-            next->retired = 0;
-            if (!ok) {
-                next->fault_at = t;
-                break;
-            }
-            next->wake = next->resident_warps ? t + 1 : UINT64_MAX;
-            sm_run_until(md, next, q.limit);
-        }
         Sm *faulty = NULL;
         for (uint32_t i = 0; i < md->nsms; i++)
             if (md->sms[i].fault && (!faulty || md->sms[i].fault_at < faulty->fault_at))
@@ -1390,6 +1504,8 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
     }
     g_free(th);
     g_free(wk);
+    g_aligned_free(md->progress);
+    md->progress = NULL;
     g_mutex_clear(&q.start.lock);
     g_cond_clear(&q.start.cond);
     g_mutex_clear(&q.done.lock);
