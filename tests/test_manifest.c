@@ -890,6 +890,12 @@ START_TEST(sampling_counts_a_partial_last_wave)
     double error = 100 * fabs(sc - fc) / fc, bound = json_real_value(json_object_get(info, "error_bound_pct"));
     ck_assert_msg(error <= bound, "error %.2f %% above the bound %.2f %%", error, bound);
     ck_assert_msg(error < 2, "estimate %.0f vs %.0f cycles", sc, fc);
+    /* on two threads the CTAs after the detailed waves run functionally
+     * beside them: the same outputs (checked in timed_launch) and report */
+    json_t *overlapped = timed_launch(manifest, gpu, 4, 2);
+    ck_assert(json_equal(json_object_get(sampled, "metrics"), json_object_get(overlapped, "metrics")));
+    ck_assert(json_equal(json_object_get(sampled, "sampling"), json_object_get(overlapped, "sampling")));
+    json_decref(overlapped);
     json_decref(full);
     json_decref(sampled);
     config_free(gpu);
