@@ -190,7 +190,7 @@ typedef struct {
 
 /* Parallel mode: an SM's place in the (cycle, SM) order in which lockstep
  * hands out replacement CTAs (run_quanta), in a host cache line of its own
- * because its SM's thread stores it every simulated cycle. */
+ * because its SM's thread stores it while other threads read it. */
 typedef struct {
     _Alignas(64) _Atomic uint64_t key;
 } SmProgress;
@@ -1156,12 +1156,17 @@ static uint64_t progress_key(uint64_t cycle, uint32_t sm)
 
 /* Release: the dispatch an SM made before it moved its key is seen by the
  * SM that reads the key and dispatches next. */
+static void progress_store(Model *md, Sm *sm, uint64_t key)
+{
+    sm->published = key;
+    atomic_store_explicit(&md->progress[sm->id].key, key, memory_order_release);
+}
+
+/* The same, skipping a store that would change nothing. */
 static void progress_publish(Model *md, Sm *sm, uint64_t key)
 {
-    if (key != sm->published) {
-        sm->published = key;
-        atomic_store_explicit(&md->progress[sm->id].key, key, memory_order_release);
-    }
+    if (key != sm->published)
+        progress_store(md, sm, key);
 }
 
 /* The key of an SM between cycles: what it waits for, or how far it is. */
@@ -1192,12 +1197,11 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
             sm->wake = t + 1;
             break;
         }
-        uint64_t wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
+        sm->wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
         /* now and then: a store per cycle would pull the line away from
          * the SMs' readers on the other cores too often */
-        if ((wake ^ t) >= PUBLISH_EVERY)
-            progress_publish(md, sm, progress_key(MIN(wake, limit), sm->id));
-        sm->wake = wake;
+        if ((sm->wake ^ t) >= PUBLISH_EVERY)
+            progress_publish(md, sm, sm_key(sm, limit));
     }
     progress_publish(md, sm, sm_key(sm, limit));
 }
@@ -1300,7 +1304,7 @@ typedef struct {
     Waiter start, done;
     gint generation;     /* bumped to start a quantum (or to quit) */
     gint running;        /* workers still in the current quantum */
-    uint64_t first, limit; /* the quantum [first, limit); written before generation is bumped */
+    uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
     bool quit;
@@ -1424,10 +1428,9 @@ static void resolve_deferred(Model *md, uint64_t limit)
                 s->reg[d->done->dst[i]] = SB_PACK(ready, state);
     }
     g_free(all);
-    for (uint32_t i = 0; i < md->nsms; i++)
-        g_array_set_size(md->sms[i].deferred, 0);
     for (uint32_t i = 0; i < md->nsms; i++) {
         Sm *sm = &md->sms[i];
+        g_array_set_size(sm->deferred, 0);
         bool filed = false;
         for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
@@ -1473,13 +1476,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
                 t0 = MIN(t0, md->sms[i].wake);
         if (t0 == UINT64_MAX)
             break;
-        q.first = t0;
         q.limit = t0 + quantum;
-        for (uint32_t i = 0; i < md->nsms; i++) {
-            /* nothing wakes an SM inside a quantum but itself */
-            md->sms[i].published = ~sm_key(&md->sms[i], q.limit);
-            progress_publish(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
-        }
+        /* nothing wakes an SM inside a quantum but itself */
+        for (uint32_t i = 0; i < md->nsms; i++)
+            progress_store(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
         quanta_start(&q);
         run_my_sms(&q, 0);
         wait_while(&q.done, &q.running, 0, false, q.spin);
