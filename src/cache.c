@@ -13,13 +13,13 @@
  *
  * One set's state is one block: its tags, then its ways' valid bits and
  * stamps (64 B, one host cache line, for 4 ways), so a lookup and the
- * update after it touch the same lines.  The blocks are allocated
- * uninitialised and a set's block is cleared on its first use since the
- * last invalidation (a bit per set says which are), so making, invalidating
- * and freeing a cache costs nothing per set that is never used.  Dirty
- * bits, which only write-allocate caches use, live apart, are made zeroed
- * by the first such write, and are counted as they are set, so a flush
- * only reads the count and drops them.
+ * update after it touch the same lines.  The blocks come from hostmem.h,
+ * whose pages the host zeroes only when first touched, and a set's block is
+ * cleared on its first use since the last invalidation (a bit per set says
+ * which are), so making, invalidating and freeing a cache costs nothing per
+ * set that is never used.  Dirty bits, which only write-allocate caches
+ * use, live apart, are made zeroed by the first such write, and are counted
+ * as they are set, so a flush only reads the count and drops them.
  *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostmem.h"
 #include "popcount.h"
 
 #define HOST_LINE 64u
@@ -61,13 +62,12 @@ struct Cache {
     size_t set_bytes;        /* 16 * assoc: per set, assoc tags (uint64_t: address /
                                 line_bytes + 1, 0 when empty), then assoc valid masks
                                 and assoc stamps (uint32_t) */
-    uint8_t *sets;           /* nsets * set_bytes, HOST_LINE aligned; a set's block is
-                                garbage until set_block() clears it */
-    void *sets_alloc;        /* what to free */
+    uint8_t *sets;           /* nsets * set_bytes (hostmem.h); a set's block is
+                                stale after an invalidation until set_block() clears it */
     uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
-    uint32_t *dirty;         /* nsets * assoc, bit i: sector i modified (subset of
-                                valid); NULL until the first write-allocate and after
-                                a flush (nothing dirty) */
+    uint32_t *dirty;         /* nsets * assoc (hostmem.h), bit i: sector i modified
+                                (subset of valid); NULL until the first write-allocate
+                                and after a flush (nothing dirty) */
     uint64_t dirty_sectors;  /* bits set in dirty */
     uint8_t way_hint[WAY_HINTS]; /* by line: the way it was last found in (a guess) */
     uint32_t clock;          /* uses so far (since the last renumbering) */
@@ -114,6 +114,22 @@ static inline uint8_t *set_block(Cache *c, size_t set)
     return block;
 }
 
+static size_t sets_bytes(const Cache *c)
+{
+    return (size_t)c->nsets * c->set_bytes;
+}
+
+static size_t dirty_bytes(const Cache *c)
+{
+    return (size_t)c->nsets * c->assoc * sizeof *c->dirty;
+}
+
+static void drop_dirty(Cache *c)
+{
+    hostmem_free(c->dirty, dirty_bytes(c));
+    c->dirty = NULL;
+}
+
 Cache *cache_new(const CacheConfig *cfg)
 {
     Cache *c = g_new0(Cache, 1);
@@ -145,9 +161,9 @@ Cache *cache_new(const CacheConfig *cfg)
     }
 #endif
     c->set_bytes = 16 * (size_t)c->assoc;
-    /* not cleared here: set_block() clears what is used */
-    c->sets_alloc = g_malloc((gsize)c->nsets * c->set_bytes + HOST_LINE);
-    c->sets = (uint8_t *)(((uintptr_t)c->sets_alloc + HOST_LINE - 1) & ~(uintptr_t)(HOST_LINE - 1));
+    /* zeroed by the host only where it is touched: set_block() clears what
+     * an invalidation left */
+    c->sets = hostmem_alloc0(sets_bytes(c));
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
     c->clock_limit = UINT32_MAX;
     return c;
@@ -157,9 +173,9 @@ void cache_free(Cache *c)
 {
     if (!c)
         return;
-    g_free(c->sets_alloc);
+    hostmem_free(c->sets, sets_bytes(c));
     g_free(c->set_in_use);
-    g_free(c->dirty);
+    drop_dirty(c);
     g_free(c);
 }
 
@@ -321,7 +337,7 @@ static inline uint32_t find_way(Cache *c, size_t set, uint8_t *block, uint64_t l
 static void mark_dirty(Cache *c, size_t set, uint32_t w, uint32_t touched)
 {
     if (!c->dirty)
-        c->dirty = g_new0(uint32_t, (gsize)c->nsets * c->assoc);
+        c->dirty = hostmem_alloc0(dirty_bytes(c));
     uint32_t *dirty = &c->dirty[set * c->assoc + w];
     c->dirty_sectors += popcount32(touched & ~*dirty);
     *dirty |= touched;
@@ -488,7 +504,7 @@ void cache_invalidate(Cache *c)
     if (c->nsets == 0)
         return;
     memset(c->set_in_use, 0, ((size_t)c->nsets + 63) / 64 * sizeof *c->set_in_use);
-    g_clear_pointer(&c->dirty, g_free);
+    drop_dirty(c);
     c->dirty_sectors = 0;
     c->clock = 0;
 }
@@ -497,7 +513,7 @@ uint64_t cache_flush_dirty(Cache *c)
 {
     /* no dirty array is no dirty sector */
     uint64_t dirty = c->dirty_sectors;
-    g_clear_pointer(&c->dirty, g_free);
+    drop_dirty(c);
     c->dirty_sectors = 0;
     return dirty;
 }

@@ -519,11 +519,28 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
 /* ------------------------------------------------------------------ */
 /* the reconvergence stack                                              */
 
+/* Initial capacities: the reconvergence stack's entries and call frames. */
+#define STACK_CAP0 16
+#define FRAMES_CAP0 4
+
+/* g_renew for a warp buffer that may be lent (cta_lend): a lent one is
+ * copied into the warp's own allocation instead, `used` elements of it. */
+static void *lent_renew(Warp *w, uint8_t which, void *p, size_t used, size_t n, size_t size)
+{
+    if (!(w->lent & which))
+        return g_realloc_n(p, n, size);
+    w->lent &= (uint8_t)~which;
+    void *own = g_malloc_n(n, size);
+    if (used)
+        memcpy(own, p, used * size);
+    return own;
+}
+
 static void stack_push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     if (w->depth == w->stack_cap) {
-        w->stack_cap = w->stack_cap ? w->stack_cap * 2 : 16;
-        w->stack = g_renew(StackEntry, w->stack, w->stack_cap);
+        w->stack_cap = w->stack_cap ? w->stack_cap * 2 : STACK_CAP0;
+        w->stack = lent_renew(w, WARP_LENT_STACK, w->stack, w->depth, w->stack_cap, sizeof *w->stack);
     }
     w->stack[w->depth++] = (StackEntry){pc, rpc, mask};
 }
@@ -834,7 +851,7 @@ bool exec_CALL(ExecCtx *x)
         return exec_fault(x, first, "call stack overflow (%u nested calls)", w->nframes);
     if (w->nframes == w->frames_cap) {
         w->frames_cap *= 2;
-        w->frames = g_renew(Frame, w->frames, w->frames_cap);
+        w->frames = lent_renew(w, WARP_LENT_FRAMES, w->frames, w->nframes, w->frames_cap, sizeof *w->frames);
         ctx_set_frame(x, top_frame(w));
     }
     Frame *caller = x->fr;
@@ -991,11 +1008,71 @@ static void warp_free(Warp *w)
 {
     while (w->nframes > 0)
         frame_release(w, &w->frames[--w->nframes]);
-    g_free(w->kernel_regs);
-    g_free(w->kernel_params);
-    g_free(w->frames);
-    g_free(w->stack);
+    if (!(w->lent & WARP_LENT_REGS)) {
+        g_free(w->kernel_regs);
+        g_free(w->kernel_params);
+    }
+    if (!(w->lent & WARP_LENT_FRAMES))
+        g_free(w->frames);
+    if (!(w->lent & WARP_LENT_STACK))
+        g_free(w->stack);
     g_free(w->local);
+}
+
+/* Lane values of the kernel frame's register rows, and its per-lane
+ * .param area's stride. */
+static size_t kernel_regs_len(const Function *k)
+{
+    return (size_t)k->cfg->nslots * WARP_SIZE;
+}
+
+static uint32_t kernel_param_stride(const Function *k)
+{
+    return (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
+}
+
+#define LEND_ALIGN 64 /* host cache line */
+
+static size_t lend_round(size_t n)
+{
+    return (n + LEND_ALIGN - 1) & ~(size_t)(LEND_ALIGN - 1);
+}
+
+/* One warp's share of a lent store: its stack, frames, registers, params. */
+static size_t lend_warp_bytes(const Function *k)
+{
+    return lend_round(STACK_CAP0 * sizeof(StackEntry)) + lend_round(FRAMES_CAP0 * sizeof(Frame)) +
+           lend_round(kernel_regs_len(k) * sizeof(uint64_t)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
+}
+
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps)
+{
+    return lend_round(nwarps * sizeof(Warp)) + nwarps * lend_warp_bytes(k);
+}
+
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store)
+{
+    uint8_t *p = store;
+    cta->warps = (Warp *)(void *)p;
+    cta->warps_cap = nwarps;
+    cta->warps_lent = true;
+    p += lend_round(nwarps * sizeof(Warp));
+    for (uint32_t i = 0; i < nwarps; i++) {
+        Warp *w = &cta->warps[i];
+        w->lent = WARP_LENT_STACK | WARP_LENT_FRAMES | WARP_LENT_REGS;
+        w->stack = (StackEntry *)(void *)p;
+        w->stack_cap = STACK_CAP0;
+        p += lend_round(STACK_CAP0 * sizeof(StackEntry));
+        w->frames = (Frame *)(void *)p;
+        w->frames_cap = FRAMES_CAP0;
+        p += lend_round(FRAMES_CAP0 * sizeof(Frame));
+        w->kernel_regs = (uint64_t *)(void *)p;
+        w->kernel_regs_len = kernel_regs_len(k);
+        p += lend_round(w->kernel_regs_len * sizeof(uint64_t));
+        w->kernel_params = p;
+        w->kernel_params_len = (size_t)kernel_param_stride(k) * WARP_SIZE;
+        p += lend_round(w->kernel_params_len);
+    }
 }
 
 /* Make warp i of the CTA ready to start the kernel, reusing the buffers a
@@ -1023,12 +1100,21 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     w->cycling = false;
     w->mem_log = NULL;
     if (!w->frames) {
-        w->frames_cap = 4;
+        w->frames_cap = FRAMES_CAP0;
         w->frames = g_new0(Frame, w->frames_cap);
     }
     if (w->local)
         memset(w->local, 0, (size_t)w->local_stride * WARP_SIZE);
-    size_t nregs = (size_t)k->cfg->nslots * WARP_SIZE;
+    size_t nregs = kernel_regs_len(k);
+    uint32_t param_stride = kernel_param_stride(k);
+    size_t nparams = (size_t)param_stride * WARP_SIZE;
+    if ((w->lent & WARP_LENT_REGS) && (w->kernel_regs_len < nregs || w->kernel_params_len < nparams)) {
+        /* another kernel than the one the storage was lent for */
+        w->lent &= (uint8_t)~WARP_LENT_REGS;
+        w->kernel_regs = NULL;
+        w->kernel_params = NULL;
+        w->kernel_regs_len = w->kernel_params_len = 0;
+    }
     if (w->kernel_regs_len < nregs) {
         g_free(w->kernel_regs);
         w->kernel_regs = g_new0(uint64_t, nregs);
@@ -1036,8 +1122,6 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     } else {
         memset(w->kernel_regs, 0, nregs * sizeof *w->kernel_regs);
     }
-    uint32_t param_stride = (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
-    size_t nparams = (size_t)param_stride * WARP_SIZE;
     if (w->kernel_params_len < nparams) {
         g_free(w->kernel_params);
         w->kernel_params = g_malloc0(nparams);
@@ -1070,6 +1154,7 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
         launch_coop_leave(cta->image, cta);
     Warp *warps = cta->warps;
     uint32_t warps_cap = cta->warps_cap;
+    bool warps_lent = cta->warps_lent;
     uint8_t *shared = cta->shared;
     uint32_t shared_cap = cta->shared_cap;
     SharedShadow *shadow = cta->shadow;
@@ -1108,12 +1193,15 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     if (!warps || warps_cap < cta->nwarps) {
         for (uint32_t i = 0; i < warps_cap; i++)
             warp_free(&warps[i]);
-        g_free(warps);
+        if (!warps_lent)
+            g_free(warps);
+        warps_lent = false;
         warps_cap = cta->nwarps;
         warps = g_new0(Warp, warps_cap);
     }
     cta->warps = warps;
     cta->warps_cap = warps_cap;
+    cta->warps_lent = warps_lent;
     for (uint32_t i = 0; i < MAX_BARRIERS; i++)
         cta->barriers[i].red_and = 1;
     const Function *k = module_func(m, spec->kernel);
@@ -1128,7 +1216,8 @@ void cta_release(Cta *cta)
         launch_coop_leave(cta->image, cta);
     for (uint32_t i = 0; i < cta->warps_cap; i++)
         warp_free(&cta->warps[i]);
-    g_free(cta->warps);
+    if (!cta->warps_lent)
+        g_free(cta->warps);
     g_free(cta->shared);
     g_free(cta->shadow);
     *cta = (Cta){0};

@@ -55,6 +55,10 @@ static inline uint64_t *frame_row(const Frame *f, uint32_t reg)
 
 typedef enum { WARP_READY, WARP_AT_BARRIER, WARP_DONE } WarpState;
 
+/* Warp.lent: buffers carved from storage the caller lent (cta_lend); the
+ * warp never frees them, and moves to its own when one must grow. */
+enum { WARP_LENT_STACK = 1, WARP_LENT_FRAMES = 2, WARP_LENT_REGS = 4 /* kernel_regs and kernel_params */ };
+
 typedef struct Cta Cta;
 
 typedef struct {
@@ -79,6 +83,7 @@ typedef struct {
     size_t kernel_regs_len; /* kept across CTAs so a new CTA allocates nothing */
     uint8_t *kernel_params;
     size_t kernel_params_len;
+    uint8_t lent;           /* WARP_LENT_*: buffers that are the caller's (cta_lend) */
     /* hang detection (exec.c, hang_check): Brent's cycle finding over the
      * warp's state at taken backward branches */
     uint64_t steps;         /* instructions executed */
@@ -119,6 +124,7 @@ struct Cta {
     uint32_t nwarps, done_warps;
     Warp *warps;            /* warps_cap allocated, nwarps in use */
     uint32_t warps_cap;
+    bool warps_lent;        /* warps is the caller's (cta_lend), not to be freed */
     uint32_t shared_cap;    /* bytes allocated at shared */
     Barrier barriers[MAX_BARRIERS];
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
@@ -149,6 +155,17 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
               LaunchStats *stats, GError **error);
 /* Free everything; leaves *cta zeroed. */
 void cta_release(Cta *cta);
+
+/* The bytes cta_lend() needs for nwarps warps running kernel k. */
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps);
+/* Before the first cta_init of a zeroed *cta: its warps, their stacks,
+ * frames and kernel registers are carved from `store` (cta_lend_bytes(k,
+ * nwarps) zeroed bytes, 64-byte aligned), which the caller owns and frees
+ * after cta_release.  Why: a timed launch keeps thousands of warps resident
+ * at once, and one block for all of them (in huge pages, hostmem.h) costs
+ * a fraction of thousands of small allocations touched for the first time.
+ * CTAs of kernel k with at most nwarps warps then allocate nothing. */
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store);
 
 /* Execute the warp's next instruction.  Returns false with a WS_ERR_FAULT
  * error on a kernel fault; the CTA is then unusable. */

@@ -15,7 +15,10 @@
  * Host speed: a large grid keeps thousands of warps resident, so a warp's
  * state has usually left the host's cache by the time it issues again;
  * issuing an instruction that ran ahead touches only its slot (not the
- * Warp or its CTA), and slots are aligned to host cache lines.
+ * Warp or its CTA), and slots are aligned to host cache lines.  All the
+ * SMs' arrays and their resident warps are one block in huge pages
+ * (sm_layout), made once per launch: touching tens of MiB of fresh 4 KiB
+ * pages cost short launches more than simulating them.
  *
  * Stall accounting is interval-based: when a warp issues at cycle t, the
  * cycles since it last issued are split into the reasons that held it
@@ -31,6 +34,7 @@
 
 #include "errors.h"
 #include "exec.h"
+#include "hostmem.h"
 #include "timeline.h"
 
 const char *const timing_state_names[STATE_COUNT] = {
@@ -219,6 +223,8 @@ typedef struct {
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
     SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
+    void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
+    size_t block_bytes;
 } Model;
 
 /* ------------------------------------------------------------------ */
@@ -576,6 +582,52 @@ static uint32_t bits_next(const uint64_t *words, uint32_t from, uint32_t limit)
         from = (from / 64 + 1) * 64;
     }
     return limit;
+}
+
+/* ------------------------------------------------------------------ */
+/* the launch's block                                                   */
+
+/* Pieces of one zeroed block, each aligned to a host cache line; with no
+ * block yet, only the size is counted. */
+typedef struct {
+    uint8_t *base;
+    size_t used;
+} Carve;
+
+static void *carve(Carve *c, size_t n)
+{
+    size_t at = (c->used + 63) & ~(size_t)63;
+    c->used = at + n;
+    return c->base ? c->base + at : NULL;
+}
+
+/* An SM's arrays and its CTA slots' warps (lent to them, exec.h), which a
+ * large grid makes tens of MiB, touched at once when the first CTAs go
+ * out: one block in huge pages (hostmem.h) instead of thousands of small
+ * allocations.  Needs nctas, nslots and ready_words. */
+static void sm_layout(const Model *md, Sm *sm, Carve *c)
+{
+    size_t n = MAX(sm->nslots, 1u), ns = md->schedulers;
+    sm->ctas = carve(c, sm->nctas * sizeof(CtaSlot));
+    sm->slots = carve(c, n * sizeof(WarpSlot));
+    sm->regs = carve(c, n * md->max_regs * sizeof(uint64_t));
+    sm->ahead = carve(c, n * AHEAD_MAX * sizeof(StepPos));
+    sm->next_unit = carve(c, n);
+    sm->where = carve(c, n);
+    sm->age = carve(c, n * sizeof(uint64_t));
+    sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
+    sm->last = carve(c, ns * sizeof(uint32_t));
+    sm->ready = carve(c, ns * UNIT_COUNT * sm->ready_words * sizeof(uint64_t));
+    sm->ready_units = carve(c, ns);
+    sm->issuable = carve(c, sm->ready_words * sizeof(uint64_t));
+    sm->waiting.e = carve(c, n * sizeof(WakeEntry));
+    const Function *k = module_func(md->m, md->spec.kernel);
+    uint32_t wpb = md->ts->occ.warps_per_block;
+    for (uint32_t i = 0; i < sm->nctas; i++) {
+        void *store = carve(c, cta_lend_bytes(k, wpb));
+        if (store)
+            cta_lend(&sm->ctas[i].cta, k, wpb, store);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1021,23 +1073,11 @@ static void model_free(Model *md)
             cta_release(&sm->ctas[c].cta);
         for (uint32_t k = 0; k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
-        g_aligned_free(sm->slots);
-        g_free(sm->ctas);
-        g_free(sm->unit_free);
-        g_free(sm->last);
-        g_free(sm->ready);
-        g_free(sm->ready_units);
-        g_free(sm->issuable);
-        g_free(sm->next_unit);
-        g_free(sm->where);
-        g_free(sm->age);
-        g_free(sm->regs);
-        g_free(sm->ahead);
-        g_free(sm->waiting.e);
         if (sm->deferred)
             g_array_free(sm->deferred, TRUE);
     }
     g_free(md->sms);
+    hostmem_free(md->block, md->block_bytes);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
         g_free(md->may_run_ahead[f]);
@@ -1632,29 +1672,27 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         Sm *sm = &md.sms[i];
         sm->id = i;
         sm->nctas = i < grid_ctas ? (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, grid_ctas) : 0;
-        sm->ctas = g_new0(CtaSlot, sm->nctas);
         sm->nslots = sm->nctas * wpb;
-        sm->slots = g_aligned_alloc0(MAX(sm->nslots, 1u), sizeof(WarpSlot), _Alignof(WarpSlot));
-        sm->regs = g_new(uint64_t, (size_t)sm->nslots * md.max_regs);
-        sm->ahead = g_new(StepPos, (size_t)MAX(sm->nslots, 1u) * AHEAD_MAX);
-        sm->next_unit = g_new0(uint8_t, MAX(sm->nslots, 1u));
-        sm->where = g_new0(uint8_t, MAX(sm->nslots, 1u));
-        sm->age = g_new0(uint64_t, MAX(sm->nslots, 1u));
+        sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
+    }
+    /* every SM's arrays and resident warps in one block: measured, then handed out */
+    Carve carving = {0};
+    for (uint32_t i = 0; i < md.nsms; i++)
+        sm_layout(&md, &md.sms[i], &carving);
+    md.block_bytes = carving.used;
+    md.block = hostmem_alloc0(md.block_bytes);
+    carving = (Carve){md.block, 0};
+    for (uint32_t i = 0; i < md.nsms; i++) {
+        Sm *sm = &md.sms[i];
+        sm_layout(&md, sm, &carving);
         for (uint32_t k = 0; k < sm->nslots; k++) {
             sm->slots[k].sched = k % md.schedulers;
             sm->slots[k].bit = k / md.schedulers;
             sm->slots[k].reg = sm->regs + (size_t)k * md.max_regs;
             sm->slots[k].ahead = sm->ahead + (size_t)k * AHEAD_MAX;
         }
-        sm->unit_free = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT);
-        sm->last = g_new(uint32_t, md.schedulers);
         for (uint32_t k = 0; k < md.schedulers; k++)
             sm->last[k] = UINT32_MAX;
-        sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
-        sm->ready = g_new0(uint64_t, (size_t)md.schedulers * UNIT_COUNT * sm->ready_words);
-        sm->ready_units = g_new0(uint8_t, md.schedulers);
-        sm->issuable = g_new0(uint64_t, sm->ready_words);
-        sm->waiting.e = g_new(WakeEntry, MAX(sm->nslots, 1u));
         sm->wake = UINT64_MAX;
         sm->ts = md.parallel ? &thread_ts[i % nthreads] : ts;
         sm->stats = md.parallel ? &thread_stats[i % nthreads] : stats;

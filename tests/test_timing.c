@@ -307,6 +307,38 @@ START_TEST(run_ahead_changes_nothing)
 }
 END_TEST
 
+/* A timed CTA's warps start in storage the model lends them (exec.h,
+ * cta_lend): a reconvergence stack deeper and a call chain longer than
+ * what is lent must move to the warp's own, and the next CTA in that slot
+ * must start clean.  sum(n) = n + sum(n - 1) to a depth that differs per
+ * lane (up to 23 calls), on one SM holding one CTA at a time. */
+static const char deep_calls_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".func (.param .b32 r) sum(.param .b32 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<6>;\n"
+    "ld.param.u32 %r1, [p];\nmov.u32 %r3, 0;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra Z;\n"
+    "add.s32 %r2, %r1, -1;\n"
+    "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r2;\n.param .b32 retval0;\n"
+    "call (retval0), sum, (param0);\nld.param.b32 %r3, [retval0+0];\n}\n"
+    "Z:\nadd.u32 %r4, %r3, %r1;\nst.param.b32 [r+0], %r4;\nret;\n}\n"
+    ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+    "mad.lo.s32 %r4, %r2, %r3, %r1;\nrem.u32 %r5, %r4, 24;\n"
+    "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r5;\n.param .b32 retval0;\n"
+    "call (retval0), sum, (param0);\nld.param.b32 %r6, [retval0+0];\n}\n"
+    "mul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+
+START_TEST(deep_calls_outgrow_lent_storage)
+{
+    const char *const one_sm[] = {"num_sms=1", "sm.max_blocks=1", NULL};
+    Result r;
+    run_timed(deep_calls_ptx, 4, 32, 4 * 32 * 4, 0, "h200", one_sm, &r);
+    const uint32_t *out = (const uint32_t *)r.out;
+    for (uint32_t t = 0; t < 4 * 32; t++)
+        ck_assert_msg(out[t] == (t % 24) * (t % 24 + 1) / 2, "thread %u: %u", t, out[t]);
+    ck_assert_uint_eq(r.ts.occ.blocks_per_sm, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing");
@@ -320,6 +352,7 @@ static Suite *suite(void)
     tcase_add_test(t, barrier_wait_is_attributed);
     tcase_add_test(t, run_ahead_changes_nothing);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
+    tcase_add_test(t, deep_calls_outgrow_lent_storage);
     suite_add_tcase(s, t);
     return s;
 }
