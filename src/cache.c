@@ -13,11 +13,11 @@
  *
  * One set's state is one block: its tags, then its ways' valid bits and
  * stamps (64 B, one host cache line, for 4 ways), so a lookup and the
- * update after it touch the same lines.  The blocks come from hostmem.h,
- * whose pages the host zeroes only when first touched, and a set's block is
- * cleared on its first use since the last invalidation (a bit per set says
- * which are), so making, invalidating and freeing a cache costs nothing per
- * set that is never used.  Dirty bits, which only write-allocate caches
+ * update after it touch the same lines.  The blocks are allocated
+ * uninitialised (hostmem.h: a large cache's in huge pages) and a set's
+ * block is cleared on its first use since the last invalidation (a bit per
+ * set says which are), so making, invalidating and freeing a cache costs
+ * nothing per set that is never used.  Dirty bits, which only write-allocate caches
  * use, live apart, are made zeroed by the first such write, and are counted
  * as they are set, so a flush only reads the count and drops them.
  *
@@ -161,9 +161,8 @@ Cache *cache_new(const CacheConfig *cfg)
     }
 #endif
     c->set_bytes = 16 * (size_t)c->assoc;
-    /* zeroed by the host only where it is touched: set_block() clears what
-     * an invalidation left */
-    c->sets = hostmem_alloc0(sets_bytes(c));
+    /* not cleared here: set_block() clears what is used */
+    c->sets = hostmem_alloc(sets_bytes(c));
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
     c->clock_limit = UINT32_MAX;
     return c;

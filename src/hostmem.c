@@ -1,65 +1,104 @@
-/* hostmem.c — large zeroed host allocations (contract in hostmem.h).
+/* hostmem.c — large host allocations (contract in hostmem.h).
  *
  * A large block is an anonymous mapping of its own: the kernel hands it out
- * zeroed (nothing to clear), and MADV_HUGEPAGE asks for 2 MiB pages even
- * where transparent huge pages are only given on request (the default of
- * many distributions).  The mapping is rounded up to whole huge pages and
- * aligned to one, so that every page of it can be huge.  Where mmap or the
- * advice is not there, the block comes from g_malloc0 and behaves the same,
- * only slower to touch.
+ * zeroed (nothing to clear) and only as it is touched, and MADV_HUGEPAGE
+ * asks for 2 MiB pages even where transparent huge pages are only given on
+ * request (the default of many distributions).  The mapping starts on a
+ * huge page boundary and covers whole huge pages, since a huge page must
+ * lie entirely inside it.  Where mmap or the advice is not there, the block
+ * comes from the C heap and behaves the same, only slower to touch.
  */
 #include "hostmem.h"
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOSTMEM_ALIGN 64 /* a host cache line */
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #define HOSTMEM_MMAP 1
 #endif
 
+#ifdef HOSTMEM_MMAP
 static size_t huge_round(size_t n)
 {
     return (n + HOSTMEM_HUGE_BYTES - 1) & ~(HOSTMEM_HUGE_BYTES - 1);
 }
 
-void *hostmem_alloc0(size_t bytes)
+/* A zeroed mapping of whole huge pages holding `bytes`, or NULL. */
+static void *map_huge(size_t bytes)
 {
-    if (bytes < HOSTMEM_HUGE_BYTES)
-        return g_malloc0(MAX(bytes, 1u));
-#ifdef HOSTMEM_MMAP
-    /* one huge page more, to align the start to one */
-    size_t len = huge_round(bytes) + HOSTMEM_HUGE_BYTES;
-    uint8_t *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t len = huge_round(bytes);
+    if (len < bytes || len > SIZE_MAX - HOSTMEM_HUGE_BYTES)
+        return NULL;
+    /* a huge page more than needed, so that the start can be aligned */
+    uint8_t *raw = mmap(NULL, len + HOSTMEM_HUGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
-        g_error("hostmem: cannot map %zu bytes", bytes);
+        return NULL;
     uint8_t *start = (uint8_t *)(((uintptr_t)raw + HOSTMEM_HUGE_BYTES - 1) & ~(uintptr_t)(HOSTMEM_HUGE_BYTES - 1));
-    uint8_t *end = start + huge_round(bytes);
-    /* the unaligned ends go back at once */
+    /* the slack on either side goes back at once */
     if (start > raw)
         munmap(raw, (size_t)(start - raw));
-    if (raw + len > end)
-        munmap(end, (size_t)(raw + len - end));
+    if (raw + HOSTMEM_HUGE_BYTES > start)
+        munmap(start + len, (size_t)(raw + HOSTMEM_HUGE_BYTES - start));
 #ifdef MADV_HUGEPAGE
-    (void)madvise(start, huge_round(bytes), MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+    (void)madvise(start, len, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
 #endif
     return start;
-#else
-    return g_malloc0(bytes);
+}
 #endif
+
+/* From the C heap, aligned to a host cache line, or NULL. */
+static void *heap_alloc(size_t bytes, bool zero)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, HOSTMEM_ALIGN, MAX(bytes, 1u)) != 0)
+        return NULL;
+    if (zero)
+        memset(p, 0, bytes);
+    return p;
+}
+
+void *hostmem_try_alloc0(size_t bytes)
+{
+#ifdef HOSTMEM_MMAP
+    if (bytes >= HOSTMEM_MAPPED_BYTES)
+        return map_huge(bytes);
+#endif
+    return heap_alloc(bytes, true);
+}
+
+void *hostmem_alloc0(size_t bytes)
+{
+    void *p = hostmem_try_alloc0(bytes);
+    if (!p)
+        g_error("%s: failed to allocate %zu bytes", G_STRLOC, bytes);
+    return p;
+}
+
+void *hostmem_alloc(size_t bytes)
+{
+    if (bytes >= HOSTMEM_MAPPED_BYTES)
+        return hostmem_alloc0(bytes);
+    void *p = heap_alloc(bytes, false);
+    if (!p)
+        g_error("%s: failed to allocate %zu bytes", G_STRLOC, bytes);
+    return p;
 }
 
 void hostmem_free(void *p, size_t bytes)
 {
     if (!p)
         return;
-    if (bytes < HOSTMEM_HUGE_BYTES) {
-        g_free(p);
+#ifdef HOSTMEM_MMAP
+    if (bytes >= HOSTMEM_MAPPED_BYTES) {
+        munmap(p, huge_round(bytes));
         return;
     }
-#ifdef HOSTMEM_MMAP
-    munmap(p, huge_round(bytes));
-#else
-    g_free(p);
 #endif
+    free(p);
 }

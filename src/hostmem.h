@@ -1,11 +1,14 @@
-/* hostmem.h — large zeroed host allocations, in huge pages where the kernel
+/* hostmem.h — large host allocations, in huge pages where the kernel
  * offers them.
  *
- * Contract: hostmem_alloc0(n) returns n zeroed bytes, aligned to a host
- * cache line (64 B), and aborts like g_malloc when memory runs out;
- * hostmem_free(p, n) gives them back, n as allocated (NULL is fine).
- * Below HOSTMEM_HUGE_BYTES it is g_malloc0/g_free; from there on the block is
- * mapped on its own and, on Linux, marked for transparent huge pages.
+ * Contract: hostmem_alloc(n) returns n bytes aligned to a host cache line
+ * (64 B), not necessarily zeroed; hostmem_alloc0(n) zeroed ones; both abort
+ * like g_malloc when memory runs out, hostmem_try_alloc0(n) returns NULL
+ * instead.  hostmem_free(p, n) gives them back, n as allocated (NULL is
+ * fine).  Below HOSTMEM_MAPPED_BYTES a block comes from the C heap.  From there on a block is a mapping of its own,
+ * zeroed by the host page by page as it is first touched, rounded up to
+ * whole 2 MiB pages and, on Linux, marked for transparent huge pages: its
+ * resident size may exceed n by up to a huge page.
  *
  * Why: a timed launch's state (thousands of resident warps, the L2's tags)
  * is tens of MiB touched for the first time within milliseconds.  In 4 KiB
@@ -17,9 +20,12 @@
 
 #include <stddef.h>
 
-#define HOSTMEM_HUGE_BYTES ((size_t)2 << 20)
+#define HOSTMEM_HUGE_BYTES ((size_t)2 << 20)   /* one huge page */
+#define HOSTMEM_MAPPED_BYTES ((size_t)1 << 20) /* smaller blocks come from the C heap */
 
+void *hostmem_alloc(size_t bytes);
 void *hostmem_alloc0(size_t bytes);
+void *hostmem_try_alloc0(size_t bytes);
 void hostmem_free(void *p, size_t bytes);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "hostmem.h"
 
 GlobalMemory *gmem_new(void)
 {
@@ -15,6 +16,30 @@ GlobalMemory *gmem_new(void)
     return g;
 }
 
+/* Host bytes behind an allocation of `size` device bytes. */
+static size_t alloc_bytes(uint64_t size)
+{
+    return size ? (size_t)size : 1;
+}
+
+/* Buffers from this size on are in huge pages (hostmem.h), which a kernel
+ * streaming through them touches for the first time during the launch;
+ * the rounding to whole huge pages then adds at most an eighth. */
+#define HUGE_BUFFER_BYTES (8 * HOSTMEM_HUGE_BYTES)
+
+static void *buffer_alloc0(uint64_t size)
+{
+    return size >= HUGE_BUFFER_BYTES ? hostmem_try_alloc0(alloc_bytes(size)) : g_try_malloc0(alloc_bytes(size));
+}
+
+static void buffer_free(void *data, uint64_t size)
+{
+    if (size >= HUGE_BUFFER_BYTES)
+        hostmem_free(data, alloc_bytes(size));
+    else
+        g_free(data);
+}
+
 void gmem_free(GlobalMemory *g)
 {
     if (!g)
@@ -22,7 +47,7 @@ void gmem_free(GlobalMemory *g)
     for (guint i = 0; i < g->allocs->len; i++) {
         Allocation *a = &g_array_index(g->allocs, Allocation, i);
         if (!a->borrowed)
-            g_free(a->data);
+            buffer_free(a->data, a->size);
         g_free(a->name);
         g_free(a->written);
     }
@@ -75,7 +100,7 @@ uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **e
         base = next_free_high(g, g->next_high, span);
         g->next_high = base + span + ALLOC_GUARD;
     }
-    uint8_t *data = g_try_malloc0(size ? size : 1);
+    uint8_t *data = buffer_alloc0(size);
     if (!data) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
                     "cannot allocate %" G_GUINT64_FORMAT " bytes of device memory for '%s'",
@@ -154,7 +179,7 @@ bool gmem_release(GlobalMemory *g, uint64_t base)
     if (!a || a->base != base)
         return false;
     if (!a->borrowed)
-        g_free(a->data);
+        buffer_free(a->data, a->size);
     g_free(a->name);
     g_free(a->written);
     g_array_remove_index(g->allocs, (guint)(a - (Allocation *)g->allocs->data));
