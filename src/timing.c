@@ -169,6 +169,8 @@ typedef struct {
     uint64_t end;        /* one past the last cycle the SM ran */
     /* parallel mode (see run_quanta) */
     GArray *deferred;    /* Deferred: global and local accesses of this quantum */
+    GArray *deferred_trans; /* MemTransaction: theirs, in order (Deferred.trans_at) */
+    MemRequest req;      /* the one being issued: the SM's half of it is done at once */
     uint32_t retired;    /* CTAs retired in cycle retired_at, to be replaced */
     uint64_t retired_at;
     GError *fault;
@@ -187,7 +189,12 @@ typedef struct {
     uint64_t age;        /* the slot's warp, which may be gone by then */
     const Insn *in;
     const TInsn *done;
-    MemRequest r;        /* what goes on to L2 and DRAM */
+    /* what goes on to L2 and DRAM: a MemRequest without its transactions,
+     * which are in the SM's deferred_trans (a request's array is sized for
+     * the worst case, 1 KiB, and most use a few entries) */
+    uint8_t kind;
+    uint32_t ntrans, trans_at, atomic_same;
+    uint64_t ready;
     uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
     uint8_t tl_kind;
 } Deferred;
@@ -920,30 +927,30 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         if (md->parallel && memsys_shared_level(&sm->log)) {
             /* L1, L2 and DRAM see it at the quantum's end, in lockstep order;
              * the data cannot be back before then (run_quanta's quantum) */
-            g_array_set_size(sm->deferred, sm->deferred->len + 1);
-            Deferred *d = &g_array_index(sm->deferred, Deferred, sm->deferred->len - 1);
-            d->t = t;
-            d->sm = sm->id;
-            d->seq = sm->deferred->len - 1;
-            d->slot = (uint32_t)(s - sm->slots);
-            d->age = sm->age[s - sm->slots];
-            d->in = in;
-            d->done = done;
+            MemRequest *r = &sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
-            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, &d->r);
+            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, r);
+            Deferred d = {.t = t, .sm = sm->id, .seq = sm->deferred->len, .slot = (uint32_t)(s - sm->slots),
+                          .age = sm->age[s - sm->slots], .in = in, .done = done};
             if (G_UNLIKELY(sm->tl)) {
-                d->tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
-                d->tl_kind = (uint8_t)tl_mem_kind(in, &sm->log);
-                d->tl_bytes = tl_bytes(&sm->log);
+                d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
+                d.tl_kind = (uint8_t)tl_mem_kind(in, &sm->log);
+                d.tl_bytes = tl_bytes(&sm->log);
             }
-            if (request_goes_beyond(&d->r)) {
+            if (request_goes_beyond(r)) {
                 ready = TIME_PENDING;
+                d.kind = r->kind;
+                d.ntrans = r->ntrans;
+                d.atomic_same = r->atomic_same;
+                d.ready = r->ready;
+                d.trans_at = sm->deferred_trans->len;
+                g_array_append_vals(sm->deferred_trans, r->trans, r->ntrans);
+                g_array_append_val(sm->deferred, d);
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
-                ready = MAX(d->r.ready, t + 1);
+                ready = MAX(r->ready, t + 1);
                 if (G_UNLIKELY(sm->tl))
-                    timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, t, ready, d->tl_sectors, d->tl_bytes,
+                    timeline_mem(sm->tl, d.slot, (TimelineMemKind)d.tl_kind, t, ready, d.tl_sectors, d.tl_bytes,
                                  in->line);
-                g_array_set_size(sm->deferred, sm->deferred->len - 1);
             }
             state = STATE_LONG_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
@@ -1075,6 +1082,8 @@ static void model_free(Model *md)
             g_clear_error(&sm->slots[k].ahead_error);
         if (sm->deferred)
             g_array_free(sm->deferred, TRUE);
+        if (sm->deferred_trans)
+            g_array_free(sm->deferred_trans, TRUE);
     }
     g_free(md->sms);
     hostmem_free(md->block, md->block_bytes);
@@ -1414,8 +1423,8 @@ static void quanta_start(Quanta *q)
     wake_waiters(&q->start);
 }
 
-/* A deferred access by reference: the records are large (a MemRequest
- * holds a warp's worth of transactions), so only these are sorted. */
+/* A deferred access by reference, a fraction of the record: these are
+ * what is sorted. */
 typedef struct {
     uint64_t t;
     uint32_t sm, seq;
@@ -1454,7 +1463,13 @@ static void resolve_deferred(Model *md, uint64_t limit)
     for (size_t k = 0; k < n; k++) {
         const Deferred *d = all[k].d;
         Sm *sm = &md->sms[d->sm];
-        uint64_t back = memsys_access_beyond(md->mem, d->t, &d->r, &md->ts->mem);
+        MemRequest r; /* not zeroed: only its first ntrans transactions are read */
+        r.kind = d->kind;
+        r.ntrans = d->ntrans;
+        r.atomic_same = d->atomic_same;
+        r.ready = d->ready;
+        memcpy(r.trans, &g_array_index(sm->deferred_trans, MemTransaction, d->trans_at), d->ntrans * sizeof *r.trans);
+        uint64_t back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
         if (G_UNLIKELY(sm->tl))
             timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, MAX(back, d->t + 1), d->tl_sectors,
                          d->tl_bytes, d->in->line);
@@ -1471,6 +1486,7 @@ static void resolve_deferred(Model *md, uint64_t limit)
     for (uint32_t i = 0; i < md->nsms; i++) {
         Sm *sm = &md->sms[i];
         g_array_set_size(sm->deferred, 0);
+        g_array_set_size(sm->deferred_trans, 0);
         bool filed = false;
         for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
@@ -1664,14 +1680,17 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         }
     }
     uint32_t wpb = ts->occ.warps_per_block;
-    /* a small grid never fills the GPU: no SM holds more CTAs than the
-     * grid has, and dispatch (breadth first, then to SMs that retired one)
-     * never reaches an SM beyond the grid's size */
+    /* CTA slots per SM: dispatch goes breadth first, one CTA per SM in
+     * turn, then to SMs that retired one, which only happens once every SM
+     * is full.  So a grid that does not fill the GPU gives SM i the CTAs i,
+     * i + nsms, ... and never more; the slots it would never use are not
+     * made (their warps' state is most of a launch's memory) */
     uint64_t grid_ctas = md.total_ctas - md.first_cta;
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
         sm->id = i;
-        sm->nctas = i < grid_ctas ? (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, grid_ctas) : 0;
+        uint64_t breadth_first = i < grid_ctas ? (grid_ctas - i + md.nsms - 1) / md.nsms : 0;
+        sm->nctas = (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, breadth_first);
         sm->nslots = sm->nctas * wpb;
         sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
     }
@@ -1697,6 +1716,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->ts = md.parallel ? &thread_ts[i % nthreads] : ts;
         sm->stats = md.parallel ? &thread_stats[i % nthreads] : stats;
         sm->deferred = g_array_new(FALSE, FALSE, sizeof(Deferred));
+        sm->deferred_trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
     }
     if (ts->timeline)
         tl_launch_begin(&md, ts->timeline);
