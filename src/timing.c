@@ -229,6 +229,8 @@ typedef struct {
     uint64_t issued;
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
     SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
+    TimingStats *thread_ts;   /* parallel mode: per host thread, the counts of the SMs it ran */
+    LaunchStats *thread_stats;
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
     void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
     size_t block_bytes;
@@ -1353,6 +1355,7 @@ typedef struct {
     Waiter start, done;
     gint generation;     /* bumped to start a quantum (or to quit) */
     gint running;        /* workers still in the current quantum */
+    gint next_sm;        /* SMs [0, next_sm) are taken in this quantum (run_sms) */
     uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
@@ -1362,22 +1365,38 @@ typedef struct {
 typedef struct {
     Quanta *q;
     uint32_t id;
+    uint32_t *mine;      /* the SMs it took in this quantum and still runs */
 } QuantaWorker;
 
-/* The thread's SMs, round after round, until each has run to the
- * quantum's limit; an SM whose replacement is not due yet waits while the
- * others run. */
-static void run_my_sms(Quanta *q, uint32_t id)
+/* From now to the end of the quantum, SM `sm` is thread id's: its counts
+ * go to that thread's statistics, which are only ever summed, so which
+ * thread ran an SM changes no result. */
+static void sm_take(Model *md, Sm *sm, uint32_t id)
+{
+    sm->ts = &md->thread_ts[id];
+    sm->stats = &md->thread_stats[id];
+    for (uint32_t c = 0; c < sm->nctas; c++)
+        if (sm->ctas[c].used)
+            sm->ctas[c].cta.stats = sm->stats;
+}
+
+/* The thread takes SMs one at a time, as the others do, and runs each to
+ * the quantum's limit, so that threads that drew quick SMs take more.  An
+ * SM whose replacement CTA is not due yet waits while the thread runs its
+ * others, or takes another (maybe the one it waits for); the SM that is
+ * first in (cycle, SM) order can always move, so someone always can. */
+static void run_sms(Quanta *q, QuantaWorker *wk)
 {
     Model *md = q->md;
-    uint32_t blocker = UINT32_MAX;
+    uint32_t blocker = UINT32_MAX, n = 0;
     for (;;) {
-        bool waiting = false, moved = false;
-        for (uint32_t i = id; i < md->nsms; i += q->nthreads) {
-            Sm *sm = &md->sms[i];
+        bool moved = false;
+        uint32_t still = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            Sm *sm = &md->sms[wk->mine[k]];
             if (sm->retired && !sm->fault) {
                 if (!sm_replacement_due(md, sm, &blocker)) {
-                    waiting = true;
+                    wk->mine[still++] = wk->mine[k];
                     continue;
                 }
                 sm_take_replacements(md, sm, q->limit);
@@ -1387,16 +1406,25 @@ static void run_my_sms(Quanta *q, uint32_t id)
                 sm_run_until(md, sm, q->limit);
                 moved = true;
             }
-            waiting |= sm->retired && !sm->fault;
+            if (sm->retired && !sm->fault)
+                wk->mine[still++] = wk->mine[k];
         }
-        if (!waiting)
+        n = still;
+        if (n && moved)
+            continue;
+        /* nothing of its own can move, or nothing is left: another SM */
+        uint32_t i = (uint32_t)g_atomic_int_add(&q->next_sm, 1);
+        if (i < md->nsms) {
+            sm_take(md, &md->sms[i], wk->id);
+            wk->mine[n++] = i;
+            continue;
+        }
+        if (!n)
             return;
-        if (!moved) {
-            if (q->spin)
-                cpu_relax();
-            else
-                sched_yield();
-        }
+        if (q->spin)
+            cpu_relax();
+        else
+            sched_yield();
     }
 }
 
@@ -1409,7 +1437,7 @@ static gpointer quanta_worker(gpointer data)
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
             return NULL;
-        run_my_sms(q, wk->id);
+        run_sms(q, wk);
         if (g_atomic_int_dec_and_test(&q->running))
             wake_waiters(&q->done);
     }
@@ -1418,6 +1446,7 @@ static gpointer quanta_worker(gpointer data)
 /* Starts a quantum on the workers (or tells them to quit). */
 static void quanta_start(Quanta *q)
 {
+    g_atomic_int_set(&q->next_sm, 0);
     g_atomic_int_set(&q->running, (gint)q->nthreads - 1);
     g_atomic_int_inc(&q->generation);
     wake_waiters(&q->start);
@@ -1520,10 +1549,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
     g_cond_init(&q.done.cond);
     QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
     GThread **th = g_new0(GThread *, nthreads);
-    for (uint32_t k = 1; k < nthreads; k++) {
-        wk[k] = (QuantaWorker){&q, k};
+    for (uint32_t k = 0; k < nthreads; k++)
+        wk[k] = (QuantaWorker){&q, k, g_new(uint32_t, md->nsms)};
+    for (uint32_t k = 1; k < nthreads; k++)
         th[k] = g_thread_new("warpsim-sm", quanta_worker, &wk[k]);
-    }
     bool ok = true;
     for (;;) {
         uint64_t t0 = UINT64_MAX;
@@ -1537,7 +1566,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
         for (uint32_t i = 0; i < md->nsms; i++)
             progress_store(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
         quanta_start(&q);
-        run_my_sms(&q, 0);
+        run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
         Sm *faulty = NULL;
         for (uint32_t i = 0; i < md->nsms; i++)
@@ -1559,6 +1588,8 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
         g_clear_error(&md->sms[i].fault);
     }
     g_free(th);
+    for (uint32_t k = 0; k < nthreads; k++)
+        g_free(wk[k].mine);
     g_free(wk);
     g_aligned_free(md->progress);
     md->progress = NULL;
@@ -1668,8 +1699,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     TimingStats *thread_ts = NULL;
     LaunchStats *thread_stats = NULL;
     if (md.parallel) {
-        thread_ts = g_new0(TimingStats, nthreads);
-        thread_stats = g_new0(LaunchStats, nthreads);
+        thread_ts = md.thread_ts = g_new0(TimingStats, nthreads);
+        thread_stats = md.thread_stats = g_new0(LaunchStats, nthreads);
         for (uint32_t k = 0; k < nthreads; k++) {
             timing_stats_init(&thread_ts[k], md.m);
             /* the launch's shape, so that merging them adds only counts */
@@ -1713,8 +1744,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         for (uint32_t k = 0; k < md.schedulers; k++)
             sm->last[k] = UINT32_MAX;
         sm->wake = UINT64_MAX;
-        sm->ts = md.parallel ? &thread_ts[i % nthreads] : ts;
-        sm->stats = md.parallel ? &thread_stats[i % nthreads] : stats;
+        /* in parallel mode, the thread that takes it in a quantum (sm_take)
+         * sets these; the first CTAs go out before */
+        sm->ts = md.parallel ? &thread_ts[0] : ts;
+        sm->stats = md.parallel ? &thread_stats[0] : stats;
         sm->deferred = g_array_new(FALSE, FALSE, sizeof(Deferred));
         sm->deferred_trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
     }
