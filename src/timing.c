@@ -131,6 +131,11 @@ typedef struct {
 } WakeHeap;
 
 typedef struct {
+    GArray *recs;        /* Deferred */
+    GArray *trans;       /* MemTransaction: theirs, in order (Deferred.trans_at) */
+} DeferredList;
+
+typedef struct {
     uint32_t id;
     WarpSlot *slots;
     uint32_t nslots;
@@ -168,8 +173,10 @@ typedef struct {
     uint64_t issued;
     uint64_t end;        /* one past the last cycle the SM ran */
     /* parallel mode (see run_quanta) */
-    GArray *deferred;    /* Deferred: global and local accesses of this quantum */
-    GArray *deferred_trans; /* MemTransaction: theirs, in order (Deferred.trans_at) */
+    /* global and local accesses whose L2 and DRAM part waits for the end of
+     * their quantum (run_quanta), two quanta's worth: Model.filling is the
+     * one being run */
+    DeferredList deferred[2];
     MemRequest req;      /* the one being issued: the SM's half of it is done at once */
     uint32_t retired;    /* CTAs retired in cycle retired_at, to be replaced */
     uint64_t retired_at;
@@ -180,8 +187,8 @@ typedef struct {
     TimelineSm *tl;      /* NULL unless a timeline is recorded */
 } Sm;
 
-/* A global or local access whose memory-system timing is worked out at the
- * end of the quantum, in the order the lockstep loop would have made it. */
+/* A global or local access whose memory-system timing is worked out after
+ * its quantum, in the order the lockstep loop would have made it. */
 typedef struct {
     uint64_t t;
     uint32_t sm, seq;
@@ -195,6 +202,7 @@ typedef struct {
     uint8_t kind;
     uint32_t ntrans, trans_at, atomic_same;
     uint64_t ready;
+    uint64_t back;       /* when its data is back: set by resolve_memory */
     uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
     uint8_t tl_kind;
 } Deferred;
@@ -228,6 +236,7 @@ typedef struct {
     uint32_t schedulers;
     uint64_t issued;
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
+    uint32_t filling;    /* parallel mode: the Sm.deferred list the SMs add to */
     SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
     TimingStats *thread_ts;   /* parallel mode: per host thread, the counts of the SMs it ran */
     LaunchStats *thread_stats;
@@ -932,7 +941,8 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             MemRequest *r = &sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, r);
-            Deferred d = {.t = t, .sm = sm->id, .seq = sm->deferred->len, .slot = (uint32_t)(s - sm->slots),
+            DeferredList *later = &sm->deferred[md->filling];
+            Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
                           .age = sm->age[s - sm->slots], .in = in, .done = done};
             if (G_UNLIKELY(sm->tl)) {
                 d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
@@ -945,9 +955,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
                 d.ntrans = r->ntrans;
                 d.atomic_same = r->atomic_same;
                 d.ready = r->ready;
-                d.trans_at = sm->deferred_trans->len;
-                g_array_append_vals(sm->deferred_trans, r->trans, r->ntrans);
-                g_array_append_val(sm->deferred, d);
+                d.trans_at = later->trans->len;
+                g_array_append_vals(later->trans, r->trans, r->ntrans);
+                g_array_append_val(later->recs, d);
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
                 ready = MAX(r->ready, t + 1);
                 if (G_UNLIKELY(sm->tl))
@@ -1082,10 +1092,12 @@ static void model_free(Model *md)
             cta_release(&sm->ctas[c].cta);
         for (uint32_t k = 0; k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
-        if (sm->deferred)
-            g_array_free(sm->deferred, TRUE);
-        if (sm->deferred_trans)
-            g_array_free(sm->deferred_trans, TRUE);
+        for (int g = 0; g < 2; g++) {
+            if (sm->deferred[g].recs)
+                g_array_free(sm->deferred[g].recs, TRUE);
+            if (sm->deferred[g].trans)
+                g_array_free(sm->deferred[g].trans, TRUE);
+        }
     }
     g_free(md->sms);
     hostmem_free(md->block, md->block_bytes);
@@ -1173,10 +1185,10 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
 /* ------------------------------------------------------------------ */
 /* parallel SMs                                                         */
 
-/* The quantum: no access that goes beyond the SM (L2, DRAM, atomics)
- * can return data sooner, so the SMs run a quantum apart and the memory
- * system is consulted at its end, in the lockstep loop's order, with the
- * same answers.  0: no safe quantum. */
+/* The reach: no access that goes beyond the SM (L2, DRAM, atomics) can
+ * return data sooner, so the SMs run apart for that long and the memory
+ * system is consulted afterwards, in the lockstep loop's order, with the
+ * same answers (run_quanta).  0: no safe reach. */
 static uint64_t safe_quantum(const GpuConfig *cfg)
 {
     uint64_t q = UINT64_MAX;
@@ -1457,7 +1469,7 @@ static void quanta_start(Quanta *q)
 typedef struct {
     uint64_t t;
     uint32_t sm, seq;
-    const Deferred *d;
+    Deferred *d;
 } DeferredRef;
 
 static int deferred_order(const void *a, const void *b)
@@ -1470,52 +1482,80 @@ static int deferred_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The end of a quantum: the memory system sees the deferred accesses in
- * lockstep order; their registers get their times, and the warps waiting
- * for them are filed again. */
-static void resolve_deferred(Model *md, uint64_t limit)
+/* One quantum's deferred accesses (list `gen` of every SM) in lockstep
+ * order: the order the memory system must see them in. */
+typedef struct {
+    uint32_t gen;
+    DeferredRef *refs;
+    size_t n;
+    uint64_t first;      /* the earliest issue among them */
+} Resolving;
+
+static Resolving deferred_collect(Model *md, uint32_t gen)
 {
-    size_t n = 0;
+    Resolving rs = {.gen = gen, .first = UINT64_MAX};
     for (uint32_t i = 0; i < md->nsms; i++)
-        n += md->sms[i].deferred->len;
-    DeferredRef *all = g_new(DeferredRef, MAX(n, 1u));
-    n = 0;
+        rs.n += md->sms[i].deferred[gen].recs->len;
+    if (!rs.n)
+        return rs;
+    rs.refs = g_new(DeferredRef, rs.n);
+    size_t n = 0;
     for (uint32_t i = 0; i < md->nsms; i++) {
-        const GArray *list = md->sms[i].deferred;
+        GArray *list = md->sms[i].deferred[gen].recs;
         for (guint k = 0; k < list->len; k++) {
-            const Deferred *d = &g_array_index(list, Deferred, k);
-            all[n++] = (DeferredRef){d->t, d->sm, d->seq, d};
+            Deferred *d = &g_array_index(list, Deferred, k);
+            rs.refs[n++] = (DeferredRef){d->t, d->sm, d->seq, d};
+            rs.first = MIN(rs.first, d->t);
         }
     }
-    if (n > 1)
-        qsort(all, n, sizeof *all, deferred_order);
-    for (size_t k = 0; k < n; k++) {
-        const Deferred *d = all[k].d;
-        Sm *sm = &md->sms[d->sm];
+    if (rs.n > 1)
+        qsort(rs.refs, rs.n, sizeof *rs.refs, deferred_order);
+    return rs;
+}
+
+/* The L2 and DRAM part of each access, in order: when its data is back.
+ * Touches only the shared memory system and the records, so it may run
+ * while the SMs run the next quantum (run_quanta). */
+static void resolve_memory(Model *md, const Resolving *rs)
+{
+    for (size_t k = 0; k < rs->n; k++) {
+        Deferred *d = rs->refs[k].d;
+        const GArray *trans = md->sms[d->sm].deferred[rs->gen].trans;
         MemRequest r; /* not zeroed: only its first ntrans transactions are read */
         r.kind = d->kind;
         r.ntrans = d->ntrans;
         r.atomic_same = d->atomic_same;
         r.ready = d->ready;
-        memcpy(r.trans, &g_array_index(sm->deferred_trans, MemTransaction, d->trans_at), d->ntrans * sizeof *r.trans);
-        uint64_t back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
+        memcpy(r.trans, &g_array_index(trans, MemTransaction, d->trans_at), d->ntrans * sizeof *r.trans);
+        d->back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
+    }
+}
+
+/* With the SMs stopped at `limit`: the registers of the resolved accesses
+ * get their times, and the warps waiting for them are filed again. */
+static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
+{
+    for (size_t k = 0; k < rs->n; k++) {
+        const Deferred *d = rs->refs[k].d;
+        Sm *sm = &md->sms[d->sm];
         if (G_UNLIKELY(sm->tl))
-            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, MAX(back, d->t + 1), d->tl_sectors,
+            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, MAX(d->back, d->t + 1), d->tl_sectors,
                          d->tl_bytes, d->in->line);
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
-        uint64_t ready = MAX(back, d->t + 1);
+        uint64_t ready = MAX(d->back, d->t + 1);
         uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
         for (unsigned i = 0; i < d->done->ndst; i++)
             if (d->done->dst[i] < md->max_regs)
                 s->reg[d->done->dst[i]] = SB_PACK(ready, state);
     }
-    g_free(all);
+    g_clear_pointer(&rs->refs, g_free);
+    rs->n = 0;
     for (uint32_t i = 0; i < md->nsms; i++) {
         Sm *sm = &md->sms[i];
-        g_array_set_size(sm->deferred, 0);
-        g_array_set_size(sm->deferred_trans, 0);
+        g_array_set_size(sm->deferred[rs->gen].recs, 0);
+        g_array_set_size(sm->deferred[rs->gen].trans, 0);
         bool filed = false;
         for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
@@ -1528,7 +1568,8 @@ static void resolve_deferred(Model *md, uint64_t limit)
             filed = true;
         }
         /* the SM has run every cycle before limit; the slots filed now
-         * can issue no sooner */
+         * can issue no sooner (those still waiting for the other list's
+         * accesses are pending again) */
         if (filed)
             sm->wake = MIN(sm->wake, MAX(sm_next_wake(md, sm), limit));
     }
@@ -1538,8 +1579,10 @@ static void resolve_deferred(Model *md, uint64_t limit)
  * those of the lockstep loop: within a quantum the SMs share nothing the
  * model times (global memory's contents are shared, which is why only
  * launches whose CTAs cannot observe each other's order come here); CTA
- * dispatch and the memory system run in lockstep order between quanta. */
-static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t *end, GError **error)
+ * dispatch runs in lockstep order within quanta (the progress keys), and
+ * the memory system sees each quantum's accesses in lockstep order, while
+ * the next quantum runs. */
+static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *end, GError **error)
 {
     Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
     md->progress = g_aligned_alloc0(md->nsms, sizeof(SmProgress), _Alignof(SmProgress));
@@ -1553,19 +1596,38 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
         wk[k] = (QuantaWorker){&q, k, g_new(uint32_t, md->nsms)};
     for (uint32_t k = 1; k < nthreads; k++)
         th[k] = g_thread_new("warpsim-sm", quanta_worker, &wk[k]);
+    /* An access beyond the SM issued at t is back at t + reach at the
+     * earliest.  Quanta of half that let the memory system work through
+     * one quantum's accesses while the SMs run the next: no warp can need
+     * them before the quantum after.  (A quantum after idle cycles is cut
+     * short so that this still holds.) */
+    bool overlap = reach >= 2;
+    uint64_t step = overlap ? reach / 2 : reach;
+    Resolving prev = {0}; /* the last quantum's accesses, not applied yet */
     bool ok = true;
     for (;;) {
         uint64_t t0 = UINT64_MAX;
         for (uint32_t i = 0; i < md->nsms; i++)
             if (md->sms[i].resident_warps)
                 t0 = MIN(t0, md->sms[i].wake);
+        if (prev.n && (t0 == UINT64_MAX || t0 >= prev.first + reach)) {
+            /* nothing can run before their answers are needed */
+            resolve_memory(md, &prev);
+            resolve_apply(md, &prev, q.limit);
+            continue;
+        }
         if (t0 == UINT64_MAX)
             break;
-        q.limit = t0 + quantum;
+        q.limit = t0 + step;
+        if (prev.n)
+            q.limit = MIN(q.limit, prev.first + reach);
         /* nothing wakes an SM inside a quantum but itself */
         for (uint32_t i = 0; i < md->nsms; i++)
             progress_store(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
+        md->filling = prev.n ? !prev.gen : md->filling;
         quanta_start(&q);
+        if (prev.n) /* beside the SMs, which do not touch L2 and DRAM */
+            resolve_memory(md, &prev);
         run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
         Sm *faulty = NULL;
@@ -1577,8 +1639,15 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t quantum, uint64_t 
             ok = false;
             break;
         }
-        resolve_deferred(md, q.limit);
+        if (prev.n)
+            resolve_apply(md, &prev, q.limit);
+        prev = deferred_collect(md, md->filling);
+        if (!overlap) {
+            resolve_memory(md, &prev);
+            resolve_apply(md, &prev, q.limit);
+        }
     }
+    g_free(prev.refs);
     q.quit = true;
     quanta_start(&q);
     for (uint32_t k = 1; k < nthreads; k++)
@@ -1748,8 +1817,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
          * sets these; the first CTAs go out before */
         sm->ts = md.parallel ? &thread_ts[0] : ts;
         sm->stats = md.parallel ? &thread_stats[0] : stats;
-        sm->deferred = g_array_new(FALSE, FALSE, sizeof(Deferred));
-        sm->deferred_trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
+        for (int g = 0; g < 2; g++) {
+            sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
+            sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
+        }
     }
     if (ts->timeline)
         tl_launch_begin(&md, ts->timeline);
