@@ -31,6 +31,7 @@
 #include <stdatomic.h>
 
 #include <string.h>
+#include <stdlib.h>
 
 #include "errors.h"
 #include "exec.h"
@@ -238,6 +239,8 @@ typedef struct {
     bool parallel;       /* SMs run quanta on several threads (run_quanta) */
     uint32_t filling;    /* parallel mode: the Sm.deferred list the SMs add to */
     SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
+    uint32_t *live;      /* parallel mode: the SMs with resident warps, as of the quantum's start */
+    uint32_t nlive;
     TimingStats *thread_ts;   /* parallel mode: per host thread, the counts of the SMs it ran */
     LaunchStats *thread_stats;
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
@@ -1367,7 +1370,7 @@ typedef struct {
     Waiter start, done;
     gint generation;     /* bumped to start a quantum (or to quit) */
     gint running;        /* workers still in the current quantum */
-    gint next_sm;        /* SMs [0, next_sm) are taken in this quantum (run_sms) */
+    gint *taken;         /* per thread: its home SMs taken in this quantum (run_sms) */
     uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
@@ -1392,11 +1395,34 @@ static void sm_take(Model *md, Sm *sm, uint32_t id)
             sm->ctas[c].cta.stats = sm->stats;
 }
 
-/* The thread takes SMs one at a time, as the others do, and runs each to
- * the quantum's limit, so that threads that drew quick SMs take more.  An
- * SM whose replacement CTA is not due yet waits while the thread runs its
- * others, or takes another (maybe the one it waits for); the SM that is
- * first in (cycle, SM) order can always move, so someone always can. */
+/* The next SM for thread `id` to take in this quantum, or UINT32_MAX when
+ * all are taken.  Thread k's home SMs are the live ones at k, k + nthreads,
+ * ...: it takes
+ * those first, in order, so that an SM tends to stay on one core (and in
+ * its cache) from quantum to quantum; then it takes the others' homes that
+ * they have not reached yet. */
+static uint32_t take_next(Quanta *q, uint32_t id)
+{
+    const Model *md = q->md;
+    uint32_t n = q->nthreads;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t home = (id + j) % n;
+        uint32_t count = md->nlive > home ? (md->nlive - home + n - 1) / n : 0;
+        if ((uint32_t)g_atomic_int_get(&q->taken[home]) >= count)
+            continue;
+        uint32_t k = (uint32_t)g_atomic_int_add(&q->taken[home], 1);
+        if (k < count)
+            return md->live[home + k * n];
+    }
+    return UINT32_MAX;
+}
+
+/* The thread takes SMs one at a time (take_next), as the others do, and
+ * runs each to the quantum's limit, so that threads that drew quick SMs
+ * take more.  An SM whose replacement CTA is not due yet waits while the
+ * thread runs its others, or takes another (maybe the one it waits for);
+ * the SM that is first in (cycle, SM) order can always move, so someone
+ * always can. */
 static void run_sms(Quanta *q, QuantaWorker *wk)
 {
     Model *md = q->md;
@@ -1425,8 +1451,8 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
         if (n && moved)
             continue;
         /* nothing of its own can move, or nothing is left: another SM */
-        uint32_t i = (uint32_t)g_atomic_int_add(&q->next_sm, 1);
-        if (i < md->nsms) {
+        uint32_t i = take_next(q, wk->id);
+        if (i != UINT32_MAX) {
             sm_take(md, &md->sms[i], wk->id);
             wk->mine[n++] = i;
             continue;
@@ -1458,7 +1484,8 @@ static gpointer quanta_worker(gpointer data)
 /* Starts a quantum on the workers (or tells them to quit). */
 static void quanta_start(Quanta *q)
 {
-    g_atomic_int_set(&q->next_sm, 0);
+    for (uint32_t k = 0; k < q->nthreads; k++)
+        g_atomic_int_set(&q->taken[k], 0);
     g_atomic_int_set(&q->running, (gint)q->nthreads - 1);
     g_atomic_int_inc(&q->generation);
     wake_waiters(&q->start);
@@ -1489,19 +1516,25 @@ typedef struct {
     DeferredRef *refs;
     size_t n;
     uint64_t first;      /* the earliest issue among them */
+    uint32_t *sms;       /* the SMs they come from */
+    uint32_t nsms;
 } Resolving;
 
+/* Only the live SMs (Model.live) can have added to list `gen`. */
 static Resolving deferred_collect(Model *md, uint32_t gen)
 {
     Resolving rs = {.gen = gen, .first = UINT64_MAX};
-    for (uint32_t i = 0; i < md->nsms; i++)
-        rs.n += md->sms[i].deferred[gen].recs->len;
+    for (uint32_t k = 0; k < md->nlive; k++)
+        rs.n += md->sms[md->live[k]].deferred[gen].recs->len;
     if (!rs.n)
         return rs;
     rs.refs = g_new(DeferredRef, rs.n);
+    rs.sms = g_new(uint32_t, md->nlive);
     size_t n = 0;
-    for (uint32_t i = 0; i < md->nsms; i++) {
-        GArray *list = md->sms[i].deferred[gen].recs;
+    for (uint32_t j = 0; j < md->nlive; j++) {
+        GArray *list = md->sms[md->live[j]].deferred[gen].recs;
+        if (list->len)
+            rs.sms[rs.nsms++] = md->live[j];
         for (guint k = 0; k < list->len; k++) {
             Deferred *d = &g_array_index(list, Deferred, k);
             rs.refs[n++] = (DeferredRef){d->t, d->sm, d->seq, d};
@@ -1552,8 +1585,9 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
     }
     g_clear_pointer(&rs->refs, g_free);
     rs->n = 0;
-    for (uint32_t i = 0; i < md->nsms; i++) {
-        Sm *sm = &md->sms[i];
+    /* only their SMs have warps waiting for them */
+    for (uint32_t j = 0; j < rs->nsms; j++) {
+        Sm *sm = &md->sms[rs->sms[j]];
         g_array_set_size(sm->deferred[rs->gen].recs, 0);
         g_array_set_size(sm->deferred[rs->gen].trans, 0);
         bool filed = false;
@@ -1573,6 +1607,8 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
         if (filed)
             sm->wake = MIN(sm->wake, MAX(sm_next_wake(md, sm), limit));
     }
+    g_clear_pointer(&rs->sms, g_free);
+    rs->nsms = 0;
 }
 
 /* The launch on `nthreads` host threads, quantum by quantum.  Results are
@@ -1590,6 +1626,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     g_cond_init(&q.start.cond);
     g_mutex_init(&q.done.lock);
     g_cond_init(&q.done.cond);
+    q.taken = g_new0(gint, nthreads);
     QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
     GThread **th = g_new0(GThread *, nthreads);
     for (uint32_t k = 0; k < nthreads; k++)
@@ -1604,12 +1641,29 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     bool overlap = reach >= 2;
     uint64_t step = overlap ? reach / 2 : reach;
     Resolving prev = {0}; /* the last quantum's accesses, not applied yet */
+    /* An SM without warps gets none again (a replacement goes to an SM that
+     * retired a CTA in the same quantum), so the work between quanta
+     * visits only the live ones.  Every key starts right (sm_key), and an
+     * SM publishes NEVER when it empties. */
+    md->live = g_new(uint32_t, md->nsms);
+    md->nlive = 0;
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        progress_store(md, &md->sms[i], sm_key(&md->sms[i], 0));
+        if (md->sms[i].resident_warps)
+            md->live[md->nlive++] = i;
+    }
     bool ok = true;
     for (;;) {
         uint64_t t0 = UINT64_MAX;
-        for (uint32_t i = 0; i < md->nsms; i++)
-            if (md->sms[i].resident_warps)
-                t0 = MIN(t0, md->sms[i].wake);
+        uint32_t still = 0;
+        for (uint32_t k = 0; k < md->nlive; k++) {
+            const Sm *sm = &md->sms[md->live[k]];
+            if (sm->resident_warps) {
+                t0 = MIN(t0, sm->wake);
+                md->live[still++] = md->live[k];
+            }
+        }
+        md->nlive = still;
         if (prev.n && (t0 == UINT64_MAX || t0 >= prev.first + reach)) {
             /* nothing can run before their answers are needed */
             resolve_memory(md, &prev);
@@ -1622,8 +1676,8 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         if (prev.n)
             q.limit = MIN(q.limit, prev.first + reach);
         /* nothing wakes an SM inside a quantum but itself */
-        for (uint32_t i = 0; i < md->nsms; i++)
-            progress_store(md, &md->sms[i], sm_key(&md->sms[i], q.limit));
+        for (uint32_t k = 0; k < md->nlive; k++)
+            progress_store(md, &md->sms[md->live[k]], sm_key(&md->sms[md->live[k]], q.limit));
         md->filling = prev.n ? !prev.gen : md->filling;
         quanta_start(&q);
         if (prev.n) /* beside the SMs, which do not touch L2 and DRAM */
@@ -1631,9 +1685,11 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
         Sm *faulty = NULL;
-        for (uint32_t i = 0; i < md->nsms; i++)
-            if (md->sms[i].fault && (!faulty || md->sms[i].fault_at < faulty->fault_at))
-                faulty = &md->sms[i];
+        for (uint32_t k = 0; k < md->nlive; k++) {
+            Sm *sm = &md->sms[md->live[k]];
+            if (sm->fault && (!faulty || sm->fault_at < faulty->fault_at))
+                faulty = sm;
+        }
         if (faulty) {
             g_propagate_error(error, g_steal_pointer(&faulty->fault));
             ok = false;
@@ -1648,6 +1704,9 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         }
     }
     g_free(prev.refs);
+    g_free(prev.sms);
+    g_clear_pointer(&md->live, g_free);
+    md->nlive = 0;
     q.quit = true;
     quanta_start(&q);
     for (uint32_t k = 1; k < nthreads; k++)
@@ -1660,6 +1719,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     for (uint32_t k = 0; k < nthreads; k++)
         g_free(wk[k].mine);
     g_free(wk);
+    g_free(q.taken);
     g_aligned_free(md->progress);
     md->progress = NULL;
     g_mutex_clear(&q.start.lock);
