@@ -65,6 +65,7 @@ typedef struct {
 
 typedef struct CtaSlot {
     Cta cta;
+    void *store;         /* what its CTAs' warps will be lent (cta_lend) at its first CTA */
     bool used;
     uint32_t first_slot;
     uint32_t live_warps;
@@ -646,8 +647,8 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
         void *store = carve(c, cta_lend_bytes(k, wpb));
-        if (store)
-            cta_lend(&sm->ctas[i].cta, k, wpb, store);
+        if (store) /* not touched yet: whoever dispatches there does (in parallel) */
+            sm->ctas[i].store = store;
     }
 }
 
@@ -662,10 +663,11 @@ static void sm_activity(Sm *sm, uint64_t t, bool becomes_busy)
         sm->ts->sm_active_cycles += t - sm->active_since;
 }
 
-static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
+/* CTA `lin` (the grid's linear index) into a free slot of the SM at cycle
+ * t, its warps aged age0, age0 + 1, ... (the dispatch order, which
+ * greedy-then-oldest follows). */
+static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_t age0, GError **error)
 {
-    if (md->next_cta >= md->total_ctas || sm->resident_ctas >= sm->nctas)
-        return true;
     CtaSlot *cs = NULL;
     uint32_t ci = 0;
     for (; ci < sm->nctas; ci++)
@@ -673,9 +675,12 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
             cs = &sm->ctas[ci];
             break;
         }
-    if (!cs)
-        return true;
-    uint64_t lin = md->next_cta++;
+    g_assert(cs); /* callers check there is room */
+    uint32_t wpb = md->ts->occ.warps_per_block;
+    if (cs->store) {
+        cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store);
+        cs->store = NULL;
+    }
     Dim3 id = launch_cta_id(&md->spec, lin);
     if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, sm->stats, error))
         return false;
@@ -683,7 +688,6 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     cs->cta.clock = t;
     cs->used = true;
     cs->dispatched = t;
-    uint32_t wpb = md->ts->occ.warps_per_block;
     cs->first_slot = ci * wpb;
     cs->live_warps = cs->cta.nwarps;
     if (sm->resident_ctas++ == 0)
@@ -702,7 +706,7 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
         s->fetch_ready = t;
         s->stall_from = t;
         s->start = t;
-        sm->age[cs->first_slot + i] = md->age++;
+        sm->age[cs->first_slot + i] = age0 + i;
         s->at_barrier = false;
         slot_peek(md, sm, s);
         /* waiting even when ready at t: the SM's cycle t may be under way */
@@ -715,6 +719,40 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
     launch_stats_count_cta(sm->stats, &cs->cta);
     sm->wake = MIN(sm->wake, t);
     return true;
+}
+
+/* The grid's next CTA to the SM, when there is one and room for it. */
+static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
+{
+    if (md->next_cta >= md->total_ctas || sm->resident_ctas >= sm->nctas)
+        return true;
+    uint64_t age0 = md->age;
+    md->age += md->ts->occ.warps_per_block;
+    return dispatch_cta_as(md, sm, t, md->next_cta++, age0, error);
+}
+
+/* The first wave, breadth first: one CTA per SM in turn, as long as they
+ * fit, which gives SM i the CTAs i, i + nsms, ... up to its slots (sized
+ * for that).  So each SM's share is known and SMs can take theirs in any
+ * order, on any thread; first_wave_end() then accounts for all of them. */
+static bool dispatch_first_wave(Model *md, Sm *sm, GError **error)
+{
+    uint32_t wpb = md->ts->occ.warps_per_block;
+    for (uint32_t r = 0; r < sm->nctas; r++) {
+        uint64_t order = (uint64_t)r * md->nsms + sm->id;
+        if (!dispatch_cta_as(md, sm, 0, md->first_cta + order, order * wpb, error))
+            return false;
+    }
+    return true;
+}
+
+static void first_wave_end(Model *md)
+{
+    uint64_t ctas = 0;
+    for (uint32_t i = 0; i < md->nsms; i++)
+        ctas += md->sms[i].nctas;
+    md->next_cta = md->first_cta + ctas;
+    md->age = ctas * md->ts->occ.warps_per_block;
 }
 
 static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
@@ -1374,6 +1412,7 @@ typedef struct {
     uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
+    bool first_wave;     /* this round dispatches the first wave, it runs nothing */
     bool quit;
 } Quanta;
 
@@ -1466,6 +1505,19 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
     }
 }
 
+/* The first wave of the SMs the thread takes (the cost is the first touch
+ * of their warps' memory, which the threads share out this way). */
+static void dispatch_sms(Quanta *q, QuantaWorker *wk)
+{
+    Model *md = q->md;
+    for (uint32_t i; (i = take_next(q, wk->id)) != UINT32_MAX;) {
+        Sm *sm = &md->sms[i];
+        sm_take(md, sm, wk->id);
+        if (!dispatch_first_wave(md, sm, &sm->fault))
+            sm->fault_at = 0;
+    }
+}
+
 static gpointer quanta_worker(gpointer data)
 {
     QuantaWorker *wk = data;
@@ -1475,7 +1527,10 @@ static gpointer quanta_worker(gpointer data)
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
             return NULL;
-        run_sms(q, wk);
+        if (q->first_wave)
+            dispatch_sms(q, wk);
+        else
+            run_sms(q, wk);
         if (g_atomic_int_dec_and_test(&q->running))
             wake_waiters(&q->done);
     }
@@ -1647,13 +1702,27 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
      * SM publishes NEVER when it empties. */
     md->live = g_new(uint32_t, md->nsms);
     md->nlive = 0;
-    for (uint32_t i = 0; i < md->nsms; i++) {
-        progress_store(md, &md->sms[i], sm_key(&md->sms[i], 0));
-        if (md->sms[i].resident_warps)
+    for (uint32_t i = 0; i < md->nsms; i++)
+        if (md->sms[i].nctas)
             md->live[md->nlive++] = i;
-    }
+    q.first_wave = true;
+    quanta_start(&q);
+    dispatch_sms(&q, &wk[0]);
+    wait_while(&q.done, &q.running, 0, false, q.spin);
+    q.first_wave = false;
+    first_wave_end(md);
+    for (uint32_t i = 0; i < md->nsms; i++)
+        progress_store(md, &md->sms[i], sm_key(&md->sms[i], 0));
     bool ok = true;
-    for (;;) {
+    for (uint32_t k = 0; k < md->nlive; k++) {
+        Sm *sm = &md->sms[md->live[k]];
+        if (sm->fault) { /* out of memory: the first SM's error */
+            g_propagate_error(error, g_steal_pointer(&sm->fault));
+            ok = false;
+            break;
+        }
+    }
+    while (ok) {
         uint64_t t0 = UINT64_MAX;
         uint32_t still = 0;
         for (uint32_t k = 0; k < md->nlive; k++) {
@@ -1884,13 +1953,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     }
     if (ts->timeline)
         tl_launch_begin(&md, ts->timeline);
-    /* breadth first: one CTA per SM in turn, as long as they fit */
+    /* the first wave goes out on the host threads in parallel mode */
     bool ok = true;
-    for (uint32_t round = 0; ok && round < ts->occ.blocks_per_sm; round++)
-        for (uint32_t i = 0; ok && i < md.nsms && md.next_cta < md.total_ctas; i++)
-            ok = dispatch_cta(&md, &md.sms[i], 0, error);
+    if (!md.parallel) {
+        for (uint32_t i = 0; ok && i < md.nsms; i++)
+            ok = dispatch_first_wave(&md, &md.sms[i], error);
+        first_wave_end(&md);
+    }
     for (uint32_t i = 0; i < md.nsms; i++)
-        ts->sms_used += md.sms[i].resident_ctas > 0;
+        ts->sms_used += md.sms[i].nctas > 0;
 
     uint64_t end = 0;
     if (ok)
