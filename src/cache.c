@@ -17,9 +17,10 @@
  * uninitialised (hostmem.h: a large cache's in huge pages) and a set's
  * block is cleared on its first use since the last invalidation (a bit per
  * set says which are), so making, invalidating and freeing a cache costs
- * nothing per set that is never used.  Dirty bits, which only write-allocate caches
- * use, live apart, are made zeroed by the first such write, and are counted
- * as they are set, so a flush only reads the count and drops them.
+ * nothing per set that is never used.  Dirty bits, which only
+ * write-allocate caches use, live apart, are made zeroed by the first such
+ * write, and are counted as they are set, so a flush only reads the count
+ * and drops them.
  *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
@@ -37,7 +38,6 @@
 #include "hostmem.h"
 #include "popcount.h"
 
-#define HOST_LINE 64u
 /* the most uses one call adds to the clock: 32 sectors */
 #define MAX_USES_PER_CALL 32u
 /* remembered ways: enough for the lines of a few requests in flight */
@@ -263,12 +263,12 @@ void cache_prefetch(const Cache *c, uint64_t addr)
     /* the set's first four host lines (16 ways: tags, valid masks, stamps) */
     const uint8_t *block = c->sets + set_of(c, line_of(c, addr)) * c->set_bytes;
     __builtin_prefetch(block, 1);
-    if (c->set_bytes > HOST_LINE) {
-        __builtin_prefetch(block + HOST_LINE, 1);
-        if (c->set_bytes > 2 * HOST_LINE) {
-            __builtin_prefetch(block + 2 * HOST_LINE, 1);
-            if (c->set_bytes > 3 * HOST_LINE)
-                __builtin_prefetch(block + 3 * HOST_LINE, 1);
+    if (c->set_bytes > HOST_CACHE_LINE) {
+        __builtin_prefetch(block + HOST_CACHE_LINE, 1);
+        if (c->set_bytes > 2 * HOST_CACHE_LINE) {
+            __builtin_prefetch(block + 2 * HOST_CACHE_LINE, 1);
+            if (c->set_bytes > 3 * HOST_CACHE_LINE)
+                __builtin_prefetch(block + 3 * HOST_CACHE_LINE, 1);
         }
     }
 }

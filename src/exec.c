@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "cfg.h"
+#include "hostmem.h"
 
 #define MAX_CALL_DEPTH 1024
 #define MAX_LOCAL_PER_THREAD (LOCAL_WINDOW_BASE - CONST_WINDOW_BASE) /* window size bound */
@@ -1031,11 +1032,10 @@ static uint32_t kernel_param_stride(const Function *k)
     return (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
 }
 
-#define LEND_ALIGN 64 /* host cache line */
-
+/* Pieces of a lent store start on host cache lines, as the store does. */
 static size_t lend_round(size_t n)
 {
-    return (n + LEND_ALIGN - 1) & ~(size_t)(LEND_ALIGN - 1);
+    return (n + HOST_CACHE_LINE - 1) & ~(size_t)(HOST_CACHE_LINE - 1);
 }
 
 /* One warp's share of a lent store: its stack, frames, registers, params. */

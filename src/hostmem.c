@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOSTMEM_ALIGN 64 /* a host cache line */
-
 #if defined(__linux__)
 #include <sys/mman.h>
 #define HOSTMEM_MMAP 1
@@ -56,7 +54,7 @@ static void *map_huge(size_t bytes)
 static void *heap_alloc(size_t bytes, bool zero)
 {
     void *p = NULL;
-    if (posix_memalign(&p, HOSTMEM_ALIGN, MAX(bytes, 1u)) != 0)
+    if (posix_memalign(&p, HOST_CACHE_LINE, MAX(bytes, 1u)) != 0)
         return NULL;
     if (zero)
         memset(p, 0, bytes);

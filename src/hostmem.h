@@ -2,7 +2,7 @@
  * offers them.
  *
  * Contract: hostmem_alloc(n) returns n bytes aligned to a host cache line
- * (64 B), not necessarily zeroed; hostmem_alloc0(n) zeroed ones; both abort
+ * (HOST_CACHE_LINE), not necessarily zeroed; hostmem_alloc0(n) zeroed ones; both abort
  * like g_malloc when memory runs out, hostmem_try_alloc0(n) returns NULL
  * instead.  hostmem_free(p, n) gives them back, n as allocated (NULL is
  * fine).  Below HOSTMEM_MAPPED_BYTES a block comes from the C heap.  From there on a block is a mapping of its own,
@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#define HOST_CACHE_LINE 64                      /* bytes: what blocks are aligned to */
 #define HOSTMEM_HUGE_BYTES ((size_t)2 << 20)   /* one huge page */
 #define HOSTMEM_MAPPED_BYTES ((size_t)1 << 20) /* smaller blocks come from the C heap */
 

@@ -30,8 +30,8 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "errors.h"
 #include "exec.h"
@@ -618,7 +618,7 @@ typedef struct {
 
 static void *carve(Carve *c, size_t n)
 {
-    size_t at = (c->used + 63) & ~(size_t)63;
+    size_t at = (c->used + HOST_CACHE_LINE - 1) & ~(size_t)(HOST_CACHE_LINE - 1);
     c->used = at + n;
     return c->base ? c->base + at : NULL;
 }
@@ -977,8 +977,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
         if (md->parallel && memsys_shared_level(&sm->log)) {
-            /* L1, L2 and DRAM see it at the quantum's end, in lockstep order;
-             * the data cannot be back before then (run_quanta's quantum) */
+            /* the L1 part now; L2 and DRAM see it after its quantum, in
+             * lockstep order, and the data cannot be back before then
+             * (run_quanta) */
             MemRequest *r = &sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, r);
@@ -1436,10 +1437,9 @@ static void sm_take(Model *md, Sm *sm, uint32_t id)
 
 /* The next SM for thread `id` to take in this quantum, or UINT32_MAX when
  * all are taken.  Thread k's home SMs are the live ones at k, k + nthreads,
- * ...: it takes
- * those first, in order, so that an SM tends to stay on one core (and in
- * its cache) from quantum to quantum; then it takes the others' homes that
- * they have not reached yet. */
+ * ...: it takes those first, in order, so that an SM tends to stay on one
+ * core (and in its cache) from quantum to quantum; then it takes the
+ * others' homes that they have not reached yet. */
 static uint32_t take_next(Quanta *q, uint32_t id)
 {
     const Model *md = q->md;
@@ -1503,6 +1503,18 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
         else
             sched_yield();
     }
+}
+
+/* The SM whose fault came first (in cycle, then SM order), or NULL. */
+static Sm *earliest_fault(Model *md)
+{
+    Sm *first = NULL;
+    for (uint32_t k = 0; k < md->nlive; k++) {
+        Sm *sm = &md->sms[md->live[k]];
+        if (sm->fault && (!first || sm->fault_at < first->fault_at))
+            first = sm;
+    }
+    return first;
 }
 
 /* The first wave of the SMs the thread takes (the cost is the first touch
@@ -1713,15 +1725,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     first_wave_end(md);
     for (uint32_t i = 0; i < md->nsms; i++)
         progress_store(md, &md->sms[i], sm_key(&md->sms[i], 0));
-    bool ok = true;
-    for (uint32_t k = 0; k < md->nlive; k++) {
-        Sm *sm = &md->sms[md->live[k]];
-        if (sm->fault) { /* out of memory: the first SM's error */
-            g_propagate_error(error, g_steal_pointer(&sm->fault));
-            ok = false;
-            break;
-        }
-    }
+    Sm *faulty = earliest_fault(md); /* out of memory */
+    if (faulty)
+        g_propagate_error(error, g_steal_pointer(&faulty->fault));
+    bool ok = !faulty;
     while (ok) {
         uint64_t t0 = UINT64_MAX;
         uint32_t still = 0;
@@ -1747,18 +1754,14 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         /* nothing wakes an SM inside a quantum but itself */
         for (uint32_t k = 0; k < md->nlive; k++)
             progress_store(md, &md->sms[md->live[k]], sm_key(&md->sms[md->live[k]], q.limit));
-        md->filling = prev.n ? !prev.gen : md->filling;
+        if (prev.n) /* the SMs fill the other list meanwhile */
+            md->filling = !prev.gen;
         quanta_start(&q);
         if (prev.n) /* beside the SMs, which do not touch L2 and DRAM */
             resolve_memory(md, &prev);
         run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
-        Sm *faulty = NULL;
-        for (uint32_t k = 0; k < md->nlive; k++) {
-            Sm *sm = &md->sms[md->live[k]];
-            if (sm->fault && (!faulty || sm->fault_at < faulty->fault_at))
-                faulty = sm;
-        }
+        faulty = earliest_fault(md);
         if (faulty) {
             g_propagate_error(error, g_steal_pointer(&faulty->fault));
             ok = false;
@@ -1894,18 +1897,16 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
                                       md.total_ctas - md.first_cta);
     md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
                   launch_ctas_independent(md.m, spec->kernel);
-    TimingStats *thread_ts = NULL;
-    LaunchStats *thread_stats = NULL;
     if (md.parallel) {
-        thread_ts = md.thread_ts = g_new0(TimingStats, nthreads);
-        thread_stats = md.thread_stats = g_new0(LaunchStats, nthreads);
+        md.thread_ts = g_new0(TimingStats, nthreads);
+        md.thread_stats = g_new0(LaunchStats, nthreads);
         for (uint32_t k = 0; k < nthreads; k++) {
-            timing_stats_init(&thread_ts[k], md.m);
+            timing_stats_init(&md.thread_ts[k], md.m);
             /* the launch's shape, so that merging them adds only counts */
-            thread_ts[k].occ = ts->occ;
-            thread_ts[k].regs_per_thread = ts->regs_per_thread;
-            thread_ts[k].cta_end = ts->cta_end;
-            launch_stats_init(&thread_stats[k], md.m);
+            md.thread_ts[k].occ = ts->occ;
+            md.thread_ts[k].regs_per_thread = ts->regs_per_thread;
+            md.thread_ts[k].cta_end = ts->cta_end;
+            launch_stats_init(&md.thread_stats[k], md.m);
         }
     }
     uint32_t wpb = ts->occ.warps_per_block;
@@ -1944,8 +1945,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->wake = UINT64_MAX;
         /* in parallel mode, the thread that takes it in a quantum (sm_take)
          * sets these; the first CTAs go out before */
-        sm->ts = md.parallel ? &thread_ts[0] : ts;
-        sm->stats = md.parallel ? &thread_stats[0] : stats;
+        sm->ts = md.parallel ? &md.thread_ts[0] : ts;
+        sm->stats = md.parallel ? &md.thread_stats[0] : stats;
         for (int g = 0; g < 2; g++) {
             sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
             sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
@@ -1978,15 +1979,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         ts->issued += md.sms[i].issued;
     if (md.parallel) {
         for (uint32_t k = 0; k < nthreads; k++) {
-            thread_ts[k].cta_end = NULL;
-            timing_stats_accumulate(ts, &thread_ts[k], md.m); /* their cycles, issued, sms_used are 0 */
-            timing_stats_clear(&thread_ts[k]);
+            md.thread_ts[k].cta_end = NULL;
+            timing_stats_accumulate(ts, &md.thread_ts[k], md.m); /* their cycles, issued, sms_used are 0 */
+            timing_stats_clear(&md.thread_ts[k]);
             if (stats)
-                launch_stats_add(stats, &thread_stats[k], md.m);
-            launch_stats_clear(&thread_stats[k]);
+                launch_stats_add(stats, &md.thread_stats[k], md.m);
+            launch_stats_clear(&md.thread_stats[k]);
         }
-        g_free(thread_ts);
-        g_free(thread_stats);
+        g_free(md.thread_ts);
+        g_free(md.thread_stats);
     }
     memsys_finish(md.mem, &ts->mem);
     model_free(&md);
