@@ -162,6 +162,7 @@ typedef struct {
     uint64_t *regs;      /* every slot's scoreboard */
     StepPos *ahead;      /* every slot's run-ahead steps, AHEAD_MAX each */
     uint32_t ready_words;
+    size_t layout_at;    /* where its arrays start in Model.block (sm_prepare) */
     WakeHeap waiting;    /* slots in SLOT_WAITING, by the cycle they become ready */
     uint64_t wake;
     uint64_t active_since;
@@ -652,6 +653,24 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     }
 }
 
+/* Lays the SM's arrays out in its part of the launch's block and sets
+ * them up: the first touch of that memory, which in parallel mode the
+ * host threads share out by doing it when they take the SM for its first
+ * CTAs (dispatch_sms). */
+static void sm_prepare(const Model *md, Sm *sm)
+{
+    Carve carving = {md->block, sm->layout_at};
+    sm_layout(md, sm, &carving);
+    for (uint32_t k = 0; k < sm->nslots; k++) {
+        sm->slots[k].sched = k % md->schedulers;
+        sm->slots[k].bit = k / md->schedulers;
+        sm->slots[k].reg = sm->regs + (size_t)k * md->max_regs;
+        sm->slots[k].ahead = sm->ahead + (size_t)k * AHEAD_MAX;
+    }
+    for (uint32_t k = 0; k < md->schedulers; k++)
+        sm->last[k] = UINT32_MAX;
+}
+
 /* ------------------------------------------------------------------ */
 /* CTAs                                                                 */
 
@@ -1130,9 +1149,9 @@ static void model_free(Model *md)
 {
     for (uint32_t i = 0; i < md->nsms && md->sms; i++) {
         Sm *sm = &md->sms[i];
-        for (uint32_t c = 0; c < sm->nctas; c++)
+        for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) /* NULL: never prepared */
             cta_release(&sm->ctas[c].cta);
-        for (uint32_t k = 0; k < sm->nslots; k++)
+        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
         for (int g = 0; g < 2; g++) {
             if (sm->deferred[g].recs)
@@ -1524,6 +1543,7 @@ static void dispatch_sms(Quanta *q, QuantaWorker *wk)
     Model *md = q->md;
     for (uint32_t i; (i = take_next(q, wk->id)) != UINT32_MAX;) {
         Sm *sm = &md->sms[i];
+        sm_prepare(md, sm);
         sm_take(md, sm, wk->id);
         if (!dispatch_first_wave(md, sm, &sm->fault))
             sm->fault_at = 0;
@@ -1587,29 +1607,50 @@ typedef struct {
     uint32_t nsms;
 } Resolving;
 
-/* Only the live SMs (Model.live) can have added to list `gen`. */
+/* Only the live SMs (Model.live) can have added to list `gen`.  Model.live
+ * is in SM order and each SM's list in issue (seq) order, so a stable
+ * counting sort by cycle gives the lockstep order; a quantum spans few
+ * cycles, so that is cheaper than a comparison sort (kept for the odd case
+ * of a span much larger than the list). */
 static Resolving deferred_collect(Model *md, uint32_t gen)
 {
     Resolving rs = {.gen = gen, .first = UINT64_MAX};
-    for (uint32_t k = 0; k < md->nlive; k++)
-        rs.n += md->sms[md->live[k]].deferred[gen].recs->len;
+    uint64_t last = 0;
+    for (uint32_t k = 0; k < md->nlive; k++) {
+        const GArray *list = md->sms[md->live[k]].deferred[gen].recs;
+        rs.n += list->len;
+        for (guint i = 0; i < list->len; i++) {
+            rs.first = MIN(rs.first, g_array_index(list, Deferred, i).t);
+            last = MAX(last, g_array_index(list, Deferred, i).t);
+        }
+    }
     if (!rs.n)
         return rs;
     rs.refs = g_new(DeferredRef, rs.n);
     rs.sms = g_new(uint32_t, md->nlive);
-    size_t n = 0;
+    uint64_t span = last - rs.first + 1;
+    bool counting = span <= 4 * (uint64_t)rs.n + 4096;
+    size_t *at = counting ? g_new0(size_t, span + 1) : NULL;
     for (uint32_t j = 0; j < md->nlive; j++) {
-        GArray *list = md->sms[md->live[j]].deferred[gen].recs;
+        const GArray *list = md->sms[md->live[j]].deferred[gen].recs;
         if (list->len)
             rs.sms[rs.nsms++] = md->live[j];
+        for (guint k = 0; counting && k < list->len; k++)
+            at[g_array_index(list, Deferred, k).t - rs.first + 1]++;
+    }
+    for (uint64_t c = 1; counting && c < span; c++)
+        at[c] += at[c - 1];
+    size_t n = 0;
+    for (uint32_t j = 0; j < rs.nsms; j++) {
+        GArray *list = md->sms[rs.sms[j]].deferred[gen].recs;
         for (guint k = 0; k < list->len; k++) {
             Deferred *d = &g_array_index(list, Deferred, k);
-            rs.refs[n++] = (DeferredRef){d->t, d->sm, d->seq, d};
-            rs.first = MIN(rs.first, d->t);
+            rs.refs[counting ? at[d->t - rs.first]++ : n++] = (DeferredRef){d->t, d->sm, d->seq, d};
         }
     }
-    if (rs.n > 1)
+    if (!counting)
         qsort(rs.refs, rs.n, sizeof *rs.refs, deferred_order);
+    g_free(at);
     return rs;
 }
 
@@ -1926,22 +1967,16 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     }
     /* every SM's arrays and resident warps in one block: measured, then handed out */
     Carve carving = {0};
-    for (uint32_t i = 0; i < md.nsms; i++)
+    for (uint32_t i = 0; i < md.nsms; i++) {
+        md.sms[i].layout_at = carving.used;
         sm_layout(&md, &md.sms[i], &carving);
+    }
     md.block_bytes = carving.used;
     md.block = hostmem_alloc0(md.block_bytes);
-    carving = (Carve){md.block, 0};
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
-        sm_layout(&md, sm, &carving);
-        for (uint32_t k = 0; k < sm->nslots; k++) {
-            sm->slots[k].sched = k % md.schedulers;
-            sm->slots[k].bit = k / md.schedulers;
-            sm->slots[k].reg = sm->regs + (size_t)k * md.max_regs;
-            sm->slots[k].ahead = sm->ahead + (size_t)k * AHEAD_MAX;
-        }
-        for (uint32_t k = 0; k < md.schedulers; k++)
-            sm->last[k] = UINT32_MAX;
+        if (!md.parallel || !sm->nctas) /* the others: dispatch_sms */
+            sm_prepare(&md, sm);
         sm->wake = UINT64_MAX;
         /* in parallel mode, the thread that takes it in a quantum (sm_take)
          * sets these; the first CTAs go out before */
