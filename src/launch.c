@@ -559,19 +559,29 @@ static bool warp_turn(Cta *cta, Warp *w, uint64_t *budget_used, uint64_t budget,
     return true;
 }
 
+/* Each ready warp of the CTA takes a turn; *progress tells whether any
+ * executed something or finished.  False on a fault or a spent budget. */
+static bool cta_round(Cta *cta, uint64_t *budget_used, uint64_t budget, bool *progress, GError **error)
+{
+    *progress = false;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        Warp *w = &cta->warps[i];
+        if (w->state != WARP_READY)
+            continue;
+        uint32_t executed;
+        if (!warp_turn(cta, w, budget_used, budget, &executed, error))
+            return false;
+        *progress |= executed > 0 || w->state == WARP_DONE;
+    }
+    return true;
+}
+
 static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
 {
     for (;;) {
-        bool progress = false;
-        for (uint32_t i = 0; i < cta->nwarps; i++) {
-            Warp *w = &cta->warps[i];
-            if (w->state != WARP_READY)
-                continue;
-            uint32_t executed;
-            if (!warp_turn(cta, w, budget_used, budget, &executed, error))
-                return false;
-            progress |= executed > 0 || w->state == WARP_DONE;
-        }
+        bool progress;
+        if (!cta_round(cta, budget_used, budget, &progress, error))
+            return false;
         if (cta->done_warps == cta->nwarps)
             return true;
         if (!progress)
@@ -584,15 +594,9 @@ static bool run_cta(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **e
  * warps all wait at barriers (only its own warps could release them). */
 static bool coop_round(Cta *cta, uint64_t *budget_used, uint64_t budget, GError **error)
 {
-    bool ready = false;
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        Warp *w = &cta->warps[i];
-        if (w->state != WARP_READY)
-            continue;
-        uint32_t executed;
-        if (!warp_turn(cta, w, budget_used, budget, &executed, error))
-            return false;
-    }
+    bool progress, ready = false;
+    if (!cta_round(cta, budget_used, budget, &progress, error))
+        return false;
     for (uint32_t i = 0; i < cta->nwarps && !ready; i++)
         ready = cta->warps[i].state == WARP_READY;
     return ready || cta->done_warps == cta->nwarps || barrier_deadlock(cta, error);

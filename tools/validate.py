@@ -12,6 +12,7 @@ traces/*/hw/*.h200.json (written by tools/hw-measure).  --check exits 1 when
 a claim fails (the test suite runs it that way).
 """
 import argparse
+import functools
 import glob
 import json
 import os
@@ -22,8 +23,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@functools.lru_cache(maxsize=None)
 def run(warpsim, manifest, config, extra=()):
-    """Runs one manifest; returns its report's launches."""
+    """Runs one manifest; returns its report's launches (once per arguments:
+    the bitonic claim and its paragraph share runs; callers only read them)."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     try:
