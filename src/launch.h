@@ -65,6 +65,8 @@ typedef struct {
     uint64_t max_instructions; /* warp-instruction budget, 0 = unlimited */
     uint32_t host_threads;  /* host threads that may simulate the launch (0, 1:
                                this one); the results never depend on it */
+    bool lockstep;          /* timing model: every SM cycle by cycle on this thread,
+                               the reference order its quanta reproduce (slower) */
     uint64_t cta_first;     /* run only CTAs cta_first .. cta_first + cta_count - 1 */
     uint64_t cta_count;     /* (linear ids, x fastest); 0 = through the last CTA */
     uint32_t checks;        /* LAUNCH_CHECK_*: opt-in run-time checks */

@@ -49,6 +49,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     gint64 max_insts = 0, max_cycles = 0;
     gint threads = 0, sample_waves = 0;
     gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
+    gboolean lockstep = FALSE;
     GpuConfig *gpu = NULL;
     char *timeline_path = NULL, *html_path = NULL; /* docs/timeline.md, docs/html-report.md */
     gint64 timeline_limit = 0;
@@ -64,6 +65,9 @@ static int cmd_run(int argc, char **argv, GError **error)
         {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &max_cycles, "Stop a timed launch at simulated cycle N", "N"},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
          "Host threads simulating each launch (default: the cores this process may use); results never depend on it", "N"},
+        {"lockstep", 0, 0, G_OPTION_ARG_NONE, &lockstep,
+         "Timing: advance every SM cycle by cycle on one host thread, the reference order that the faster "
+         "quanta reproduce (for checking; results are the same)", NULL},
         {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
@@ -122,7 +126,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     RunOptions opt = {.config = gpu, .functional = functional, .keep_going = keep_going,
                       .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
-                      .threads = threads ? (uint32_t)threads : launch_host_cores(),
+                      .threads = threads ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
                       .sample_waves = (uint32_t)sample_waves,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))

@@ -1462,7 +1462,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .kernel = p->kernel, .grid = d->grid, .block = d->block,
         .dynamic_shared_bytes = d->dynamic_shared_bytes, .params = params,
         .nsm = cfg ? cfg->num_sms : DEFAULT_NSM, .max_instructions = opt ? opt->max_instructions : 0,
-        .host_threads = opt ? opt->threads : 1, .checks = opt ? opt->checks : 0,
+        .host_threads = opt ? opt->threads : 1, .lockstep = opt && opt->lockstep, .checks = opt ? opt->checks : 0,
         .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
         .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL, .cooperative = d->cooperative,
     };

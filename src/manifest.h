@@ -39,6 +39,7 @@ typedef struct {
     const char *dump_dir;      /* NULL: no dump; else DIR/<buffer>.bin after the run */
     uint64_t max_instructions; /* warp-instruction budget per kernel launch, 0 = none */
     uint32_t threads;          /* host threads per launch (0 or 1: one) */
+    bool lockstep;             /* timing: LaunchSpec.lockstep, for checking quanta */
     uint32_t sample_waves;     /* timing: simulate this many CTA waves in detail and
                                   extrapolate (sampling.h); 0 = every CTA */
     uint32_t checks;           /* LAUNCH_CHECK_* (launch.h) */

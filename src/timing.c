@@ -175,7 +175,7 @@ typedef struct {
     LaunchStats *stats;
     uint64_t issued;
     uint64_t end;        /* one past the last cycle the SM ran */
-    /* parallel mode (see run_quanta) */
+    /* quantum mode (see run_quanta) */
     /* global and local accesses whose L2 and DRAM part waits for the end of
      * their quantum (run_quanta), two quanta's worth: Model.filling is the
      * one being run */
@@ -238,12 +238,13 @@ typedef struct {
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
     uint64_t issued;
-    bool parallel;       /* SMs run quanta on several threads (run_quanta) */
-    uint32_t filling;    /* parallel mode: the Sm.deferred list the SMs add to */
-    SmProgress *progress; /* parallel mode: per SM, how far it has run (run_quanta) */
-    uint32_t *live;      /* parallel mode: the SMs with resident warps, as of the quantum's start */
+    bool by_quanta;      /* the SMs run quantum by quantum (run_quanta), on one host
+                            thread or several */
+    uint32_t filling;    /* quantum mode: the Sm.deferred list the SMs add to */
+    SmProgress *progress; /* quantum mode: per SM, how far it has run (run_quanta) */
+    uint32_t *live;      /* quantum mode: the SMs with resident warps, as of the quantum's start */
     uint32_t nlive;
-    TimingStats *thread_ts;   /* parallel mode: per host thread, the counts of the SMs it ran */
+    TimingStats *thread_ts;   /* quantum mode: per host thread, the counts of the SMs it ran */
     LaunchStats *thread_stats;
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
     void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
@@ -654,7 +655,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
 }
 
 /* Lays the SM's arrays out in its part of the launch's block and sets
- * them up: the first touch of that memory, which in parallel mode the
+ * them up: the first touch of that memory, which in quantum mode the
  * host threads share out by doing it when they take the SM for its first
  * CTAs (dispatch_sms). */
 static void sm_prepare(const Model *md, Sm *sm)
@@ -978,7 +979,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         s->resume_valid = true;
     }
     sm->issued++;
-    if (!md->parallel)
+    if (!md->by_quanta)
         md->issued++;
     if (md->spec.max_instructions && md->issued > md->spec.max_instructions)
         return launch_budget_exhausted(cta, md->spec.max_instructions, error);
@@ -995,7 +996,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     if (sm->log.mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        if (md->parallel && memsys_shared_level(&sm->log)) {
+        if (md->by_quanta && memsys_shared_level(&sm->log)) {
             /* the L1 part now; L2 and DRAM see it after its quantum, in
              * lockstep order, and the data cannot be back before then
              * (run_quanta) */
@@ -1061,7 +1062,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         s->cs = NULL;
         if (cs->live_warps == 0) {
             retire_cta(md, sm, cs, t + 1);
-            if (md->parallel) {
+            if (md->by_quanta) {
                 /* which CTA comes next depends on the other SMs: the
                  * coordinator dispatches after this cycle, as lockstep would */
                 sm->retired++;
@@ -1244,7 +1245,7 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
 }
 
 /* ------------------------------------------------------------------ */
-/* parallel SMs                                                         */
+/* SMs quantum by quantum                                               */
 
 /* The reach: no access that goes beyond the SM (L2, DRAM, atomics) can
  * return data sooner, so the SMs run apart for that long and the memory
@@ -1931,14 +1932,17 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
     md.sms = g_new0(Sm, md.nsms);
-    /* several host threads when the results cannot tell */
+    /* Quanta when the results cannot tell, even on one host thread: an SM
+     * that runs a quantum alone keeps its state in the host's cache, where
+     * the lockstep loop visits every SM every cycle.  Lockstep stays the
+     * reference they must reproduce (--lockstep; tests compare the two). */
     uint64_t quantum = safe_quantum(cfg);
     /* no more threads than SMs the grid can keep busy */
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
                                       md.total_ctas - md.first_cta);
-    md.parallel = nthreads > 1 && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
+    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
                   launch_ctas_independent(md.m, spec->kernel);
-    if (md.parallel) {
+    if (md.by_quanta) {
         md.thread_ts = g_new0(TimingStats, nthreads);
         md.thread_stats = g_new0(LaunchStats, nthreads);
         for (uint32_t k = 0; k < nthreads; k++) {
@@ -1975,13 +1979,13 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.block = hostmem_alloc0(md.block_bytes);
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
-        if (!md.parallel || !sm->nctas) /* the others: dispatch_sms */
+        if (!md.by_quanta || !sm->nctas) /* the others: dispatch_sms */
             sm_prepare(&md, sm);
         sm->wake = UINT64_MAX;
-        /* in parallel mode, the thread that takes it in a quantum (sm_take)
+        /* in quantum mode, the thread that takes it in a quantum (sm_take)
          * sets these; the first CTAs go out before */
-        sm->ts = md.parallel ? &md.thread_ts[0] : ts;
-        sm->stats = md.parallel ? &md.thread_stats[0] : stats;
+        sm->ts = md.by_quanta ? &md.thread_ts[0] : ts;
+        sm->stats = md.by_quanta ? &md.thread_stats[0] : stats;
         for (int g = 0; g < 2; g++) {
             sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
             sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
@@ -1989,9 +1993,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     }
     if (ts->timeline)
         tl_launch_begin(&md, ts->timeline);
-    /* the first wave goes out on the host threads in parallel mode */
+    /* the first wave goes out on the host threads in quantum mode */
     bool ok = true;
-    if (!md.parallel) {
+    if (!md.by_quanta) {
         for (uint32_t i = 0; ok && i < md.nsms; i++)
             ok = dispatch_first_wave(&md, &md.sms[i], error);
         first_wave_end(&md);
@@ -2001,7 +2005,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
 
     uint64_t end = 0;
     if (ok)
-        ok = md.parallel ? run_quanta(&md, nthreads, quantum, &end, error) : run_lockstep(&md, &end, error);
+        ok = md.by_quanta ? run_quanta(&md, nthreads, quantum, &end, error) : run_lockstep(&md, &end, error);
     /* SMs left with warps but no wake-up: they all wait at barriers */
     for (uint32_t i = 0; ok && i < md.nsms; i++)
         if (md.sms[i].resident_warps)
@@ -2012,7 +2016,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     ts->issued = 0;
     for (uint32_t i = 0; i < md.nsms; i++)
         ts->issued += md.sms[i].issued;
-    if (md.parallel) {
+    if (md.by_quanta) {
         for (uint32_t k = 0; k < nthreads; k++) {
             md.thread_ts[k].cta_end = NULL;
             timing_stats_accumulate(ts, &md.thread_ts[k], md.m); /* their cycles, issued, sms_used are 0 */

@@ -746,14 +746,14 @@ END_TEST
 
 /* ---------------------------------------------------------- suite */
 
-/* The report of a manifest run with `threads` host threads, host facts
- * removed. */
-static json_t *report_with_threads(const char *manifest, uint32_t threads, const GpuConfig *gpu)
+/* The report of a manifest run with `threads` host threads (timed SMs in
+ * quanta, or in lockstep), host facts removed. */
+static json_t *report_with_threads(const char *manifest, uint32_t threads, bool lockstep, const GpuConfig *gpu)
 {
     GError *e = NULL;
     Manifest *m = manifest_load(manifest, &e);
     ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
-    RunOptions opt = {.threads = threads, .config = gpu};
+    RunOptions opt = {.threads = threads, .lockstep = lockstep, .config = gpu};
     json_t *report = NULL;
     guint failed = 0;
     ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
@@ -780,10 +780,15 @@ START_TEST(threads_do_not_change_results)
         GpuConfig *gpu = configs[c] ? config_load(configs[c], NULL, &e) : NULL;
         ck_assert_msg(!configs[c] || gpu, "%s", e ? e->message : "?");
         for (size_t i = 0; i < G_N_ELEMENTS(manifests); i++) {
-            json_t *one = report_with_threads(manifests[i], 1, gpu);
-            json_t *four = report_with_threads(manifests[i], 4, gpu);
-            ck_assert_msg(json_equal(one, four), "%s differs with 4 threads (%s)", manifests[i],
+            /* the timing model's reference order: every SM cycle by cycle */
+            json_t *lockstep = report_with_threads(manifests[i], 1, true, gpu);
+            json_t *one = report_with_threads(manifests[i], 1, false, gpu);
+            json_t *four = report_with_threads(manifests[i], 4, false, gpu);
+            ck_assert_msg(json_equal(lockstep, one), "%s differs in quanta on 1 thread (%s)", manifests[i],
                           configs[c] ? configs[c] : "functional");
+            ck_assert_msg(json_equal(lockstep, four), "%s differs with 4 threads (%s)", manifests[i],
+                          configs[c] ? configs[c] : "functional");
+            json_decref(lockstep);
             json_decref(one);
             json_decref(four);
         }
