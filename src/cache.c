@@ -43,8 +43,10 @@
 /* remembered ways: enough for the lines of a few requests in flight */
 #define WAY_HINTS 64u
 
+/* In host cache lines of its own (cache_new aligns it): an SM's L1 is
+ * written at every access by the host thread running that SM. */
 struct Cache {
-    uint32_t line_bytes;
+    _Alignas(64) uint32_t line_bytes;
     uint32_t sector_bytes;
     uint32_t assoc;
     uint32_t nsets;          /* 0: the cache holds nothing */
@@ -132,7 +134,7 @@ static void drop_dirty(Cache *c)
 
 Cache *cache_new(const CacheConfig *cfg)
 {
-    Cache *c = g_new0(Cache, 1);
+    Cache *c = g_aligned_alloc0(1, sizeof(Cache), _Alignof(Cache));
     c->line_bytes = cfg->line_bytes;
     c->sector_bytes = cfg->sector_bytes;
     if (c->sector_bytes == 0 || c->sector_bytes > c->line_bytes)
@@ -175,7 +177,7 @@ void cache_free(Cache *c)
     hostmem_free(c->sets, sets_bytes(c));
     g_free(c->set_in_use);
     drop_dirty(c);
-    g_free(c);
+    g_aligned_free(c);
 }
 
 uint32_t cache_fill_bytes(const Cache *c)

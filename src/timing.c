@@ -137,8 +137,10 @@ typedef struct {
     GArray *trans;       /* MemTransaction: theirs, in order (Deferred.trans_at) */
 } DeferredList;
 
+/* In host cache lines of its own (the array is aligned): an SM's fields
+ * change every cycle it runs, on whichever host thread runs it. */
 typedef struct {
-    uint32_t id;
+    _Alignas(64) uint32_t id;
     WarpSlot *slots;
     uint32_t nslots;
     CtaSlot *ctas;
@@ -217,6 +219,14 @@ typedef struct {
     _Alignas(64) _Atomic uint64_t key;
 } SmProgress;
 
+/* What a host thread counts, in host cache lines of its own: the SMs it
+ * runs add to them at every issue, and lines shared with another thread's
+ * counts would bounce between the cores. */
+typedef struct {
+    _Alignas(64) TimingStats ts;
+    _Alignas(64) LaunchStats stats;
+} ThreadCounts;
+
 typedef struct {
     const GpuConfig *cfg;
     ModuleImage *img;
@@ -244,8 +254,7 @@ typedef struct {
     SmProgress *progress; /* quantum mode: per SM, how far it has run (run_quanta) */
     uint32_t *live;      /* quantum mode: the SMs with resident warps, as of the quantum's start */
     uint32_t nlive;
-    TimingStats *thread_ts;   /* quantum mode: per host thread, the counts of the SMs it ran */
-    LaunchStats *thread_stats;
+    ThreadCounts *per_thread; /* quantum mode: per host thread, the counts of the SMs it ran */
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
     void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
     size_t block_bytes;
@@ -1161,7 +1170,7 @@ static void model_free(Model *md)
                 g_array_free(sm->deferred[g].trans, TRUE);
         }
     }
-    g_free(md->sms);
+    g_aligned_free(md->sms);
     hostmem_free(md->block, md->block_bytes);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
@@ -1448,8 +1457,8 @@ typedef struct {
  * thread ran an SM changes no result. */
 static void sm_take(Model *md, Sm *sm, uint32_t id)
 {
-    sm->ts = &md->thread_ts[id];
-    sm->stats = &md->thread_stats[id];
+    sm->ts = &md->per_thread[id].ts;
+    sm->stats = &md->per_thread[id].stats;
     for (uint32_t c = 0; c < sm->nctas; c++)
         if (sm->ctas[c].used)
             sm->ctas[c].cta.stats = sm->stats;
@@ -1931,7 +1940,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.run_ahead = !spec->max_instructions && !spec->max_cycles;
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
-    md.sms = g_new0(Sm, md.nsms);
+    md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM
      * that runs a quantum alone keeps its state in the host's cache, where
      * the lockstep loop visits every SM every cycle.  Lockstep stays the
@@ -1943,15 +1952,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
                   launch_ctas_independent(md.m, spec->kernel);
     if (md.by_quanta) {
-        md.thread_ts = g_new0(TimingStats, nthreads);
-        md.thread_stats = g_new0(LaunchStats, nthreads);
+        md.per_thread = g_aligned_alloc0(nthreads, sizeof(ThreadCounts), _Alignof(ThreadCounts));
         for (uint32_t k = 0; k < nthreads; k++) {
-            timing_stats_init(&md.thread_ts[k], md.m);
+            TimingStats *t = &md.per_thread[k].ts;
+            timing_stats_init(t, md.m);
             /* the launch's shape, so that merging them adds only counts */
-            md.thread_ts[k].occ = ts->occ;
-            md.thread_ts[k].regs_per_thread = ts->regs_per_thread;
-            md.thread_ts[k].cta_end = ts->cta_end;
-            launch_stats_init(&md.thread_stats[k], md.m);
+            t->occ = ts->occ;
+            t->regs_per_thread = ts->regs_per_thread;
+            t->cta_end = ts->cta_end;
+            launch_stats_init(&md.per_thread[k].stats, md.m);
         }
     }
     uint32_t wpb = ts->occ.warps_per_block;
@@ -1984,8 +1993,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->wake = UINT64_MAX;
         /* in quantum mode, the thread that takes it in a quantum (sm_take)
          * sets these; the first CTAs go out before */
-        sm->ts = md.by_quanta ? &md.thread_ts[0] : ts;
-        sm->stats = md.by_quanta ? &md.thread_stats[0] : stats;
+        sm->ts = md.by_quanta ? &md.per_thread[0].ts : ts;
+        sm->stats = md.by_quanta ? &md.per_thread[0].stats : stats;
         for (int g = 0; g < 2; g++) {
             sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
             sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
@@ -2018,15 +2027,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         ts->issued += md.sms[i].issued;
     if (md.by_quanta) {
         for (uint32_t k = 0; k < nthreads; k++) {
-            md.thread_ts[k].cta_end = NULL;
-            timing_stats_accumulate(ts, &md.thread_ts[k], md.m); /* their cycles, issued, sms_used are 0 */
-            timing_stats_clear(&md.thread_ts[k]);
+            TimingStats *t = &md.per_thread[k].ts;
+            t->cta_end = NULL;
+            timing_stats_accumulate(ts, t, md.m); /* their cycles, issued, sms_used are 0 */
+            timing_stats_clear(t);
             if (stats)
-                launch_stats_add(stats, &md.thread_stats[k], md.m);
-            launch_stats_clear(&md.thread_stats[k]);
+                launch_stats_add(stats, &md.per_thread[k].stats, md.m);
+            launch_stats_clear(&md.per_thread[k].stats);
         }
-        g_free(md.thread_ts);
-        g_free(md.thread_stats);
+        g_aligned_free(md.per_thread);
     }
     memsys_finish(md.mem, &ts->mem);
     model_free(&md);
