@@ -1946,9 +1946,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * the lockstep loop visits every SM every cycle.  Lockstep stays the
      * reference they must reproduce (--lockstep; tests compare the two). */
     uint64_t quantum = safe_quantum(cfg);
-    /* no more threads than SMs the grid can keep busy */
-    uint32_t nthreads = (uint32_t)MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
-                                      md.total_ctas - md.first_cta);
+    /* no more threads than SMs the grid can keep busy, and at least one */
+    uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
+                                          md.total_ctas - md.first_cta), 1u);
     md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
                   launch_ctas_independent(md.m, spec->kernel);
     if (md.by_quanta) {
