@@ -6,7 +6,10 @@
  * at which one of its warps could (operands ready, unit free, barrier
  * released) and sleeps until then; the loop visits only SMs that are due
  * (a list for the next cycle plus a heap of later wake-ups, merged into
- * index order) and jumps to the earliest wake-up.  Inside an SM a warp is
+ * index order) and jumps to the earliest wake-up.  That is the reference
+ * order; a launch whose CTAs cannot observe each other's order runs each
+ * SM alone for a quantum at a time instead, on one host thread or several,
+ * with the same results (run_quanta).  Inside an SM a warp is
  * either ready (a bit in its scheduler's mask for the functional unit of
  * its next instruction), waiting for its operands or fetch (a heap keyed by
  * that cycle), at a barrier, or gone; schedulers look only at the ready
@@ -78,7 +81,7 @@ typedef struct CtaSlot {
  * keyed by the cycle its operands and fetch allow issue). */
 enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 
-/* Parallel mode: a register whose load is timed at the end of the quantum. */
+/* Quantum mode: a register whose load is timed after its quantum. */
 #define TIME_PENDING ((uint64_t)1 << 55)
 
 /* How many instructions a warp executes ahead of their issue (below). */
@@ -202,7 +205,7 @@ typedef struct {
     const Insn *in;
     const TInsn *done;
     /* what goes on to L2 and DRAM: a MemRequest without its transactions,
-     * which are in the SM's deferred_trans (a request's array is sized for
+     * which are in its DeferredList's trans (a request's array is sized for
      * the worst case, 1 KiB, and most use a few entries) */
     uint8_t kind;
     uint32_t ntrans, trans_at, atomic_same;
@@ -212,7 +215,7 @@ typedef struct {
     uint8_t tl_kind;
 } Deferred;
 
-/* Parallel mode: an SM's place in the (cycle, SM) order in which lockstep
+/* Quantum mode: an SM's place in the (cycle, SM) order in which lockstep
  * hands out replacement CTAs (run_quanta), in a host cache line of its own
  * because its SM's thread stores it while other threads read it. */
 typedef struct {
@@ -658,7 +661,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
         void *store = carve(c, cta_lend_bytes(k, wpb));
-        if (store) /* not touched yet: whoever dispatches there does (in parallel) */
+        if (store) /* not touched yet: whoever dispatches there does (dispatch_sms) */
             sm->ctas[i].store = store;
     }
 }
