@@ -264,15 +264,9 @@ void cache_prefetch(const Cache *c, uint64_t addr)
         return;
     /* the set's first four host lines (16 ways: tags, valid masks, stamps) */
     const uint8_t *block = c->sets + set_of(c, line_of(c, addr)) * c->set_bytes;
-    __builtin_prefetch(block, 1);
-    if (c->set_bytes > HOST_CACHE_LINE) {
-        __builtin_prefetch(block + HOST_CACHE_LINE, 1);
-        if (c->set_bytes > 2 * HOST_CACHE_LINE) {
-            __builtin_prefetch(block + 2 * HOST_CACHE_LINE, 1);
-            if (c->set_bytes > 3 * HOST_CACHE_LINE)
-                __builtin_prefetch(block + 3 * HOST_CACHE_LINE, 1);
-        }
-    }
+    size_t bytes = MIN(c->set_bytes, 4 * (size_t)HOST_CACHE_LINE);
+    for (size_t at = 0; at < bytes; at += HOST_CACHE_LINE)
+        __builtin_prefetch(block + at, 1);
 }
 
 /* In a full set, replaces the least recently used line by `line`; adds
