@@ -11,8 +11,9 @@
  * SM alone for a quantum at a time instead, on one host thread or several,
  * with the same results (run_quanta).  Inside an SM a warp is
  * either ready (a bit in its scheduler's mask for the functional unit of
- * its next instruction), waiting for its operands or fetch (a heap keyed by
- * that cycle), at a barrier, or gone; schedulers look only at the ready
+ * its next instruction), waiting for its operands or fetch (filed by that
+ * cycle: a wheel of the next 64 cycles, a heap beyond), at a barrier, or
+ * gone; schedulers look only at the ready
  * bits of units that are free, in the order the policy defines.
  *
  * Host speed: a large grid keeps thousands of warps resident, so a warp's
@@ -77,8 +78,8 @@ typedef struct CtaSlot {
 
 /* Where a slot is in the scheduler's bookkeeping: each live warp that is not
  * at a barrier is either ready (its own operands and fetch allow issue now;
- * a bit in its scheduler's ready mask) or waiting (in the SM's wake heap,
- * keyed by the cycle its operands and fetch allow issue). */
+ * a bit in its scheduler's ready mask) or waiting (in the SM's wake wheel or
+ * heap, by the cycle its operands and fetch allow issue). */
 enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 
 /* Quantum mode: a register whose load is timed after its quantum. */
@@ -135,6 +136,21 @@ typedef struct {
     uint32_t n;
 } WakeHeap;
 
+/* Most waits are short (an ALU result, a shared-memory access, a branch):
+ * a calendar of the next WHEEL_SIZE cycles, one slot mask per cycle, files
+ * and wakes those in O(1) where the heap costs O(log n) twice.  Bucket
+ * (c % WHEEL_SIZE) holds the slots due at cycle c, for c in
+ * [from, from + WHEEL_SIZE); `occupied` has a bit per non-empty bucket.
+ * Slots woken in one cycle only set ready bits, so the order they come
+ * out in changes nothing. */
+#define WHEEL_SIZE 64
+typedef struct {
+    uint64_t *bucket;    /* WHEEL_SIZE x words */
+    uint32_t words;      /* per bucket: one bit per slot */
+    uint64_t occupied;
+    uint64_t from;       /* the first cycle not woken yet */
+} WakeWheel;
+
 typedef struct {
     GArray *recs;        /* Deferred */
     GArray *trans;       /* MemTransaction: theirs, in order (Deferred.trans_at) */
@@ -168,7 +184,10 @@ typedef struct {
     StepPos *ahead;      /* every slot's run-ahead steps, AHEAD_MAX each */
     uint32_t ready_words;
     size_t layout_at;    /* where its arrays start in Model.block (sm_prepare) */
-    WakeHeap waiting;    /* slots in SLOT_WAITING, by the cycle they become ready */
+    /* slots in SLOT_WAITING, by the cycle they become ready: those due in
+     * the next WHEEL_SIZE cycles in the wheel, later ones in the heap */
+    WakeWheel wheel;
+    WakeHeap waiting;
     uint64_t wake;
     uint64_t active_since;
     /* the memory accesses of the instruction being issued: the SM issues
@@ -306,6 +325,33 @@ static WakeEntry heap_pop(WakeHeap *h)
 }
 
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
+G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
+
+static uint64_t rotate_right(uint64_t x, unsigned n)
+{
+    n %= 64;
+    return n ? x >> n | x << (64 - n) : x;
+}
+
+/* Slot k waits until cycle `time` (later than any cycle woken so far). */
+static void sm_wait(WakeHeap *heap, WakeWheel *wh, uint64_t time, uint32_t k)
+{
+    if (time < wh->from || time - wh->from >= WHEEL_SIZE) {
+        heap_push(heap, time, k);
+        return;
+    }
+    unsigned b = (unsigned)(time % WHEEL_SIZE);
+    wh->bucket[(size_t)b * wh->words + k / 64] |= 1ull << (k % 64);
+    wh->occupied |= 1ull << b;
+}
+
+/* The first cycle a slot in the wheel is due, or UINT64_MAX. */
+static uint64_t wheel_next(const WakeWheel *wh)
+{
+    if (!wh->occupied)
+        return UINT64_MAX;
+    return wh->from + (uint64_t)__builtin_ctzll(rotate_right(wh->occupied, (unsigned)(wh->from % WHEEL_SIZE)));
+}
 
 /* ------------------------------------------------------------------ */
 /* instruction decoding                                                 */
@@ -542,7 +588,7 @@ static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
     if (own <= now) {
         ready_set(sm, (uint32_t)(s - sm->slots), s->sched, s->bit);
     } else {
-        heap_push(&sm->waiting, own, (uint32_t)(s - sm->slots));
+        sm_wait(&sm->waiting, &sm->wheel, own, (uint32_t)(s - sm->slots));
         sm->where[s - sm->slots] = SLOT_WAITING;
     }
 }
@@ -554,17 +600,38 @@ static void slot_unready(Sm *sm, WarpSlot *s)
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
+static void sm_wake_slot(Sm *sm, uint32_t schedulers, uint32_t k)
+{
+    /* it may issue in this very cycle: start loading its slot now, so
+     * that the loads of several woken warps overlap */
+    __builtin_prefetch(&sm->slots[k]);
+    __builtin_prefetch((const char *)&sm->slots[k] + 64);
+    ready_set(sm, k, k % schedulers, k / schedulers);
+}
+
 /* Waiting slots whose time has come join their scheduler's ready mask. */
 static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
 {
-    while (sm->waiting.n && sm->waiting.e[0].time <= t) {
-        uint32_t k = heap_pop(&sm->waiting).id, bit = k / schedulers;
-        /* it may issue in this very cycle: start loading its slot now, so
-         * that the loads of several woken warps overlap */
-        __builtin_prefetch(&sm->slots[k]);
-        __builtin_prefetch((const char *)&sm->slots[k] + 64);
-        ready_set(sm, k, k % schedulers, bit);
+    WakeWheel *wh = &sm->wheel;
+    if (t >= wh->from) {
+        uint64_t span = t - wh->from + 1;
+        uint64_t due = rotate_right(wh->occupied, (unsigned)(wh->from % WHEEL_SIZE));
+        if (span < WHEEL_SIZE)
+            due &= (1ull << span) - 1;
+        for (; due; due &= due - 1) {
+            unsigned b = (unsigned)((wh->from + (uint64_t)__builtin_ctzll(due)) % WHEEL_SIZE);
+            uint64_t *bucket = wh->bucket + (size_t)b * wh->words;
+            for (uint32_t w = 0; w < wh->words; w++) {
+                for (uint64_t m = bucket[w]; m; m &= m - 1)
+                    sm_wake_slot(sm, schedulers, w * 64 + (uint32_t)__builtin_ctzll(m));
+                bucket[w] = 0;
+            }
+            wh->occupied &= ~(1ull << b);
+        }
+        wh->from = t + 1;
     }
+    while (sm->waiting.n && sm->waiting.e[0].time <= t)
+        sm_wake_slot(sm, schedulers, heap_pop(&sm->waiting).id);
 }
 
 /* The cycle the scheduler's unit u (and the memory pipe, for LSU
@@ -657,6 +724,8 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->ready_units = carve(c, ns);
     sm->issuable = carve(c, sm->ready_words * sizeof(uint64_t));
     sm->waiting.e = carve(c, n * sizeof(WakeEntry));
+    sm->wheel.words = (uint32_t)((n + 63) / 64);
+    sm->wheel.bucket = carve(c, WHEEL_SIZE * sm->wheel.words * sizeof(uint64_t));
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
@@ -744,7 +813,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         /* waiting even when ready at t: the SM's cycle t may be under way */
         sm->where[s - sm->slots] = SLOT_IDLE;
         if (s->next) {
-            heap_push(&sm->waiting, MAX(s->fetch_ready, s->dep_ready), cs->first_slot + i);
+            sm_wait(&sm->waiting, &sm->wheel, MAX(s->fetch_ready, s->dep_ready), cs->first_slot + i);
             sm->where[s - sm->slots] = SLOT_WAITING;
         }
     }
@@ -1147,7 +1216,7 @@ static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **e
  * again, which changes nothing.) */
 static uint64_t sm_next_wake(const Model *md, const Sm *sm)
 {
-    uint64_t wake = sm->waiting.n ? sm->waiting.e[0].time : UINT64_MAX;
+    uint64_t wake = MIN(sm->waiting.n ? sm->waiting.e[0].time : UINT64_MAX, wheel_next(&sm->wheel));
     uint32_t n = md->schedulers;
     for (uint32_t sched = 0; sched < n; sched++)
         for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
