@@ -1824,11 +1824,14 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     for (uint32_t k = 1; k < nthreads; k++)
         th[k] = g_thread_new("warpsim-sm", quanta_worker, &wk[k]);
     /* An access beyond the SM issued at t is back at t + reach at the
-     * earliest.  Quanta of half that let the memory system work through
-     * one quantum's accesses while the SMs run the next: no warp can need
-     * them before the quantum after.  (A quantum after idle cycles is cut
-     * short so that this still holds.) */
-    bool overlap = reach >= 2;
+     * earliest.  With several threads, quanta of half that let the memory
+     * system work through one quantum's accesses (on this thread) while
+     * the SMs run the next: no warp can need them before the quantum
+     * after.  (A quantum after idle cycles is cut short so that this still
+     * holds.)  One thread gains nothing from that and runs quanta of the
+     * whole reach: each SM's state is loaded into the host's cache half as
+     * often. */
+    bool overlap = reach >= 2 && nthreads > 1;
     uint64_t step = overlap ? reach / 2 : reach;
     Resolving prev = {0}; /* the last quantum's accesses, not applied yet */
     /* An SM without warps gets none again (a replacement goes to an SM that
