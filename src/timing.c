@@ -62,10 +62,19 @@ typedef struct {
     uint8_t lat;        /* LatencyClass */
     uint8_t result_state; /* what a reader of its results waits in */
     uint8_t control;    /* changes the pc: next fetch waits for the branch */
+    uint8_t ndeps, ndst;
+    /* the scoreboard entries it waits for: the registers it reads, then
+     * those it writes (write after write), each once */
+    uint32_t deps[TI_MAX_SRC + TI_MAX_DST];
+    uint32_t dst[TI_MAX_DST];
+} TInsn;
+
+/* Registers as decode_insn collects them. */
+typedef struct {
     uint8_t nsrc, ndst;
     uint32_t src[TI_MAX_SRC];
     uint32_t dst[TI_MAX_DST];
-} TInsn;
+} RegUse;
 
 typedef struct CtaSlot {
     Cta cta;
@@ -258,6 +267,7 @@ typedef struct {
     TimingStats *ts;
     MemSys *mem;
     TInsn **tinsn;       /* [func][pc] */
+    uint32_t *ninsns;    /* [func]: 0 for those not defined here */
     uint8_t **may_run_ahead; /* [func][pc]: see may_run_ahead() */
     bool run_ahead;
     uint32_t max_regs;
@@ -334,7 +344,7 @@ static uint64_t rotate_right(uint64_t x, unsigned n)
 }
 
 /* Slot k waits until cycle `time` (later than any cycle woken so far). */
-static void sm_wait(WakeHeap *heap, WakeWheel *wh, uint64_t time, uint32_t k)
+static inline void sm_wait(WakeHeap *heap, WakeWheel *wh, uint64_t time, uint32_t k)
 {
     if (time < wh->from || time - wh->from >= WHEEL_SIZE) {
         heap_push(heap, time, k);
@@ -366,7 +376,7 @@ static void add_reg(uint32_t *list, uint8_t *n, unsigned cap, uint32_t r)
     list[(*n)++] = r;
 }
 
-static void add_operand(TInsn *t, const Operand *o, bool dest)
+static void add_operand(RegUse *t, const Operand *o, bool dest)
 {
     uint32_t *list = dest ? t->dst : t->src;
     uint8_t *n = dest ? &t->ndst : &t->nsrc;
@@ -398,14 +408,10 @@ static WarpStateKind result_state_of(FuncUnit u, LatencyClass lat)
     return STATE_WAIT;
 }
 
-static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
+/* The registers the instruction reads and writes. */
+static void collect_regs(const Function *fn, const Insn *in, RegUse *t)
 {
-    *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
-    t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    t->lat = (uint8_t)op->latency;
-    t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
-    t->control = op->unit == UNIT_BRANCH;
     add_reg(t->src, &t->nsrc, TI_MAX_SRC, in->guard);
     if (in->op == OP_CALL && in->call < fn->calls->len) {
         const CallSite *cs = &g_array_index(fn->calls, CallSite, in->call);
@@ -428,6 +434,28 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
         while (*shape && *shape != ',')
             shape++;
     }
+}
+
+static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
+{
+    *t = (TInsn){0};
+    const OpInfo *op = &isa_ops[in->op];
+    t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
+    t->lat = (uint8_t)op->latency;
+    t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
+    t->control = op->unit == UNIT_BRANCH;
+    RegUse use = {0};
+    collect_regs(fn, in, &use);
+    /* a register outside the function's table has no scoreboard entry */
+    uint32_t nregs = fn->regs->len;
+    for (unsigned i = 0; i < use.nsrc; i++)
+        if (use.src[i] < nregs)
+            add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.src[i]);
+    for (unsigned i = 0; i < use.ndst; i++)
+        if (use.dst[i] < nregs) {
+            add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.dst[i]);
+            t->dst[t->ndst++] = use.dst[i];
+        }
 }
 
 /* Instructions a warp may execute before their issue: their inputs and
@@ -462,6 +490,7 @@ static void decode_module(Model *md)
 {
     const Module *m = md->m;
     md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
+    md->ninsns = g_new0(uint32_t, MAX(m->funcs->len, 1u));
     md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
@@ -469,6 +498,7 @@ static void decode_module(Model *md)
         if (!fn->is_defined)
             continue;
         md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
+        md->ninsns[f] = func_ninsns(fn);
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
             decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
@@ -481,18 +511,6 @@ static void decode_module(Model *md)
 /* ------------------------------------------------------------------ */
 /* warps                                                                */
 
-/* The latest ready time among regs, and the state a reader of it waits in. */
-static void latest_ready(const Model *md, const WarpSlot *s, const uint32_t *regs, unsigned n, uint64_t *ready,
-                         uint8_t *state)
-{
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t r = regs[i];
-        if (r < md->max_regs && SB_READY(s->reg[r]) > *ready) {
-            *ready = SB_READY(s->reg[r]);
-            *state = SB_STATE(s->reg[r]);
-        }
-    }
-}
 
 /* Look at the warp's next instruction: when its operands are ready. */
 static void slot_peek_insn(Model *md, WarpSlot *s)
@@ -510,8 +528,7 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
     } else if (!warp_peek(s->w, &f, &pc)) {
         return;
     }
-    const Function *fn = module_func(md->m, f);
-    if (!md->tinsn[f] || pc >= func_ninsns(fn)) {
+    if (pc >= md->ninsns[f]) {
         /* running off the end: let the executor report it */
         static const TInsn none = {0};
         s->next = &none;
@@ -522,10 +539,16 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
     s->next = t;
     s->next_func = f;
     s->next_pc = pc;
+    /* the latest ready time among them, and the state a reader of it waits in */
     uint64_t ready = 0;
     uint8_t state = STATE_WAIT;
-    latest_ready(md, s, t->src, t->nsrc, &ready, &state);
-    latest_ready(md, s, t->dst, t->ndst, &ready, &state); /* write after write */
+    for (unsigned i = 0; i < t->ndeps; i++) {
+        uint64_t e = s->reg[t->deps[i]];
+        if (SB_READY(e) > ready) {
+            ready = SB_READY(e);
+            state = SB_STATE(e);
+        }
+    }
     s->dep_ready = ready;
     s->dep_state = state;
 }
@@ -577,7 +600,7 @@ static inline void ready_clear(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
 
 /* Files a live warp with a next instruction as ready (its operands and
  * fetch allow issue at `now`) or waiting until they do. */
-static void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
+static inline void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
@@ -1066,8 +1089,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         return launch_budget_exhausted(cta, md->spec.max_instructions, error);
 
     /* the executed instruction may differ from the peeked one only when the
-     * warp had no path left (then nothing executed) */
-    const TInsn *done = info.active ? &md->tinsn[info.func][info.pc] : t_in;
+     * warp had no path left (then nothing executed); one executed ahead
+     * is the peeked one */
+    const TInsn *done = stepped && info.active ? &md->tinsn[info.func][info.pc] : t_in;
     unit = done->unit;
     ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
     *ufree = MAX(*ufree, t) + md->interval[unit];
@@ -1120,12 +1144,8 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
     }
-    for (unsigned i = 0; i < done->ndst; i++) {
-        uint32_t r = done->dst[i];
-        if (r < md->max_regs) {
-            s->reg[r] = SB_PACK(ready, state);
-        }
-    }
+    for (unsigned i = 0; i < done->ndst; i++)
+        s->reg[done->dst[i]] = SB_PACK(ready, state);
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
     if (info.blocked)
         s->at_barrier = true;
@@ -1249,6 +1269,7 @@ static void model_free(Model *md)
         g_free(md->may_run_ahead[f]);
     }
     g_free(md->tinsn);
+    g_free(md->ninsns);
     g_free(md->may_run_ahead);
     g_free(md->shared_offset);
     memsys_free(md->mem);
@@ -1770,8 +1791,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
         uint64_t ready = MAX(d->back, d->t + 1);
         uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
         for (unsigned i = 0; i < d->done->ndst; i++)
-            if (d->done->dst[i] < md->max_regs)
-                s->reg[d->done->dst[i]] = SB_PACK(ready, state);
+            s->reg[d->done->dst[i]] = SB_PACK(ready, state);
     }
     g_clear_pointer(&rs->refs, g_free);
     rs->n = 0;
