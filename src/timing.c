@@ -279,6 +279,7 @@ typedef struct {
     uint64_t age;
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
+    uint32_t issue_width; /* per scheduler and cycle */
     uint64_t issued;
     bool by_quanta;      /* the SMs run quantum by quantum (run_quanta), on one host
                             thread or several */
@@ -1015,12 +1016,14 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
     uint64_t *ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
 
     /* where the cycles since the last issue went */
+    TimingStats *ts = sm->ts;
     uint64_t from = s->stall_from;
     if (t > from) {
         uint64_t a = clamp_u64(s->fetch_ready, from, t);
-        attribute(sm, STATE_BRANCH_RESOLVING, from, a);
+        /* from <= a <= b <= c <= t: each span is a count, no test needed */
+        ts->state_cycles[STATE_BRANCH_RESOLVING] += a - from;
         uint64_t b = clamp_u64(s->dep_ready, a, t);
-        attribute(sm, (WarpStateKind)s->dep_state, a, b);
+        ts->state_cycles[s->dep_state] += b - a;
         /* the unit (or memory pipe) was busy until its last free time */
         uint64_t busy = *ufree;
         WarpStateKind throttle = STATE_MATH_PIPE_THROTTLE;
@@ -1029,8 +1032,8 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             throttle = STATE_MIO_THROTTLE;
         }
         uint64_t c = clamp_u64(busy, b, t);
-        attribute(sm, throttle, b, c);
-        sm->ts->state_cycles[STATE_NOT_SELECTED] += t - c;
+        ts->state_cycles[throttle] += c - b;
+        ts->state_cycles[STATE_NOT_SELECTED] += t - c;
         if (G_UNLIKELY(sm->tl))
             tl_stalls(sm, s, from, a, b, c, t, (WarpStateKind)s->dep_state, throttle);
         if (G_UNLIKELY(md->spec.observer)) {
@@ -1039,10 +1042,10 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             observe_stall(s, throttle, b, c);
             observe_stall(s, STATE_NOT_SELECTED, c, t);
         }
-        if (sm->ts->insn_stall && sm->ts->insn_stall[func])
-            sm->ts->insn_stall[func][pc] += t - from;
+        if (ts->insn_stall && ts->insn_stall[func])
+            ts->insn_stall[func][pc] += t - from;
     }
-    sm->ts->state_cycles[STATE_SELECTED]++;
+    ts->state_cycles[STATE_SELECTED]++;
     if (G_UNLIKELY(sm->tl))
         tl_issue(md, sm, s, t);
     s->stall_from = t + 1;
@@ -1218,7 +1221,7 @@ static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **e
     *issued = 0;
     sm_wake_slots(sm, md->schedulers, t);
     for (uint32_t sched = 0; sched < md->schedulers; sched++) {
-        for (uint32_t k = 0; k < md->cfg->issue_width; k++) {
+        for (uint32_t k = 0; k < md->issue_width; k++) {
             WarpSlot *s = pick(md, sm, sched, t);
             if (!s)
                 break;
@@ -2025,6 +2028,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     launch_cta_range(spec, &md.first_cta, &md.total_ctas);
     md.next_cta = md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
+    md.issue_width = cfg->issue_width;
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
         uint32_t lanes = cfg->unit_lanes[u] ? cfg->unit_lanes[u] : WARP_SIZE;
         md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;
