@@ -487,9 +487,48 @@ static bool may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
     return true;
 }
 
+/* Scoreboard entries in the order the function first names its registers:
+ * an instruction's registers are mostly ones named shortly before, so
+ * their entries share host cache lines, which matters because a warp's
+ * scoreboard is cold by the time it issues again.  A renaming changes no
+ * result as long as every instruction of a warp uses the same one; a
+ * callee shares its caller's entries by number, so with calls in the
+ * module the numbers are kept as they are. */
+static void renumber_scoreboard(const Function *fn, TInsn *tinsn)
+{
+    uint32_t nregs = fn->regs->len, next = 0;
+    uint32_t *entry = g_new(uint32_t, MAX(nregs, 1u));
+    for (uint32_t r = 0; r < nregs; r++)
+        entry[r] = UINT32_MAX;
+    for (uint32_t i = 0; i < func_ninsns(fn); i++) {
+        for (unsigned k = 0; k < tinsn[i].ndeps; k++)
+            if (entry[tinsn[i].deps[k]] == UINT32_MAX)
+                entry[tinsn[i].deps[k]] = next++;
+        for (unsigned k = 0; k < tinsn[i].ndst; k++) /* all in deps, unless that was full */
+            if (entry[tinsn[i].dst[k]] == UINT32_MAX)
+                entry[tinsn[i].dst[k]] = next++;
+    }
+    for (uint32_t i = 0; i < func_ninsns(fn); i++) {
+        for (unsigned k = 0; k < tinsn[i].ndeps; k++)
+            tinsn[i].deps[k] = entry[tinsn[i].deps[k]];
+        for (unsigned k = 0; k < tinsn[i].ndst; k++)
+            tinsn[i].dst[k] = entry[tinsn[i].dst[k]];
+    }
+    g_free(entry);
+}
+
+static bool module_has_calls(const Module *m)
+{
+    for (uint32_t f = 0; f < m->funcs->len; f++)
+        if (module_func(m, f)->is_defined && module_func(m, f)->calls->len)
+            return true;
+    return false;
+}
+
 static void decode_module(Model *md)
 {
     const Module *m = md->m;
+    bool renumber = !module_has_calls(m);
     md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
     md->ninsns = g_new0(uint32_t, MAX(m->funcs->len, 1u));
     md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
@@ -505,6 +544,8 @@ static void decode_module(Model *md)
             decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i);
         }
+        if (renumber)
+            renumber_scoreboard(fn, md->tinsn[f]);
     }
     md->max_regs = MAX(md->max_regs, 1u);
 }
