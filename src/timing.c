@@ -99,34 +99,38 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 
 /* Two host cache lines, aligned (the array is): issuing touches most
  * fields, and a warp is rarely still in the host's cache when it issues
- * again, with thousands of others interleaved. */
+ * again, with thousands of others interleaved.  So what issuing needs is
+ * here, the run-ahead list too, and nothing it can compute (the slot's
+ * scoreboard is slot_scoreboard()). */
 typedef struct {
     _Alignas(64) Warp *w; /* NULL when free */
     CtaSlot *cs;
-    /* instructions executed ahead of their issue, to be issued in order:
-     * ahead[ahead_at .. nahead); then ahead_error, if the next one faulted */
-    StepPos *ahead;
-    uint8_t nahead, ahead_at;
-    GError *ahead_error;
-    /* where the warp stands after the instructions executed so far (what
-     * warp_peek() said right after the executor last ran it, while its
-     * state was in the host's cache): the next instruction once ahead[] is
-     * used up.  Only the executor moves a warp, so it stays true until it
-     * runs the warp again. */
-    bool resume_valid, resume_live;
-    uint32_t resume_func, resume_pc;
-    uint32_t sched;
-    uint32_t bit;        /* index among its scheduler's slots */
-    uint64_t *reg;       /* per register: SB_PACK(cycle its value is available, state a reader waits in) */
+    GError *ahead_error; /* the fault of the instruction after the run-ahead list */
     const TInsn *next;   /* NULL when the warp is done */
-    uint32_t next_func, next_pc;
     uint64_t dep_ready;
-    uint8_t dep_state;
-    bool at_barrier;
     uint64_t fetch_ready;
     uint64_t stall_from; /* first cycle not yet attributed to a state */
     uint64_t start;
+    /* where the warp stands after the instructions executed so far (what
+     * warp_peek() said right after the executor last ran it, while its
+     * state was in the host's cache): the next instruction once the
+     * run-ahead list is used up.  Only the executor moves a warp, so it
+     * stays true until it runs the warp again. */
+    uint32_t resume_func, resume_pc;
+    uint32_t next_func, next_pc;
+    uint16_t sched;
+    uint16_t bit;        /* index among its scheduler's slots */
+    uint8_t dep_state;
+    bool at_barrier;
+    bool resume_valid, resume_live;
+    /* instructions executed ahead of their issue, to be issued in order:
+     * ahead_pc[ahead_at .. nahead) of function ahead_func (run-ahead
+     * never calls or returns); then ahead_error, if the next one faulted */
+    uint8_t nahead, ahead_at;
+    uint32_t ahead_func;
+    uint16_t ahead_pc[AHEAD_MAX];
 } WarpSlot;
+G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
 /* A scoreboard entry: ready cycle above, warp state in the low byte (one
  * array, one host cache line per lookup). */
@@ -189,8 +193,9 @@ typedef struct {
     uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
     uint8_t *where;      /* SLOT_IDLE / READY / WAITING */
     uint64_t *age;       /* dispatch order of the slot's warp (greedy-then-oldest) */
-    uint64_t *regs;      /* every slot's scoreboard */
-    StepPos *ahead;      /* every slot's run-ahead steps, AHEAD_MAX each */
+    /* every slot's scoreboard, Model.max_regs entries each: per register,
+     * SB_PACK(cycle its value is available, state a reader waits in) */
+    uint64_t *regs;
     uint32_t ready_words;
     size_t layout_at;    /* where its arrays start in Model.block (sm_prepare) */
     /* slots in SLOT_WAITING, by the cycle they become ready: those due in
@@ -468,7 +473,7 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
 static bool may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
 {
     uint32_t n = func_ninsns(fn);
-    if (pc + 1 >= n)
+    if (pc + 1 >= n || pc > UINT16_MAX) /* WarpSlot.ahead_pc */
         return false;
     FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
     if (in->op == OP_BRA) {
@@ -554,14 +559,19 @@ static void decode_module(Model *md)
 /* warps                                                                */
 
 
+static uint64_t *slot_scoreboard(const Model *md, const Sm *sm, const WarpSlot *s)
+{
+    return sm->regs + (size_t)(s - sm->slots) * md->max_regs;
+}
+
 /* Look at the warp's next instruction: when its operands are ready. */
-static void slot_peek_insn(Model *md, WarpSlot *s)
+static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
 {
     uint32_t f, pc;
     s->next = NULL;
     if (s->ahead_at < s->nahead) {
-        f = s->ahead[s->ahead_at].func;
-        pc = s->ahead[s->ahead_at].pc;
+        f = s->ahead_func;
+        pc = s->ahead_pc[s->ahead_at];
     } else if (s->resume_valid) {
         if (!s->resume_live)
             return;
@@ -582,10 +592,11 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
     s->next_func = f;
     s->next_pc = pc;
     /* the latest ready time among them, and the state a reader of it waits in */
+    const uint64_t *sb = slot_scoreboard(md, sm, s);
     uint64_t ready = 0;
     uint8_t state = STATE_WAIT;
     for (unsigned i = 0; i < t->ndeps; i++) {
-        uint64_t e = s->reg[t->deps[i]];
+        uint64_t e = sb[t->deps[i]];
         if (SB_READY(e) > ready) {
             ready = SB_READY(e);
             state = SB_STATE(e);
@@ -597,7 +608,7 @@ static void slot_peek_insn(Model *md, WarpSlot *s)
 
 static void slot_peek(Model *md, Sm *sm, WarpSlot *s)
 {
-    slot_peek_insn(md, s);
+    slot_peek_insn(md, sm, s);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
 }
 
@@ -779,7 +790,6 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->ctas = carve(c, sm->nctas * sizeof(CtaSlot));
     sm->slots = carve(c, n * sizeof(WarpSlot));
     sm->regs = carve(c, n * md->max_regs * sizeof(uint64_t));
-    sm->ahead = carve(c, n * AHEAD_MAX * sizeof(StepPos));
     sm->next_unit = carve(c, n);
     sm->where = carve(c, n);
     sm->age = carve(c, n * sizeof(uint64_t));
@@ -811,8 +821,6 @@ static void sm_prepare(const Model *md, Sm *sm)
     for (uint32_t k = 0; k < sm->nslots; k++) {
         sm->slots[k].sched = k % md->schedulers;
         sm->slots[k].bit = k / md->schedulers;
-        sm->slots[k].reg = sm->regs + (size_t)k * md->max_regs;
-        sm->slots[k].ahead = sm->ahead + (size_t)k * AHEAD_MAX;
     }
     for (uint32_t k = 0; k < md->schedulers; k++)
         sm->last[k] = UINT32_MAX;
@@ -867,8 +875,9 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         s->nahead = s->ahead_at = 0;
         s->resume_valid = false;
         g_clear_error(&s->ahead_error);
+        uint64_t *sb = slot_scoreboard(md, sm, s);
         for (uint32_t r = 0; r < md->max_regs; r++)
-            s->reg[r] = SB_PACK(0, STATE_WAIT);
+            sb[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
         s->stall_from = t;
         s->start = t;
@@ -1101,8 +1110,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
     if (s->ahead_at < s->nahead) { /* executed already */
-        StepPos p = s->ahead[s->ahead_at++];
-        info = (StepInfo){.func = p.func, .pc = p.pc, .active = 1};
+        info = (StepInfo){.func = s->ahead_func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
         if (s->ahead_at == s->nahead)
             s->ahead_at = s->nahead = 0;
     } else if (s->ahead_error) { /* the fault of the instruction issued now */
@@ -1118,8 +1126,14 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         if (md->run_ahead && w->state == WARP_READY) {
             uint32_t n = 0;
             /* a fault is kept in ahead_error until its instruction issues */
-            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, s->ahead, &n,
+            StepPos steps[AHEAD_MAX];
+            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n,
                                  &s->ahead_error);
+            s->ahead_func = n ? steps[0].func : 0;
+            for (uint32_t i = 0; i < n; i++) {
+                g_assert(steps[i].func == s->ahead_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
+                s->ahead_pc[i] = (uint16_t)steps[i].pc;
+            }
             s->nahead = (uint8_t)n;
             s->ahead_at = 0;
         }
@@ -1188,8 +1202,9 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
     }
+    uint64_t *sb = slot_scoreboard(md, sm, s);
     for (unsigned i = 0; i < done->ndst; i++)
-        s->reg[done->dst[i]] = SB_PACK(ready, state);
+        sb[done->dst[i]] = SB_PACK(ready, state);
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
     if (info.blocked)
         s->at_barrier = true;
@@ -1834,8 +1849,9 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
             continue; /* the warp finished; its slot may hold another */
         uint64_t ready = MAX(d->back, d->t + 1);
         uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
+        uint64_t *sb = slot_scoreboard(md, sm, s);
         for (unsigned i = 0; i < d->done->ndst; i++)
-            s->reg[d->done->dst[i]] = SB_PACK(ready, state);
+            sb[d->done->dst[i]] = SB_PACK(ready, state);
     }
     g_clear_pointer(&rs->refs, g_free);
     rs->n = 0;
