@@ -181,6 +181,7 @@ typedef struct {
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
+    uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
     /* per scheduler and functional unit of the next instruction: ready_words
      * words, bit k = slot sched + k * schedulers.  Split by unit so that a
      * scheduler whose ready warps all wait for a busy unit (the memory pipe,
@@ -285,6 +286,10 @@ typedef struct {
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
     uint32_t issue_width; /* per scheduler and cycle */
+    /* per slot index (the same on every SM): its scheduler (k % schedulers)
+     * and its bit among that scheduler's slots (k / schedulers), which
+     * the hot paths would otherwise divide for */
+    uint16_t *slot_sched, *slot_bit;
     uint64_t issued;
     bool by_quanta;      /* the SMs run quantum by quantum (run_quanta), on one host
                             thread or several */
@@ -676,17 +681,17 @@ static void slot_unready(Sm *sm, WarpSlot *s)
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
-static void sm_wake_slot(Sm *sm, uint32_t schedulers, uint32_t k)
+static void sm_wake_slot(const Model *md, Sm *sm, uint32_t k)
 {
     /* it may issue in this very cycle: start loading its slot now, so
      * that the loads of several woken warps overlap */
     __builtin_prefetch(&sm->slots[k]);
     __builtin_prefetch((const char *)&sm->slots[k] + 64);
-    ready_set(sm, k, k % schedulers, k / schedulers);
+    ready_set(sm, k, md->slot_sched[k], md->slot_bit[k]);
 }
 
 /* Waiting slots whose time has come join their scheduler's ready mask. */
-static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
+static void sm_wake_slots(const Model *md, Sm *sm, uint64_t t)
 {
     WakeWheel *wh = &sm->wheel;
     if (t >= wh->from) {
@@ -699,7 +704,7 @@ static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
             uint64_t *bucket = wh->bucket + (size_t)b * wh->words;
             for (uint32_t w = 0; w < wh->words; w++) {
                 for (uint64_t m = bucket[w]; m; m &= m - 1)
-                    sm_wake_slot(sm, schedulers, w * 64 + (uint32_t)__builtin_ctzll(m));
+                    sm_wake_slot(md, sm, w * 64 + (uint32_t)__builtin_ctzll(m));
                 bucket[w] = 0;
             }
             wh->occupied &= ~(1ull << b);
@@ -707,7 +712,7 @@ static void sm_wake_slots(Sm *sm, uint32_t schedulers, uint64_t t)
         wh->from = t + 1;
     }
     while (sm->waiting.n && sm->waiting.e[0].time <= t)
-        sm_wake_slot(sm, schedulers, heap_pop(&sm->waiting).id);
+        sm_wake_slot(md, sm, heap_pop(&sm->waiting).id);
 }
 
 /* The cycle the scheduler's unit u (and the memory pipe, for LSU
@@ -795,6 +800,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->age = carve(c, n * sizeof(uint64_t));
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->last = carve(c, ns * sizeof(uint32_t));
+    sm->sched_slots = carve(c, ns * sizeof(uint32_t));
     sm->ready = carve(c, ns * UNIT_COUNT * sm->ready_words * sizeof(uint64_t));
     sm->ready_units = carve(c, ns);
     sm->issuable = carve(c, sm->ready_words * sizeof(uint64_t));
@@ -819,11 +825,13 @@ static void sm_prepare(const Model *md, Sm *sm)
     Carve carving = {md->block, sm->layout_at};
     sm_layout(md, sm, &carving);
     for (uint32_t k = 0; k < sm->nslots; k++) {
-        sm->slots[k].sched = k % md->schedulers;
-        sm->slots[k].bit = k / md->schedulers;
+        sm->slots[k].sched = md->slot_sched[k];
+        sm->slots[k].bit = md->slot_bit[k];
     }
     for (uint32_t k = 0; k < md->schedulers; k++)
         sm->last[k] = UINT32_MAX;
+    for (uint32_t k = 0; k < md->schedulers; k++)
+        sm->sched_slots[k] = (sm->nslots + md->schedulers - 1 - k) / md->schedulers;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1243,7 +1251,7 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
-    uint32_t count = (sm->nslots + n - 1 - sched) / n; /* slots sched, sched+n, ... */
+    uint32_t count = sm->sched_slots[sched];
     /* the ready slots whose unit is free are exactly those filed under a free unit */
     uint32_t units = units_free(sm, sched, t);
     if (!units)
@@ -1262,7 +1270,7 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
         return best;
     }
     /* loose round-robin: from the slot after the last one issued, wrapping */
-    uint32_t start = last < sm->nslots ? (last - sched) / n + 1 : 0;
+    uint32_t start = last < sm->nslots ? md->slot_bit[last] + 1u : 0;
     if (start >= count)
         start = 0;
     const uint64_t *mask = gather_issuable(sm, sched, units);
@@ -1275,7 +1283,7 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **error)
 {
     *issued = 0;
-    sm_wake_slots(sm, md->schedulers, t);
+    sm_wake_slots(md, sm, t);
     for (uint32_t sched = 0; sched < md->schedulers; sched++) {
         for (uint32_t k = 0; k < md->issue_width; k++) {
             WarpSlot *s = pick(md, sm, sched, t);
@@ -1329,6 +1337,8 @@ static void model_free(Model *md)
     }
     g_free(md->tinsn);
     g_free(md->ninsns);
+    g_free(md->slot_sched);
+    g_free(md->slot_bit);
     g_free(md->may_run_ahead);
     g_free(md->shared_offset);
     memsys_free(md->mem);
@@ -2133,6 +2143,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         sm->nctas = (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, breadth_first);
         sm->nslots = sm->nctas * wpb;
         sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
+    }
+    uint32_t max_slots = 1;
+    for (uint32_t i = 0; i < md.nsms; i++)
+        max_slots = MAX(max_slots, md.sms[i].nslots);
+    md.slot_sched = g_new(uint16_t, max_slots);
+    md.slot_bit = g_new(uint16_t, max_slots);
+    for (uint32_t k = 0; k < max_slots; k++) {
+        md.slot_sched[k] = (uint16_t)(k % md.schedulers);
+        md.slot_bit[k] = (uint16_t)(k / md.schedulers);
     }
     /* every SM's arrays and resident warps in one block: measured, then handed out */
     Carve carving = {0};
