@@ -494,7 +494,12 @@ static void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write
     log->size = size;
     log->space = (uint8_t)span->space;
     log->write = write;
-    FOR_LANES(x->exec, l) log->addr[l] = addr[l] - span->window;
+    if (x->exec == FULL_MASK) { /* a plain loop the compiler vectorises */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            log->addr[l] = addr[l] - span->window;
+    } else {
+        FOR_LANES(x->exec, l) log->addr[l] = addr[l] - span->window;
+    }
 }
 
 /* One lane's load of esz bytes, sign-extended when sgn; esz and sgn are
