@@ -2163,13 +2163,18 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.block = hostmem_alloc0(md.block_bytes);
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
-        if (!md.by_quanta || !sm->nctas) /* the others: dispatch_sms */
-            sm_prepare(&md, sm);
         sm->wake = UINT64_MAX;
         /* in quantum mode, the thread that takes it in a quantum (sm_take)
          * sets these; the first CTAs go out before */
         sm->ts = md.by_quanta ? &md.per_thread[0].ts : ts;
         sm->stats = md.by_quanta ? &md.per_thread[0].stats : stats;
+        /* an SM that gets no CTA is never looked at again: its arrays stay
+         * untouched (NULL); in quantum mode the threads prepare the others
+         * as they dispatch to them (dispatch_sms) */
+        if (!sm->nctas)
+            continue;
+        if (!md.by_quanta)
+            sm_prepare(&md, sm);
         for (int g = 0; g < 2; g++) {
             sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
             sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
