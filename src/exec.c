@@ -1425,7 +1425,7 @@ static bool run_observed(Warp *w, uint32_t max, uint32_t *executed, GError **err
  * back to back, the stack settled only after control flow.  With may_run,
  * it stops before an instruction not marked there and records each step. */
 static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, StepPos *steps, uint32_t *executed,
-                      GError **error)
+                      const AheadAccesses *accesses, GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
     uint32_t n = 0;
@@ -1437,16 +1437,24 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
                 break;
             ctx_enter_frame(&x);
         }
+        bool access = false;
         if (may_run) {
             uint32_t pc = w->stack[w->depth - 1].pc;
             if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
                 break;
+            access = may_run[x.func][pc] == RUN_AHEAD_ACCESS;
+            if (access && !accesses)
+                break;
+            if (access)
+                accesses->log->mask = 0;
         }
         ok = step_one(&x, &settle);
         if (!ok)
             break;
         if (steps)
             steps[n] = (StepPos){x.func, x.pc};
+        if (access && accesses->log->mask)
+            accesses->on_access(accesses->data, n, accesses->log);
         n++;
     }
     if (ok && settle) {
@@ -1461,15 +1469,19 @@ bool warp_run(Warp *w, uint32_t max_steps, uint32_t *executed, GError **error)
 {
     if (exec_observer_for(w))
         return run_observed(w, max_steps, executed, error);
-    return run_steps(w, max_steps, NULL, NULL, executed, error);
+    return run_steps(w, max_steps, NULL, NULL, executed, NULL, error);
 }
 
 bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
-                    GError **error)
+                    const AheadAccesses *accesses, GError **error)
 {
     if (exec_observer_for(w)) { /* it executes at issue, where the observer hears the cycle */
         *executed = 0;
         return true;
     }
-    return run_steps(w, max, may_run, steps, executed, error);
+    WarpAccess *at_issue = w->mem_log;
+    w->mem_log = accesses ? accesses->log : NULL;
+    bool ok = run_steps(w, max, may_run, steps, executed, accesses, error);
+    w->mem_log = at_issue;
+    return ok;
 }

@@ -183,14 +183,27 @@ typedef struct {
     uint32_t func, pc;
 } StepPos;
 
+/* Told of each memory access a step ahead makes (step: its index in
+ * steps[]), while the access is in `log`, before the next step runs. */
+typedef struct {
+    void (*on_access)(void *data, uint32_t step, const WarpAccess *log);
+    void *data;
+    WarpAccess *log;     /* where the steps ahead record their accesses */
+} AheadAccesses;
+
+/* may_run[func][pc] of warp_run_ahead */
+enum { RUN_AHEAD_NO, RUN_AHEAD_YES, RUN_AHEAD_ACCESS /* yes, and it accesses memory */ };
+
 /* Execute the warp's next instructions early, for the timing model, while
- * may_run[func][pc] allows the next one (an instruction whose effects and
- * inputs stay inside the warp: its registers, stack and frames), the warp
- * stays ready and fewer than max ran; steps[] receives where each one was
- * and *executed the count.  On a fault the error is returned for the
- * instruction that would have run next; the steps before it stand. */
+ * may_run[func][pc] allows the next one (an instruction whose result
+ * cannot depend on when it runs: its registers, stack and frames, or
+ * memory whose timing the caller can work out from the addresses, which
+ * `accesses` hands it; NULL: no memory), the warp stays ready and fewer
+ * than max ran; steps[] receives where each one was and *executed the
+ * count.  On a fault the error is returned for the instruction that would
+ * have run next; the steps before it stand. */
 bool warp_run_ahead(Warp *w, const uint8_t *const *may_run, uint32_t max, StepPos *steps, uint32_t *executed,
-                    GError **error);
+                    const AheadAccesses *accesses, GError **error);
 
 /* Release barriers whose arrivals are complete (after a warp arrived or a
  * warp finished).  Returns true if some warp was released. */

@@ -236,8 +236,13 @@ static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const Warp
         c->shared_ld_wavefronts += br.wavefronts;
         c->shared_ld_conflicts += br.conflicts;
     }
-    return (MemTiming){.ready = now + cfg->smem_latency + wavefronts - 1, .pipe_cycles = wavefronts,
-                       .long_latency = false};
+    return memsys_short_access(cfg, SPACE_SHARED, wavefronts, now);
+}
+
+MemTiming memsys_short_access(const GpuConfig *cfg, PtxSpace space, uint32_t wavefronts, uint64_t now)
+{
+    uint32_t latency = space == SPACE_SHARED ? cfg->smem_latency : cfg->const_latency;
+    return (MemTiming){.ready = now + latency + wavefronts - 1, .pipe_cycles = wavefronts, .long_latency = false};
 }
 
 static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, MemCounters *c)
@@ -247,7 +252,7 @@ static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, Mem
     n = MAX(n, 1u);
     c->const_requests++;
     c->const_wavefronts += n;
-    return (MemTiming){.ready = now + ms->cfg->const_latency + n - 1, .pipe_cycles = n, .long_latency = false};
+    return memsys_short_access(ms->cfg, SPACE_CONST, n, now);
 }
 
 /* Whether a global or local access is looked up in the SM's L1 (or its

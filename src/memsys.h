@@ -55,6 +55,11 @@ MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, c
 /* Whether an access goes beyond the SM (global or local: L1, L2, DRAM),
  * where the answer depends on other SMs' traffic. */
 bool memsys_shared_level(const WarpAccess *a);
+/* Shared, constant and parameter accesses are timed by their addresses
+ * alone: memsys_access() of one issued at `now` is this, with the
+ * wavefronts (its pipe_cycles) it found.  So their timing can be worked
+ * out before they issue (the timing model's run-ahead). */
+MemTiming memsys_short_access(const GpuConfig *cfg, PtxSpace space, uint32_t wavefronts, uint64_t now);
 
 /* Such an access in two halves, for SMs that run apart (timing.c's quanta):
  * memsys_access_sm() does what only this SM's requests touch (coalescing,

@@ -62,6 +62,7 @@ typedef struct {
     uint8_t lat;        /* LatencyClass */
     uint8_t result_state; /* what a reader of its results waits in */
     uint8_t control;    /* changes the pc: next fetch waits for the branch */
+    uint8_t mem_space;  /* PtxSpace of a load or store */
     uint8_t ndeps, ndst;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
@@ -110,25 +111,29 @@ typedef struct {
     uint64_t dep_ready;
     uint64_t fetch_ready;
     uint64_t stall_from; /* first cycle not yet attributed to a state */
-    uint64_t start;
     /* where the warp stands after the instructions executed so far (what
      * warp_peek() said right after the executor last ran it, while its
      * state was in the host's cache): the next instruction once the
      * run-ahead list is used up.  Only the executor moves a warp, so it
      * stays true until it runs the warp again. */
-    uint32_t resume_func, resume_pc;
-    uint32_t next_func, next_pc;
+    uint32_t resume_pc;
+    /* the function of the next instruction, of the run-ahead list and of
+     * the resume point: running ahead never calls or returns */
+    uint32_t func;
+    uint32_t next_pc;
     uint16_t sched;
     uint16_t bit;        /* index among its scheduler's slots */
     uint8_t dep_state;
     bool at_barrier;
     bool resume_valid, resume_live;
     /* instructions executed ahead of their issue, to be issued in order:
-     * ahead_pc[ahead_at .. nahead) of function ahead_func (run-ahead
-     * never calls or returns); then ahead_error, if the next one faulted */
+     * ahead_pc[ahead_at .. nahead) of `func`; then ahead_error, if the
+     * next one faulted.
+     * ahead_wavefronts: of a shared, constant or parameter access among
+     * them, what its addresses cost (memsys_short_access); 0 for others */
     uint8_t nahead, ahead_at;
-    uint32_t ahead_func;
     uint16_t ahead_pc[AHEAD_MAX];
+    uint8_t ahead_wavefronts[AHEAD_MAX];
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -194,6 +199,7 @@ typedef struct {
     uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
     uint8_t *where;      /* SLOT_IDLE / READY / WAITING */
     uint64_t *age;       /* dispatch order of the slot's warp (greedy-then-oldest) */
+    uint64_t *start;     /* cycle the slot's warp arrived */
     /* every slot's scoreboard, Model.max_regs entries each: per register,
      * SB_PACK(cycle its value is available, state a reader waits in) */
     uint64_t *regs;
@@ -209,6 +215,7 @@ typedef struct {
      * one warp at a time and consumes them at once, so its warps share one
      * record, which stays in the host cache */
     WarpAccess log;
+    WarpAccess ahead_log; /* the same for the accesses of instructions run ahead */
     /* where the SM's counts go: the launch's, or its host thread's */
     TimingStats *ts;
     LaunchStats *stats;
@@ -346,6 +353,7 @@ static WakeEntry heap_pop(WakeHeap *h)
 }
 
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
+G_STATIC_ASSERT(AHEAD_MAX <= 32); /* AheadCtx.accessed */
 G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
 
 static uint64_t rotate_right(uint64_t x, unsigned n)
@@ -455,6 +463,7 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     t->lat = (uint8_t)op->latency;
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
+    t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     RegUse use = {0};
     collect_regs(fn, in, &use);
     /* a register outside the function's table has no scoreboard entry */
@@ -469,32 +478,54 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
         }
 }
 
+/* A load or store that may run ahead: one whose timing its addresses
+ * decide (memsys_short_access), on memory no other warp can change or
+ * read while it runs ahead, short of a data race: shared memory (another
+ * warp's accesses are ordered against it only by barriers, which end
+ * run-ahead), constants and parameters.  Volatile and ordered accesses
+ * (relaxed, acquire, ...) may be how warps talk without barriers: at
+ * issue.  At most 16 bytes per lane keep its wavefronts within
+ * WarpSlot.ahead_wavefronts (smem_banks: at most 128). */
+static bool address_timed(const Insn *in)
+{
+    if (in->space != SPACE_SHARED && in->space != SPACE_CONST && in->space != SPACE_PARAM)
+        return false;
+    if (in->sem != SEM_NONE && in->sem != SEM_WEAK)
+        return false;
+    return isa_type_size((PtxType)in->type) * MAX(in->vec, 1u) <= 16;
+}
+
 /* Instructions a warp may execute before their issue: their inputs and
- * effects stay inside the warp (registers, reconvergence stack, carry), so
- * the cycle they execute at cannot change any result.  Memory, barriers,
+ * effects stay inside the warp (registers, reconvergence stack, carry), or
+ * are memory accesses that address_timed() allows, so the cycle they
+ * execute at cannot change any result.  Other memory accesses, barriers,
  * calls, exits and clock reads execute at issue.  Nor may one end the
  * warp (which can release other warps at a barrier): it neither falls off
  * the function's end nor branches there. */
-static bool may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
+static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
 {
     uint32_t n = func_ninsns(fn);
     if (pc + 1 >= n || pc > UINT16_MAX) /* WarpSlot.ahead_pc */
-        return false;
+        return RUN_AHEAD_NO;
     FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    if (in->op == OP_BRA) {
+    bool access = in->op == OP_LD || in->op == OP_ST;
+    if (access) {
+        if (!address_timed(in))
+            return RUN_AHEAD_NO;
+    } else if (in->op == OP_BRA) {
         if (in->nopd < 1 || in->opd[0].kind != OPD_LABEL || in->opd[0].imm < 0 || (uint64_t)in->opd[0].imm >= n)
-            return false;
+            return RUN_AHEAD_NO;
     } else if (u != UNIT_INT && u != UNIT_FP32 && u != UNIT_FP64 && u != UNIT_SFU) {
-        return false;
+        return RUN_AHEAD_NO;
     }
     for (unsigned i = 0; i < in->nopd; i++) {
         const Operand *o = &in->opd[i];
         if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
                                     o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
                                     o->reg == SREG_GLOBALTIMER_HI))
-            return false;
+            return RUN_AHEAD_NO;
     }
-    return true;
+    return access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 
 /* Scoreboard entries in the order the function first names its registers:
@@ -575,12 +606,12 @@ static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
     uint32_t f, pc;
     s->next = NULL;
     if (s->ahead_at < s->nahead) {
-        f = s->ahead_func;
+        f = s->func;
         pc = s->ahead_pc[s->ahead_at];
     } else if (s->resume_valid) {
         if (!s->resume_live)
             return;
-        f = s->resume_func;
+        f = s->func;
         pc = s->resume_pc;
     } else if (!warp_peek(s->w, &f, &pc)) {
         return;
@@ -594,7 +625,7 @@ static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
     }
     const TInsn *t = &md->tinsn[f][pc];
     s->next = t;
-    s->next_func = f;
+    s->func = f;
     s->next_pc = pc;
     /* the latest ready time among them, and the state a reader of it waits in */
     const uint64_t *sb = slot_scoreboard(md, sm, s);
@@ -798,6 +829,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->next_unit = carve(c, n);
     sm->where = carve(c, n);
     sm->age = carve(c, n * sizeof(uint64_t));
+    sm->start = carve(c, n * sizeof(uint64_t));
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
@@ -888,7 +920,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
             sb[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
         s->stall_from = t;
-        s->start = t;
+        sm->start[cs->first_slot + i] = t;
         sm->age[cs->first_slot + i] = age0 + i;
         s->at_barrier = false;
         slot_peek(md, sm, s);
@@ -1044,7 +1076,7 @@ static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
 {
     if (G_UNLIKELY(sm->tl))
         timeline_warp_end(sm->tl, (uint32_t)(s - sm->slots));
-    sm->ts->warp_active_cycles += t + 1 - s->start;
+    sm->ts->warp_active_cycles += t + 1 - sm->start[s - sm->slots];
     s->w->mem_log = NULL;
     s->w = NULL;
     s->next = NULL;
@@ -1065,11 +1097,32 @@ static bool request_goes_beyond(const MemRequest *r)
     return false;
 }
 
+/* What the run-ahead of one slot needs to time its accesses. */
+typedef struct {
+    Model *md;
+    Sm *sm;
+    const StepPos *steps;
+    uint32_t accessed;   /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
+    uint8_t wavefronts[AHEAD_MAX];
+} AheadCtx;
+
+/* An access run ahead (address_timed): counted now, its cost kept for its
+ * issue, which needs nothing else (memsys_short_access). */
+static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
+{
+    AheadCtx *a = data;
+    const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
+    MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
+    g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles <= UINT8_MAX && step < AHEAD_MAX);
+    a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
+    a->accessed |= 1u << step;
+}
+
 static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 {
     const GpuConfig *cfg = md->cfg;
     const TInsn *t_in = s->next;
-    uint32_t func = s->next_func, pc = s->next_pc;
+    uint32_t func = s->func, pc = s->next_pc;
     unsigned unit = t_in->unit;
     uint64_t *ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
 
@@ -1117,8 +1170,10 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
      * blocks the warp (may_run_ahead), so issuing it needs nothing of the
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
+    uint32_t ahead_wavefronts = 0;
     if (s->ahead_at < s->nahead) { /* executed already */
-        info = (StepInfo){.func = s->ahead_func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
+        ahead_wavefronts = s->ahead_wavefronts[s->ahead_at];
+        info = (StepInfo){.func = s->func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
         if (s->ahead_at == s->nahead)
             s->ahead_at = s->nahead = 0;
     } else if (s->ahead_error) { /* the fault of the instruction issued now */
@@ -1129,24 +1184,31 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
         if (!warp_step(w, &info, error))
             return false;
         stepped = true;
+        uint32_t steps_func = 0;
         /* with the warp's registers in the host's cache, run its next
          * warp-private instructions now; they issue in later cycles */
         if (md->run_ahead && w->state == WARP_READY) {
             uint32_t n = 0;
             /* a fault is kept in ahead_error until its instruction issues */
             StepPos steps[AHEAD_MAX];
-            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n,
+            AheadCtx ctx = {.md = md, .sm = sm, .steps = steps};
+            AheadAccesses accesses = {ahead_access, &ctx, &sm->ahead_log};
+            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                                  &s->ahead_error);
-            s->ahead_func = n ? steps[0].func : 0;
+            steps_func = n ? steps[0].func : 0;
             for (uint32_t i = 0; i < n; i++) {
-                g_assert(steps[i].func == s->ahead_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
+                g_assert(steps[i].func == steps_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
                 s->ahead_pc[i] = (uint16_t)steps[i].pc;
+                s->ahead_wavefronts[i] = ctx.accessed >> i & 1 ? ctx.wavefronts[i] : 0;
             }
             s->nahead = (uint8_t)n;
             s->ahead_at = 0;
         }
-        s->resume_live = warp_peek(w, &s->resume_func, &s->resume_pc);
+        uint32_t resume_func = 0; /* none when the warp is done */
+        s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
         s->resume_valid = true;
+        /* where the steps ran ahead, and the resume point when there are none */
+        s->func = s->nahead ? steps_func : resume_func;
     }
     sm->issued++;
     if (!md->by_quanta)
@@ -1209,6 +1271,11 @@ static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
             state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
+    } else if (ahead_wavefronts) { /* its access was costed when it ran ahead: the same as above */
+        MemTiming mt = memsys_short_access(cfg, (PtxSpace)done->mem_space, ahead_wavefronts, t);
+        ready = MAX(mt.ready, t + 1);
+        state = STATE_SHORT_SCOREBOARD;
+        sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
     }
     uint64_t *sb = slot_scoreboard(md, sm, s);
     for (unsigned i = 0; i < done->ndst; i++)
