@@ -271,9 +271,29 @@ static const char *clock_ptx =
     "shr.u32 %r7, %r1, 3;\nmul.wide.u32 %rd2, %r7, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
     "st.global.u32 [%rd3], %r6;\nret;\n}\n";
 
-/* A warp runs its warp-private instructions (arithmetic, branches) ahead
- * of their issue; a launch with an instruction budget does not.  Nothing
- * either way may show it: outputs, cycles, states and memory counts. */
+/* Shared memory written with a stride (bank conflicts for even ones),
+ * read back after a barrier from the neighbouring thread's word, plus a
+ * constant-bank lookup: what runs ahead as accesses timed by their
+ * addresses. */
+static const char shared_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".const .align 4 .u32 ctab[4] = {3, 5, 7, 11};\n"
+    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n"
+    ".reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n.shared .align 4 .u32 tile[2048];\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [stride];\nmov.u32 %r2, %tid.x;\n"
+    "mul.lo.u32 %r3, %r2, %r1;\nand.b32 %r3, %r3, 2047;\nshl.b32 %r4, %r3, 2;\nmov.u32 %r5, tile;\n"
+    "add.u32 %r6, %r5, %r4;\nst.shared.u32 [%r6], %r2;\n"
+    "and.b32 %r7, %r2, 3;\nmul.wide.u32 %rd2, %r7, 4;\nmov.u64 %rd3, ctab;\nadd.s64 %rd4, %rd3, %rd2;\n"
+    "ld.const.u32 %r8, [%rd4];\nbar.sync 0;\n"
+    "xor.b32 %r9, %r2, 1;\nmul.lo.u32 %r10, %r9, %r1;\nand.b32 %r10, %r10, 2047;\nshl.b32 %r11, %r10, 2;\n"
+    "add.u32 %r12, %r5, %r11;\nld.shared.u32 %r13, [%r12];\nmad.lo.u32 %r14, %r13, %r8, %r2;\n"
+    "mov.u32 %r15, %ctaid.x;\nmov.u32 %r16, %ntid.x;\nmad.lo.u32 %r17, %r15, %r16, %r2;\n"
+    "mul.wide.u32 %rd5, %r17, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r14;\nret;\n}\n";
+
+/* A warp runs its warp-private instructions (arithmetic, branches) and
+ * its shared, constant and parameter accesses ahead of their issue; a
+ * launch with an instruction budget does not.  Nothing either way may show
+ * it: outputs, cycles, states and memory counts. */
 START_TEST(run_ahead_changes_nothing)
 {
     char *alu = alu_kernel(40, true);
@@ -286,6 +306,7 @@ START_TEST(run_ahead_changes_nothing)
         {barrier_ptx, 4, 64, 0, 8},
         {copy_ptx, 64, 256, 8192, 2 * 8192 * 4},
         {clock_ptx, 2, 256, 0, 256},
+        {shared_ptx, 8, 256, 2, 8 * 256 * 4},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         Result ahead, issued;
@@ -302,6 +323,15 @@ START_TEST(run_ahead_changes_nothing)
         ck_assert_msg(memcmp(&ahead.ts.mem, &issued.ts.mem, sizeof ahead.ts.mem) == 0, "case %zu: memory", i);
         ck_assert_uint_eq(ahead.ls.warp_insts, issued.ls.warp_insts);
         ck_assert_uint_eq(ahead.ls.thread_insts, issued.ls.thread_insts);
+        if (cases[i].ptx == shared_ptx) { /* what it was for: the accesses happened, and conflicted */
+            ck_assert_uint_eq(ahead.ts.mem.shared_st_requests, 8 * 8);
+            ck_assert_uint_eq(ahead.ts.mem.shared_ld_requests, 8 * 8);
+            ck_assert_uint_gt(ahead.ts.mem.shared_st_conflicts, 0);
+            ck_assert_uint_eq(ahead.ts.mem.const_requests, 8 * 8 * 3); /* two parameters and ctab */
+            /* thread 1 of CTA 0 read thread 0's word: 0 * ctab[1] + 1 */
+            ck_assert_uint_eq(((const uint32_t *)ahead.out)[1], 1);
+            ck_assert_uint_eq(((const uint32_t *)ahead.out)[2], 3 * 7 + 2);
+        }
     }
     g_free(alu);
 }
