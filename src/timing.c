@@ -1118,7 +1118,7 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
     a->accessed |= 1u << step;
 }
 
-static bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
+static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 {
     const GpuConfig *cfg = md->cfg;
     const TInsn *t_in = s->next;
