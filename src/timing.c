@@ -289,6 +289,7 @@ typedef struct {
     Sm *sms;
     uint32_t nsms;
     uint64_t first_cta, next_cta, total_ctas; /* CTAs [first_cta, total_ctas) */
+    _Atomic bool all_dispatched; /* next_cta reached total_ctas: read by every host thread */
     uint64_t age;
     uint32_t interval[UNIT_COUNT];
     uint32_t schedulers;
@@ -943,7 +944,10 @@ static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
         return true;
     uint64_t age0 = md->age;
     md->age += md->ts->occ.warps_per_block;
-    return dispatch_cta_as(md, sm, t, md->next_cta++, age0, error);
+    bool ok = dispatch_cta_as(md, sm, t, md->next_cta++, age0, error);
+    if (md->next_cta >= md->total_ctas)
+        atomic_store_explicit(&md->all_dispatched, true, memory_order_release);
+    return ok;
 }
 
 /* The first wave, breadth first: one CTA per SM in turn, as long as they
@@ -968,6 +972,7 @@ static void first_wave_end(Model *md)
         ctas += md->sms[i].nctas;
     md->next_cta = md->first_cta + ctas;
     md->age = ctas * md->ts->occ.warps_per_block;
+    atomic_store_explicit(&md->all_dispatched, md->next_cta >= md->total_ctas, memory_order_release);
 }
 
 static void retire_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
@@ -1298,10 +1303,14 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         if (cs->live_warps == 0) {
             retire_cta(md, sm, cs, t + 1);
             if (md->by_quanta) {
-                /* which CTA comes next depends on the other SMs: the
-                 * coordinator dispatches after this cycle, as lockstep would */
-                sm->retired++;
-                sm->retired_at = t;
+                /* which CTA comes next depends on the other SMs: it is
+                 * dispatched in its turn (sm_take_replacements), as lockstep
+                 * would; once the grid is all out there is none to wait for
+                 * (a stale `false` only waits needlessly) */
+                if (!atomic_load_explicit(&md->all_dispatched, memory_order_acquire)) {
+                    sm->retired++;
+                    sm->retired_at = t;
+                }
             } else if (!dispatch_cta(md, sm, t + 1, error)) {
                 return false;
             }
