@@ -13,10 +13,15 @@ fails (a crash or a failed output check), never for speed.
   tools/bench.py [--warpsim build/src/warpsim] [--runs 5]
                  [--threads 1,2] [--save-baseline [FILE]] [--out docs/performance.md]
   tools/bench.py --memory-check [--memory-gib 1] [--no-workloads]
+  tools/bench.py --against OTHER_WARPSIM [--only NAMES]
 
 Speed numbers are only comparable on the same machine; the baseline file
 (tools/bench-baseline.json) records the medians of an earlier run so that
-the next one can print new/baseline ratios.
+the next one can print new/baseline ratios.  --against runs another build
+side by side, alternating run by run, so that a machine whose speed drifts
+(a shared one) slows both alike: the per-pair ratios are what to trust
+when deciding whether a change made warpsim faster, and the metrics of the
+two builds are compared too.
 """
 import argparse
 import dataclasses
@@ -399,6 +404,26 @@ def baseline_section(results, modes, baseline):
                                      "ratio new/baseline", "RSS ratio new/baseline"], rows)
 
 
+def against_section(results, other, modes, other_path):
+    """Side by side: per workload and mode, the median over the run pairs of
+    other sim s / this sim s (> 1: this build is faster), its range, and
+    whether both builds report the same metrics."""
+    rows = []
+    for w in WORKLOADS:
+        for m in modes:
+            s, o = results[w.name][m.name], other[w.name][m.name]
+            ratios = sorted(b.sim_s / a.sim_s for a, b in zip(s["runs"], o["runs"]) if a.sim_s > 0)
+            rows.append([w.name, m.name, "%.4f" % o["sim_s"], "%.4f" % s["sim_s"],
+                         "%.2f" % statistics.median(ratios) if ratios else "—",
+                         "%.2f–%.2f" % (ratios[0], ratios[-1]) if ratios else "—",
+                         "yes" if s["fingerprint"] == o["fingerprint"] else "NO"])
+    head = ("Against `%s`, run alternately with this build (pairs of runs).  speed-up: the median over "
+            "the pairs of other sim s / this sim s (> 1: this build is faster); range: the smallest and "
+            "largest pair." % other_path)
+    return head + "\n\n" + md_table(["workload", "mode", "other sim s", "this sim s", "speed-up",
+                                      "range", "metrics identical"], rows)
+
+
 def machine_section(machine, runs):
     loads = [machine[k] for k in ("load_before", "load_after") if k in machine]
     load = "- load average (1 min), before%s the runs: %s\n" % (" / after" if len(loads) > 1 else "",
@@ -408,7 +433,7 @@ def machine_section(machine, runs):
     return "\n".join("- %s: %s" % (label, machine[k]) for label, k in keys) + "\n" + load + "- runs per workload and mode: %d (medians)" % runs
 
 
-def render(machine, args, modes, results, notes, baseline, memory, sampling=None):
+def render(machine, args, modes, results, notes, baseline, memory, sampling=None, other=None):
     machine["load_after"] = os.getloadavg()[0]
     if max(machine["load_before"], machine["load_after"]) > 0.75 * usable_cores() and usable_cores() == os.cpu_count():
         notes.append("the machine was busy (load average near or above its %d cores): "
@@ -424,6 +449,8 @@ def render(machine, args, modes, results, notes, baseline, memory, sampling=None
             parts += ["## Threads", t]
         b = baseline_section(results, modes, baseline)
         parts += ["## Against the baseline", b if b else "No baseline file; record one with `--save-baseline`."]
+        if other:
+            parts += ["## Side by side", against_section(results, other, modes, args.against)]
     if memory:
         parts += ["## Memory check", memory]
     if sampling:
@@ -447,7 +474,10 @@ functional mode (`--functional`: outputs and counts, no timing model) and
 timing mode (the default).  Speed is only comparable on one machine, so
 every table names it; compare runs through the saved baseline
 (`tools/bench.py --save-baseline`, then a plain run prints new/baseline
-ratios).  Run it with `meson test -C build --benchmark` or
+ratios), or two builds side by side on one machine, alternating run by
+run (`--against OTHER_WARPSIM`: speed-ups per pair of runs, and whether
+their metrics are identical), which a machine whose speed drifts cannot
+fool as easily.  Run it with `meson test -C build --benchmark` or
 `python3 tools/bench.py --warpsim build/src/warpsim [--runs N] [--threads 1,2]`.
 
 ## Workloads
@@ -603,12 +633,18 @@ def main():
     ap.add_argument("--memory-gib", type=float, default=1.0, help="buffer size of the memory check (default 1)")
     ap.add_argument("--memory-mode", choices=[m.name for m in BASE_MODES], default="functional",
                     help="mode of the memory check (default functional)")
+    ap.add_argument("--against", metavar="WARPSIM",
+                    help="another warpsim build to run side by side, alternating run by run (speed-ups and "
+                         "whether the metrics are identical)")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be at least 1")
     warpsim = os.path.abspath(args.warpsim)
     if not os.access(warpsim, os.X_OK):
         ap.error("no warpsim binary at %s (build it, or pass --warpsim)" % warpsim)
+    against = os.path.abspath(args.against) if args.against else None
+    if against and not os.access(against, os.X_OK):
+        ap.error("no warpsim binary at %s (--against)" % against)
 
     global WORKLOADS
     if args.no_workloads:
@@ -630,18 +666,28 @@ def main():
     for n in notes:
         print(n, flush=True)
 
-    results = {}
+    results, other = {}, {}
     failed = False
     for w in WORKLOADS:
-        results[w.name] = {}
+        results[w.name], other[w.name] = {}, {}
         for m in modes:
+            path = os.path.join(ROOT, w.manifest)
+            runs, other_runs = [], []
             try:
-                runs = [run_once(warpsim, os.path.join(ROOT, w.manifest), m.options) for _ in range(args.runs)]
+                for _ in range(args.runs):
+                    runs.append(run_once(warpsim, path, m.options))
+                    if against:
+                        other_runs.append(run_once(against, path, m.options))
             except RuntimeError as e:
                 raise SystemExit("bench.py: %s: %s" % (w.name, e))
-            s = summarise(runs, timing=m.name != "functional")
-            s["fingerprint"] = runs[0].fingerprint
-            results[w.name][m.name] = s
+            for into, rs in ((results, runs), (other, other_runs)):
+                if not rs:
+                    continue
+                s = summarise(rs, timing=m.name != "functional")
+                s["fingerprint"] = rs[0].fingerprint
+                s["runs"] = rs
+                into[w.name][m.name] = s
+            s = results[w.name][m.name]
             failed |= not s["checks_ok"]
             print("  %-16s %-12s %8s M warp inst/s  sim %.3f s  wall %.3f s" %
                   (w.name, m.name, M(s["warp_inst_per_s"]), s["sim_s"], s["wall_s"]), flush=True)
@@ -652,11 +698,11 @@ def main():
     if os.path.exists(args.baseline):
         with open(args.baseline) as f:
             baseline = json.load(f)
-    body = render(machine, args, modes, results, notes, baseline, memory, sampling)
+    body = render(machine, args, modes, results, notes, baseline, memory, sampling, other if against else None)
     print("\n" + body)
 
     if args.save_baseline and results:
-        saved = {w: {m: {k: v for k, v in s.items() if k != "fingerprint"} for m, s in per.items()}
+        saved = {w: {m: {k: v for k, v in s.items() if k not in ("fingerprint", "runs")} for m, s in per.items()}
                  for w, per in results.items()}
         with open(args.save_baseline, "w") as f:
             json.dump({"machine": machine, "runs": args.runs, "results": saved}, f, indent=1, sort_keys=True)
