@@ -263,7 +263,14 @@ static bool through_l1(const GpuConfig *cfg, const Insn *in, const WarpAccess *a
     bool write = a->write && !atomic;
     bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
     bool readonly_path = nc && cfg->readonly.size_bytes;
-    return !atomic && (local || nc || cfg->l1_caches_global)
+    /* a global load that must see other SMs' writes (volatile, or relaxed
+     * or acquire at a scope wider than the CTA) cannot be served by the
+     * SM's L1, which nothing keeps coherent: it reads L2; so do loads that
+     * ask for L2 only (.cg) or a fresh fetch (.cv) */
+    bool strong = !local && (in->sem == SEM_VOLATILE ||
+                             ((in->sem == SEM_RELAXED || in->sem == SEM_ACQUIRE) && in->scope != SCOPE_CTA));
+    bool l2_only = !local && (in->cache == CACHE_CG || in->cache == CACHE_CV);
+    return !atomic && !strong && !l2_only && (local || nc || cfg->l1_caches_global)
            && (readonly_path ? cfg->readonly.size_bytes : cfg->l1.size_bytes) > 0;
 }
 

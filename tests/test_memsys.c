@@ -148,6 +148,50 @@ START_TEST(sectored_l1_fetches_only_sectors_asked)
 }
 END_TEST
 
+/* The same warp load twice: a plain one hits L1 the second time; a
+ * volatile one, or a relaxed or acquire one at gpu or system scope, goes
+ * to L2 both times (L1 is not coherent), and so do .cg and .cv; at CTA
+ * scope, or with .ca, L1 may serve it. */
+START_TEST(strong_loads_bypass_l1)
+{
+    GpuConfig *cfg = load("h200");
+    ck_assert(cfg->l1_caches_global);
+    static const struct {
+        uint8_t sem, scope, cache;
+        bool hits;
+    } cases[] = {
+        {SEM_NONE, SCOPE_NONE, CACHE_NONE, true},      {SEM_WEAK, SCOPE_NONE, CACHE_NONE, true},
+        {SEM_RELAXED, SCOPE_CTA, CACHE_NONE, true},    {SEM_NONE, SCOPE_NONE, CACHE_CA, true},
+        {SEM_VOLATILE, SCOPE_NONE, CACHE_NONE, false}, {SEM_RELAXED, SCOPE_GPU, CACHE_NONE, false},
+        {SEM_ACQUIRE, SCOPE_GPU, CACHE_NONE, false},   {SEM_ACQUIRE, SCOPE_SYS, CACHE_NONE, false},
+        {SEM_RELAXED, SCOPE_CLUSTER, CACHE_NONE, false}, {SEM_NONE, SCOPE_NONE, CACHE_CG, false},
+        {SEM_NONE, SCOPE_NONE, CACHE_CV, false},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        MemSys *ms = memsys_new(cfg);
+        MemCounters c;
+        memset(&c, 0, sizeof c);
+        Insn in = load_insn();
+        in.sem = cases[k].sem;
+        in.scope = cases[k].scope;
+        in.cache = cases[k].cache;
+        WarpAccess w = strided(BASE, 4); /* one line, 4 sectors */
+        (void)memsys_access(ms, 0, 0, &in, &w, 0, &c);
+        (void)memsys_access(ms, 0, 1000, &in, &w, 0, &c);
+        memsys_finish(ms, &c);
+        if (cases[k].hits) {
+            ck_assert_msg(c.l1_sectors == 8 && c.l1_sector_hits == 4, "case %zu", k);
+            ck_assert_msg(c.l2_sectors == 4, "case %zu", k);
+        } else {
+            ck_assert_msg(c.l1_sectors == 0, "case %zu", k);
+            ck_assert_msg(c.l2_sectors == 8, "case %zu: L2 sees both", k);
+        }
+        memsys_free(ms);
+    }
+    config_free(cfg);
+}
+END_TEST
+
 /* memsys_access_sm + memsys_access_beyond give memsys_access's answers */
 START_TEST(split_calls_equal_whole)
 {
@@ -201,6 +245,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, fermi_first_touch_counts_every_sector_missed);
     tcase_add_test(tc, sectored_l1_fetches_only_sectors_asked);
     tcase_add_test(tc, split_calls_equal_whole);
+    tcase_add_test(tc, strong_loads_bypass_l1);
     suite_add_tcase(s, tc);
     return s;
 }
