@@ -314,9 +314,25 @@ static uint8_t *fault_out_of_bounds(ExecCtx *x, PtxSpace space, uint64_t addr, u
     return NULL;
 }
 
+/* Read-modify-writes that the hardware makes atomic: atomics, reductions,
+ * and the operations on an mbarrier after its initialisation (arrivals,
+ * waits, transaction counts), through which warps synchronise. */
 static bool is_atomic(const ExecCtx *x)
 {
-    return x->in->op == OP_ATOM || x->in->op == OP_RED;
+    switch (x->in->op) {
+    case OP_ATOM:
+    case OP_RED:
+    case OP_MBARRIER_ARRIVE:
+    case OP_MBARRIER_ARRIVE_DROP:
+    case OP_MBARRIER_TEST_WAIT:
+    case OP_MBARRIER_TRY_WAIT:
+    case OP_MBARRIER_EXPECT_TX:
+    case OP_MBARRIER_COMPLETE_TX:
+    case OP_CP_ASYNC_MBARRIER_ARRIVE:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* initcheck on global memory: buffers the host left uninitialised track

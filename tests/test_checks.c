@@ -6,8 +6,9 @@
  * ends (hang), an endless loop (instruction and cycle budgets), and PTX
  * contract violations a compiler bug would make (a divergent bra.uni, an
  * ldu whose lanes disagree).  Correct
- * kernels next to them — the barrier version and a producer/consumer spin
- * that does end — run clean with every check on. */
+ * kernels next to them — the barrier version, a producer/consumer spin
+ * that does end, and arrivals on an mbarrier — run clean with every check
+ * on. */
 #include <check.h>
 #include <glib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static const Planted planted[] = {
     {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL},
     {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
     {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
+    {"mbarrier_arrive", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL}, /* arrivals are atomic */
     {"uninit_global", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised global memory",
      "thread (0,0,0) in block (0,0,0)"},
     {"uninit_global", 0, 0, 0, NULL, NULL},     /* without initcheck: reads zeros */
