@@ -6,7 +6,8 @@
  * the table is a fault naming it.  printf output goes to stdout in lane
  * order, one call of all lanes at a time, as the GPU's buffer would show it.
  *
- * The device heap.  CUDA's default heap (cudaLimitMallocHeapSize) is 8 MiB;
+ * The device heap.  CUDA's default heap (cudaLimitMallocHeapSize) is 8 MiB,
+ * or GlobalMemory.heap_bytes when the program set the limit before;
  * here it is one allocation of global memory, made by the first malloc of
  * the GlobalMemory and kept for its life, so blocks stay valid for later
  * kernels of the program.  Its allocator state (HeapState) lives in a
@@ -201,18 +202,30 @@ static bool builtin_assertfail(ExecCtx *x, const CallSite *cs)
 
 /* ---- the device heap ------------------------------------------------ */
 
-#define HEAP_BYTES (8u << 20)
+#define HEAP_DEFAULT_BYTES ((uint64_t)8 << 20)
 #define HEAP_GRANULE 16u
-#define HEAP_GRANULES (HEAP_BYTES / HEAP_GRANULE)
 #define HEAP_NAME "device heap (malloc)"
 #define HEAP_STATE_NAME "device heap allocator state"
 
+/* In the state allocation: this header, then len[granules] (uint32_t:
+ * granules of the live block starting there, else 0), then
+ * used[granules] (uint8_t: 1 for every granule of a live block). */
 typedef struct {
     uint64_t base;                 /* device address of the heap's first byte */
+    uint64_t bytes;                /* its size: granules * HEAP_GRANULE */
+    uint32_t granules;
     uint32_t rover;                /* granule where the next search starts */
-    uint32_t len[HEAP_GRANULES];   /* granules of the live block starting here, else 0 */
-    uint8_t used[HEAP_GRANULES];   /* 1 for every granule of a live block */
 } HeapState;
+
+static uint32_t *heap_len(HeapState *h)
+{
+    return (uint32_t *)(h + 1);
+}
+
+static uint8_t *heap_used(HeapState *h)
+{
+    return (uint8_t *)(heap_len(h) + h->granules);
+}
 
 /* The GlobalMemory's heap, created when `create`; NULL if there is none
  * (or no memory for one: then malloc returns NULL, as on the GPU). */
@@ -220,37 +233,45 @@ static HeapState *heap_of(GlobalMemory *g, bool create)
 {
     for (guint i = 0; i < g->allocs->len; i++) {
         const Allocation *a = &g_array_index(g->allocs, Allocation, i);
-        if (a->size == sizeof(HeapState) && strcmp(a->name, HEAP_STATE_NAME) == 0)
+        if (a->size >= sizeof(HeapState) && strcmp(a->name, HEAP_STATE_NAME) == 0)
             return (HeapState *)a->data;
     }
     if (!create)
         return NULL;
-    uint64_t base = gmem_alloc(g, HEAP_BYTES, HEAP_NAME, NULL);
+    g->heap_made = true;
+    uint64_t granules = (g->heap_bytes ? g->heap_bytes : HEAP_DEFAULT_BYTES) / HEAP_GRANULE;
+    granules = MIN(MAX(granules, 1u), (uint64_t)UINT32_MAX); /* cudart keeps the limit in range */
+    uint64_t base = gmem_alloc(g, granules * HEAP_GRANULE, HEAP_NAME, NULL);
     if (base == 0)
         return NULL;
-    uint64_t state = gmem_alloc(g, sizeof(HeapState), HEAP_STATE_NAME, NULL);
+    uint64_t state_bytes = sizeof(HeapState) + granules * (sizeof(uint32_t) + 1);
+    uint64_t state = gmem_alloc(g, state_bytes, HEAP_STATE_NAME, NULL);
     if (state == 0) {
         gmem_release(g, base);
         return NULL;
     }
-    HeapState *h = (HeapState *)gmem_ptr(g, state, sizeof(HeapState));
+    HeapState *h = (HeapState *)gmem_ptr(g, state, state_bytes);
     h->base = base;
+    h->granules = (uint32_t)granules;
+    h->bytes = granules * HEAP_GRANULE;
     return h;
 }
 
 /* First granule of a free run of n granules, next fit; false if none. */
-static bool heap_find(const HeapState *h, uint32_t n, uint32_t *at)
+static bool heap_find(HeapState *h, uint32_t n, uint32_t *at)
 {
+    const uint32_t *len = heap_len(h);
+    const uint8_t *used = heap_used(h);
     /* from the rover to the end, then from the start to just past the
      * rover (a run may straddle it) */
     uint32_t from[2] = {h->rover, 0};
-    uint32_t to[2] = {HEAP_GRANULES, MIN(HEAP_GRANULES, h->rover + n - 1)};
+    uint32_t to[2] = {h->granules, (uint32_t)MIN((uint64_t)h->granules, (uint64_t)h->rover + n - 1)};
     for (int pass = 0; pass < 2; pass++) {
         uint32_t run = 0;
         for (uint32_t i = from[pass]; i < to[pass];) {
-            if (h->used[i]) {
+            if (used[i]) {
                 run = 0;
-                i += h->len[i] ? h->len[i] : 1; /* a block start skips the block */
+                i += len[i] ? len[i] : 1; /* a block start skips the block */
                 continue;
             }
             if (++run == n) {
@@ -265,15 +286,15 @@ static bool heap_find(const HeapState *h, uint32_t n, uint32_t *at)
 
 static uint64_t heap_malloc(HeapState *h, uint64_t size)
 {
-    if (size > HEAP_BYTES)
+    if (size > h->bytes)
         return 0;
     /* malloc(0) takes a granule: a unique pointer, as an H200 returns */
     uint32_t n = size == 0 ? 1 : (uint32_t)((size + HEAP_GRANULE - 1) / HEAP_GRANULE), at;
     if (!heap_find(h, n, &at))
         return 0;
-    memset(h->used + at, 1, n);
-    h->len[at] = n;
-    h->rover = at + n == HEAP_GRANULES ? 0 : at + n;
+    memset(heap_used(h) + at, 1, n);
+    heap_len(h)[at] = n;
+    h->rover = at + n == h->granules ? 0 : at + n;
     return h->base + (uint64_t)at * HEAP_GRANULE;
 }
 
@@ -291,10 +312,10 @@ static bool builtin_malloc(ExecCtx *x, const CallSite *cs)
 }
 
 /* Why p is not a live block malloc returned (for the fault message). */
-static void describe_bad_free(GlobalMemory *g, const HeapState *h, uint64_t p, GString *why)
+static void describe_bad_free(GlobalMemory *g, HeapState *h, uint64_t p, GString *why)
 {
     uint64_t off = h ? p - h->base : 0;
-    if (!h || p < h->base || off >= HEAP_BYTES) {
+    if (!h || p < h->base || off >= h->bytes) {
         const Allocation *a = gmem_lookup(g, p, 1);
         if (a)
             g_string_append_printf(why, "it points into '%s', which malloc did not allocate", a->name);
@@ -303,15 +324,16 @@ static void describe_bad_free(GlobalMemory *g, const HeapState *h, uint64_t p, G
         return;
     }
     uint32_t gi = (uint32_t)(off / HEAP_GRANULE);
-    if (!h->used[gi]) {
+    const uint32_t *len = heap_len(h);
+    if (!heap_used(h)[gi]) {
         g_string_append(why, "no live block starts there (freed twice, or never returned by malloc)");
         return;
     }
     uint32_t start = gi;
-    while (h->len[start] == 0 && start > 0)
+    while (len[start] == 0 && start > 0)
         start--;
     g_string_append_printf(why, "it points %" G_GUINT64_FORMAT " bytes into the %u-byte block malloc returned at 0x%"
-                           G_GINT64_MODIFIER "x", off - (uint64_t)start * HEAP_GRANULE, h->len[start] * HEAP_GRANULE,
+                           G_GINT64_MODIFIER "x", off - (uint64_t)start * HEAP_GRANULE, len[start] * HEAP_GRANULE,
                            h->base + (uint64_t)start * HEAP_GRANULE);
 }
 
@@ -325,9 +347,9 @@ static bool builtin_free(ExecCtx *x, const CallSite *cs)
             continue;
         uint64_t off = h ? p - h->base : 0;
         uint32_t gi = (uint32_t)(off / HEAP_GRANULE);
-        if (h && p >= h->base && off < HEAP_BYTES && off % HEAP_GRANULE == 0 && h->len[gi] != 0) {
-            memset(h->used + gi, 0, h->len[gi]);
-            h->len[gi] = 0;
+        if (h && p >= h->base && off < h->bytes && off % HEAP_GRANULE == 0 && heap_len(h)[gi] != 0) {
+            memset(heap_used(h) + gi, 0, heap_len(h)[gi]);
+            heap_len(h)[gi] = 0;
             __atomic_fetch_add(&g->stores, 1, __ATOMIC_RELAXED);
             continue;
         }

@@ -52,6 +52,9 @@ typedef struct {
     uint64_t stores;   /* store and atomic instructions that may have written it
                           (updated atomically: CTAs may run on several threads);
                           the hang detector's proof that nothing changed */
+    uint64_t heap_bytes; /* size of the device malloc heap (builtins.c), made at
+                            the first malloc; 0: CUDA's default, 8 MiB */
+    bool heap_made;      /* that malloc came: heap_bytes no longer changes anything */
 } GlobalMemory;
 
 /* One warp instruction's memory accesses, as the executor performed them:

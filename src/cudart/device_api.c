@@ -381,8 +381,10 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     return cudart_leave(d, cudaErrorInvalidValue);
 }
 
-/* Limits are kept and reported; the simulator needs none of them (device
- * printf writes straight to stdout, local memory is allocated as used). */
+/* Limits are kept and reported.  The simulator needs only the malloc heap
+ * size (device printf writes straight to stdout, local memory is
+ * allocated as used); as on the GPU, it is fixed once a kernel called
+ * malloc. */
 CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 {
     CudartDevice *d = cudart_enter();
@@ -402,6 +404,13 @@ CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
         return cudart_leave(d, cudaErrorInvalidValue);
     if (limit == PERSISTING_L2 && value > (size_t)d->gpu->l2.size_bytes)
         return cudart_leave(d, cudaErrorInvalidValue);
+    if (limit == MALLOC_HEAP) {
+        /* the heap is made at the first device malloc, then kept; its
+         * allocator counts 16-byte granules in 32 bits */
+        if (d->gmem->heap_made || value / 16 > UINT32_MAX)
+            return cudart_leave(d, cudaErrorInvalidValue);
+        d->gmem->heap_bytes = value;
+    }
     /* CUDA rounds the stack up to its granularity and keeps at least the default */
     if (limit == STACK_SIZE)
         value = (value + 15) / 16 * 16;

@@ -60,7 +60,8 @@ int main(int argc, char **argv)
     if (cudaDeviceGetLimit(&v, (cudaLimit)0x1234) != cudaErrorUnsupportedLimit) return 1;
     cudaGetLastError();
 
-    const int threads = 256, blocks = 8, per_thread = 512; // 4 MiB of device heap
+    // 12 MiB of device heap: more than the default 8 MiB, within the 16 set
+    const int threads = 256, blocks = 8, per_thread = 1536;
     int **slots, *bad;
     checkCudaErrors(cudaMalloc(&slots, threads * blocks * sizeof(int *)));
     checkCudaErrors(cudaMallocManaged(&bad, sizeof(int)));
@@ -73,6 +74,9 @@ int main(int argc, char **argv)
         std::printf("device malloc: %d bad\n", *bad);
         return 1;
     }
+    // once a kernel called malloc the heap is made: its size no longer changes
+    if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32u << 20) != cudaErrorInvalidValue) return 1;
+    cudaGetLastError();
 
     // --- cache and shared-memory preferences
     checkCudaErrors(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
