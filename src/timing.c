@@ -121,8 +121,6 @@ typedef struct {
      * the resume point: running ahead never calls or returns */
     uint32_t func;
     uint32_t next_pc;
-    uint16_t sched;
-    uint16_t bit;        /* index among its scheduler's slots */
     uint8_t dep_state;
     bool at_barrier;
     bool resume_valid, resume_live;
@@ -295,8 +293,8 @@ typedef struct {
     uint32_t schedulers;
     uint32_t issue_width; /* per scheduler and cycle */
     /* per slot index (the same on every SM): its scheduler (k % schedulers)
-     * and its bit among that scheduler's slots (k / schedulers), which
-     * the hot paths would otherwise divide for */
+     * and its bit among that scheduler's slots (k / schedulers), worked
+     * out once here instead of divided for on the hot paths */
     uint16_t *slot_sched, *slot_bit;
     uint64_t issued;
     bool by_quanta;      /* the SMs run quantum by quantum (run_quanta), on one host
@@ -595,7 +593,6 @@ static void decode_module(Model *md)
 /* ------------------------------------------------------------------ */
 /* warps                                                                */
 
-
 static uint64_t *slot_scoreboard(const Model *md, const Sm *sm, const WarpSlot *s)
 {
     return sm->regs + (size_t)(s - sm->slots) * md->max_regs;
@@ -665,17 +662,19 @@ static uint64_t *ready_mask(const Sm *sm, uint32_t sched, unsigned unit)
     return sm->ready + ((size_t)sched * UNIT_COUNT + unit) * sm->ready_words;
 }
 
-/* Slot k (scheduler sched, bit index bit) joins the ready set. */
-static inline void ready_set(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
+/* Slot k joins its scheduler's ready set. */
+static inline void ready_set(const Model *md, Sm *sm, uint32_t k)
 {
+    uint32_t sched = md->slot_sched[k], bit = md->slot_bit[k];
     unsigned u = sm->next_unit[k];
     ready_mask(sm, sched, u)[bit / 64] |= 1ull << (bit % 64);
     sm->ready_units[sched] |= (uint8_t)(1u << u);
     sm->where[k] = SLOT_READY;
 }
 
-static inline void ready_clear(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
+static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
 {
+    uint32_t sched = md->slot_sched[k], bit = md->slot_bit[k];
     unsigned u = sm->next_unit[k];
     uint64_t *mask = ready_mask(sm, sched, u);
     mask[bit / 64] &= ~(1ull << (bit % 64));
@@ -690,7 +689,7 @@ static inline void ready_clear(Sm *sm, uint32_t k, uint32_t sched, uint32_t bit)
 
 /* Files a live warp with a next instruction as ready (its operands and
  * fetch allow issue at `now`) or waiting until they do. */
-static inline void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
+static inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
@@ -699,17 +698,17 @@ static inline void slot_schedule(Sm *sm, WarpSlot *s, uint64_t now)
         return;
     }
     if (own <= now) {
-        ready_set(sm, (uint32_t)(s - sm->slots), s->sched, s->bit);
+        ready_set(md, sm, (uint32_t)(s - sm->slots));
     } else {
         sm_wait(&sm->waiting, &sm->wheel, own, (uint32_t)(s - sm->slots));
         sm->where[s - sm->slots] = SLOT_WAITING;
     }
 }
 
-static void slot_unready(Sm *sm, WarpSlot *s)
+static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
 {
     if (sm->where[s - sm->slots] == SLOT_READY)
-        ready_clear(sm, (uint32_t)(s - sm->slots), s->sched, s->bit);
+        ready_clear(md, sm, (uint32_t)(s - sm->slots));
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
@@ -719,7 +718,7 @@ static void sm_wake_slot(const Model *md, Sm *sm, uint32_t k)
      * that the loads of several woken warps overlap */
     __builtin_prefetch(&sm->slots[k]);
     __builtin_prefetch((const char *)&sm->slots[k] + 64);
-    ready_set(sm, k, md->slot_sched[k], md->slot_bit[k]);
+    ready_set(md, sm, k);
 }
 
 /* Waiting slots whose time has come join their scheduler's ready mask. */
@@ -857,14 +856,10 @@ static void sm_prepare(const Model *md, Sm *sm)
 {
     Carve carving = {md->block, sm->layout_at};
     sm_layout(md, sm, &carving);
-    for (uint32_t k = 0; k < sm->nslots; k++) {
-        sm->slots[k].sched = md->slot_sched[k];
-        sm->slots[k].bit = md->slot_bit[k];
-    }
-    for (uint32_t k = 0; k < md->schedulers; k++)
+    for (uint32_t k = 0; k < md->schedulers; k++) {
         sm->last[k] = UINT32_MAX;
-    for (uint32_t k = 0; k < md->schedulers; k++)
         sm->sched_slots[k] = (sm->nslots + md->schedulers - 1 - k) / md->schedulers;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1073,7 +1068,7 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         s->resume_valid = false; /* look at the warp itself */
         slot_peek(md, sm, s);
         if (s->next)
-            slot_schedule(sm, s, t);
+            slot_schedule(md, sm, s, t);
     }
 }
 
@@ -1129,7 +1124,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     const TInsn *t_in = s->next;
     uint32_t func = s->func, pc = s->next_pc;
     unsigned unit = t_in->unit;
-    uint64_t *ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
+    uint32_t sched = md->slot_sched[s - sm->slots];
+    uint64_t *ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
 
     /* where the cycles since the last issue went */
     TimingStats *ts = sm->ts;
@@ -1165,7 +1161,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (G_UNLIKELY(sm->tl))
         tl_issue(md, sm, s, t);
     s->stall_from = t + 1;
-    slot_unready(sm, s);
+    slot_unready(md, sm, s);
 
     Warp *w = s->w;
     Cta *cta = &s->cs->cta;
@@ -1226,7 +1222,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
      * is the peeked one */
     const TInsn *done = stepped && info.active ? &md->tinsn[info.func][info.pc] : t_in;
     unit = done->unit;
-    ufree = &sm->unit_free[s->sched * UNIT_COUNT + unit];
+    ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
     *ufree = MAX(*ufree, t) + md->interval[unit];
 
     uint64_t ready = t + cfg->latency[done->lat];
@@ -1318,7 +1314,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     }
     /* still the same warp (not released at a barrier above, not a new CTA's) */
     if (s->w && !s->at_barrier && sm->where[s - sm->slots] == SLOT_IDLE && s->next)
-        slot_schedule(sm, s, t);
+        slot_schedule(md, sm, s, t);
     return true;
 }
 
@@ -1954,7 +1950,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
             slot_peek(md, sm, s);
             sm->where[k] = SLOT_IDLE;
             sm->npending--;
-            slot_schedule(sm, s, limit - 1);
+            slot_schedule(md, sm, s, limit - 1);
             filed = true;
         }
         /* the SM has run every cycle before limit; the slots filed now
