@@ -263,10 +263,10 @@ static bool through_l1(const GpuConfig *cfg, const Insn *in, const WarpAccess *a
     bool write = a->write && !atomic;
     bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
     bool readonly_path = nc && cfg->readonly.size_bytes;
-    /* a global load that must see other SMs' writes (volatile, or relaxed
-     * or acquire at a scope wider than the CTA) cannot be served by the
-     * SM's L1, which nothing keeps coherent: it reads L2; so do loads that
-     * ask for L2 only (.cg) or a fresh fetch (.cv) */
+    /* a global access ordered against other SMs' (volatile, or relaxed or
+     * acquire at a scope wider than the CTA) cannot use the SM's L1, which
+     * nothing keeps coherent: it goes to L2; so do those that ask for L2
+     * only (.cg) or a fresh fetch (.cv) */
     bool strong = !local && (in->sem == SEM_VOLATILE ||
                              ((in->sem == SEM_RELAXED || in->sem == SEM_ACQUIRE) && in->scope != SCOPE_CTA));
     bool l2_only = !local && (in->cache == CACHE_CG || in->cache == CACHE_CV);
