@@ -572,9 +572,15 @@ static void decode_module(Model *md)
     md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
     md->ninsns = g_new0(uint32_t, MAX(m->funcs->len, 1u));
     md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
+    /* a warp runs the kernel and what it calls, with the callees' entries
+     * numbered as their registers: as wide as the widest function then,
+     * else as the kernel (a module from nvcc holds every kernel of a file,
+     * and the rows are touched, so zeroed by the host, whole) */
+    md->max_regs = renumber ? module_func(m, md->spec.kernel)->regs->len : 0;
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
-        md->max_regs = MAX(md->max_regs, fn->regs->len);
+        if (!renumber)
+            md->max_regs = MAX(md->max_regs, fn->regs->len);
         if (!fn->is_defined)
             continue;
         md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
