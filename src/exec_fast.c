@@ -400,7 +400,7 @@ typedef struct {
 /* The executing lanes' addresses of a memory operand [reg + imm] or
  * [symbol + imm], and their bounds.  A full warp takes plain loops (no
  * per-lane bit scan, which dominated this). */
-static inline AddrBounds lane_addresses(ExecCtx *x, const Operand *m, uint64_t *addr)
+static G_ALWAYS_INLINE inline AddrBounds lane_addresses(ExecCtx *x, const Operand *m, uint64_t *addr)
 {
     if (m->reg == NO_INDEX) { /* [symbol+imm]: one address for the warp */
         uint64_t a = symbol_address(x, m->sym, 0) + (uint64_t)m->imm;
@@ -485,7 +485,8 @@ static bool span_resolve(ExecCtx *x, AddrBounds b, uint32_t size, bool write, Wa
     return true;
 }
 
-static void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write, const WarpSpan *span)
+static G_ALWAYS_INLINE inline void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write,
+                                            const WarpSpan *span)
 {
     WarpAccess *log = x->w->mem_log;
     if (!log)
