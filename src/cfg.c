@@ -677,6 +677,33 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
     g_free(defs.v);
 }
 
+/* Cfg.entry_rows.  Only shfl reads lanes other than those executing it
+ * (an inactive source lane's register, as exec_SHFL reads it); vote,
+ * match and redux read the executing lanes' own. */
+static void find_entry_rows(const Function *f, Cfg *c)
+{
+    bool every_row = false;
+    for (uint32_t i = 0; i < c->ninsns && !every_row; i++)
+        every_row = func_insn(f, i)->op == OP_SHFL;
+    c->entry_rows = g_new(uint32_t, c->nslots);
+    c->nentry_rows = 0;
+    uint64_t *listed = g_new0(uint64_t, (c->nslots + 63) / 64);
+    for (uint32_t r = 0; r < c->nregs; r++) {
+        uint32_t row = c->slot_of[r];
+        if ((every_row || (c->nblocks && cfg_live_in(c, 0, r))) && !bit_get(listed, row)) {
+            bit_set(listed, row);
+            c->entry_rows[c->nentry_rows++] = row;
+        }
+    }
+    if (every_row) /* rows no register names too (nslots >= 1) */
+        for (uint32_t row = 0; row < c->nslots; row++)
+            if (!bit_get(listed, row)) {
+                bit_set(listed, row);
+                c->entry_rows[c->nentry_rows++] = row;
+            }
+    g_free(listed);
+}
+
 /* ------------------------------------------------------------ public API */
 
 static Cfg *cfg_compute(const Module *m, const Function *f, GError **error)
@@ -708,6 +735,7 @@ static Cfg *cfg_compute(const Module *m, const Function *f, GError **error)
     compute_reconv(f, c);
     compute_liveness(f, dmask, c);
     pack_slots(m, f, dmask, c);
+    find_entry_rows(f, c);
     return c;
 }
 
@@ -723,6 +751,7 @@ void cfg_free(Cfg *c)
     g_free(c->live_in);
     g_free(c->live_out);
     g_free(c->slot_of);
+    g_free(c->entry_rows);
     g_free(c);
 }
 

@@ -71,6 +71,13 @@ typedef struct Cfg {
                                 file that holds it (registers never live at once
                                 share a row) */
     uint32_t nslots;         /* rows a frame of this function needs, >= 1 */
+    /* the rows a frame must start with zeroed: those of registers some
+     * path reads before writing (live at entry); every row when a lane may
+     * read another lane's register (shfl), which liveness does not follow.
+     * Any other row is written before it is read, in every lane that reads
+     * it, so what it held before cannot be seen. */
+    uint32_t *entry_rows;
+    uint32_t nentry_rows;
 } Cfg;
 
 /* reconv_pc value meaning "reconverge at the virtual exit" */

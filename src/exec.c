@@ -1135,8 +1135,9 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
         g_free(w->kernel_regs);
         w->kernel_regs = g_new0(uint64_t, nregs);
         w->kernel_regs_len = nregs;
-    } else {
-        memset(w->kernel_regs, 0, nregs * sizeof *w->kernel_regs);
+    } else { /* what the last CTA left in the other rows cannot be read (Cfg.entry_rows) */
+        for (uint32_t i = 0; i < k->cfg->nentry_rows; i++)
+            memset(w->kernel_regs + (size_t)k->cfg->entry_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof(uint64_t));
     }
     if (w->kernel_params_len < nparams) {
         g_free(w->kernel_params);

@@ -956,6 +956,24 @@ static void check_invariants(const Module *m, uint32_t fi)
         }
     }
     g_free(holder);
+    /* rows a frame starts with zeroed: distinct, in range, every row of a
+     * register live at entry among them, and every row with a shuffle */
+    bool shfl = false;
+    for (uint32_t i = 0; i < c->ninsns; i++)
+        shfl |= func_insn(f, i)->op == OP_SHFL;
+    uint8_t *listed = g_new0(uint8_t, c->nslots);
+    for (uint32_t i = 0; i < c->nentry_rows; i++) {
+        ck_assert_uint_lt(c->entry_rows[i], c->nslots);
+        ck_assert_msg(!listed[c->entry_rows[i]], "%s: row %u listed twice", f->name, c->entry_rows[i]);
+        listed[c->entry_rows[i]] = 1;
+    }
+    for (uint32_t r = 0; r < c->nregs; r++)
+        if (c->nblocks && cfg_live_in(c, 0, r))
+            ck_assert_msg(listed[c->slot_of[r]], "%s: reg %u live at entry, row %u not zeroed", f->name, r,
+                          c->slot_of[r]);
+    if (shfl)
+        ck_assert_uint_eq(c->nentry_rows, c->nslots);
+    g_free(listed);
 }
 
 START_TEST(test_traces_invariants)

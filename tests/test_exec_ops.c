@@ -2189,6 +2189,54 @@ START_TEST(test_special_registers_3d)
 }
 END_TEST
 
+/* A CTA's warps reuse the register rows the CTA before them left (only the
+ * rows of registers some path reads before writing start zeroed:
+ * Cfg.entry_rows).  CTA 0 writes, in every lane, a register that later
+ * CTAs write in half of them (a guarded write, so it is live at entry),
+ * and a register that later CTAs' upper lanes never write but a shuffle
+ * reads from them as inactive source lanes.  Both must read as a fresh
+ * CTA's zeros, not CTA 0's values. */
+START_TEST(test_register_rows_fresh_per_cta)
+{
+    /* every register defined before %r5 stays live to DONE, so %r5 has a
+     * row of its own (an inactive lane's value there would otherwise be
+     * whatever register shared it, in this CTA) */
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out)\n{\n"
+               ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %laneid;\n"
+               "mad.lo.u32 %r11, %r1, 32, %r2;\nmul.wide.u32 %rd2, %r11, 16;\n"
+               "setp.lt.u32 %p2, %r2, 16;\nsetp.eq.u32 %p1, %r1, 0;\nor.pred %p3, %p2, %p1;\n"
+               /* live at entry: CTA 0 writes every lane, the others the lower half */
+               "@%p1 mov.u32 %r3, 5;\n@%p2 mov.u32 %r3, 7;\n"
+               /* not live at entry: CTA 0's upper lanes write %r5, the others' leave first */
+               "@!%p3 bra DONE;\nadd.u32 %r5, %r2, 100;\n@!%p2 bra DONE;\n"
+               "add.u32 %r7, %r2, 16;\nshfl.sync.idx.b32 %r6, %r5, %r7, 31, 0xffff;\n"
+               "selp.u32 %r8, 1, 0, %p1;\nselp.u32 %r9, 10, 0, %p3;\nadd.u32 %r10, %r8, %r9;\n"
+               "add.s64 %rd3, %rd1, %rd2;\nst.global.v2.u32 [%rd3+8], {%r6, %r10};\n"
+               "DONE:\nadd.s64 %rd3, %rd1, %rd2;\nadd.u32 %r4, %r11, %r1;\n"
+               "st.global.v2.u32 [%rd3], {%r3, %r4};\nret;\n}\n";
+    const uint32_t nblk = 8;
+    uint32_t *out = g_new(uint32_t, nblk * 32 * 4);
+    memset(out, 0xEE, nblk * 32 * 4 * 4);
+    char *err = run_grid(ptx, (Dim3){nblk, 1, 1}, (Dim3){32, 1, 1}, out, nblk * 32 * 4 * 4);
+    ck_assert_msg(err == NULL, "%s", err ? err : "");
+    for (uint32_t b = 0; b < nblk; b++)
+        for (uint32_t l = 0; l < 32; l++) {
+            const uint32_t *o = &out[(b * 32 + l) * 4];
+            ck_assert_msg(o[0] == (l < 16 ? 7u : b == 0 ? 5u : 0u), "CTA %u lane %u: guarded %u", b, l, o[0]);
+            EQ32(o[1], b * 33 + l);
+        }
+    for (uint32_t b = 0; b < nblk; b++)
+        for (uint32_t l = 0; l < 16; l++) {
+            const uint32_t *o = &out[(b * 32 + l) * 4];
+            ck_assert_msg(o[2] == (b == 0 ? l + 116 : 0u), "CTA %u lane %u: shuffled %u", b, l, o[2]);
+            EQ32(o[3], b == 0 ? 11 : 10);
+        }
+    g_free(out);
+}
+END_TEST
+
 /* ================================================================ dot products, bit fields */
 
 START_TEST(test_dp4a_dp2a)
@@ -2840,6 +2888,7 @@ static Suite *ops_suite(void)
     tcase_add_test(w, test_vote_divergent);
     tcase_add_test(w, test_shfl);
     tcase_add_test(w, test_register_rows_shared_safely);
+    tcase_add_test(w, test_register_rows_fresh_per_cta);
     tcase_add_test(w, test_activemask_match);
     tcase_add_test(w, test_special_registers_3d);
     tcase_add_test(w, test_redux);
