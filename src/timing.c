@@ -1559,6 +1559,20 @@ static uint64_t sm_key(const Sm *sm, uint64_t limit)
  * replacement waits for its turn, sm_take_replacements) or it faults. */
 static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
 {
+    /* the SM's warps were pushed out of the host's cache by the others
+     * since its last quantum: fetch their slots and scoreboards all at
+     * once rather than one miss at a time as they issue */
+    const uint64_t *sb = sm->regs;
+    size_t sb_bytes = (size_t)md->max_regs * sizeof *sb;
+    for (uint32_t k = 0; k < sm->nslots; k++) {
+        if (!sm->slots[k].w)
+            continue;
+        __builtin_prefetch(&sm->slots[k]);
+        __builtin_prefetch((const char *)&sm->slots[k] + 64);
+        const char *row = (const char *)(sb + (size_t)k * md->max_regs);
+        for (size_t b = 0; b < sb_bytes; b += 64)
+            __builtin_prefetch(row + b);
+    }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
         uint64_t t = sm->wake;
         uint32_t issued;
