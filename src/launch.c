@@ -826,6 +826,32 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     return ok;
 }
 
+int launch_host_cpu(void)
+{
+#ifdef CPU_COUNT
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+void launch_host_leave_cpu(int cpu)
+{
+#ifdef CPU_COUNT
+    cpu_set_t allowed, others;
+    if (cpu < 0 || sched_getcpu() != cpu || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        !CPU_ISSET(cpu, &allowed) || CPU_COUNT(&allowed) < 2)
+        return;
+    others = allowed;
+    CPU_CLR(cpu, &others);
+    /* leaving the CPU moves the thread at once; then any CPU may hold it again */
+    if (sched_setaffinity(0, sizeof others, &others) == 0)
+        (void)sched_setaffinity(0, sizeof allowed, &allowed);
+#else
+    (void)cpu;
+#endif
+}
+
 uint32_t launch_host_cores(void)
 {
 #ifdef CPU_COUNT

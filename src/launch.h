@@ -123,6 +123,15 @@ void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *
  * machine): the default number of host threads. */
 uint32_t launch_host_cores(void);
 
+/* The host CPU the calling thread runs on (-1 where unknown), and a move
+ * of the calling thread off that CPU if it runs there, its allowed CPUs
+ * left as they were.  For a thread just started to work beside its
+ * creator: Linux starts it on its creator's CPU and may leave it there
+ * for a millisecond before spreading them (measured on a 2-vCPU KVM
+ * guest), during which the two take turns on one core. */
+int launch_host_cpu(void);
+void launch_host_leave_cpu(int cpu);
+
 /* Functional execution of a whole launch.  With spec->host_threads > 1 the
  * CTAs run on several threads when they cannot observe each other's order
  * (launch_ctas_independent); outputs and statistics are the same as on one

@@ -1635,10 +1635,16 @@ typedef struct {
 
 /* Spinning only pays while every thread has a core of its own: a spinner
  * that shares a core with the thread it waits for delays it by a whole
- * time slice.  So a waiter pauses briefly, then yields its core for a
- * while, then sleeps; with more threads than cores it sleeps at once. */
-#define SPIN_PAUSES 2048
-#define YIELD_BEFORE_SLEEP_US 100
+ * time slice, so with more threads than cores a waiter sleeps at once.
+ * With a core each, a waiter never sleeps for the rest of the launch, and
+ * pauses in short bursts between yields: on a virtual machine (as CI's
+ * and most cloud hosts are) a sleeping thread's wake-up can take
+ * milliseconds, since the host must reschedule its idle vCPU, and a long
+ * run of PAUSE makes the host deschedule the vCPU as a presumed lock
+ * spinner (pause-loop exiting).  Measured on a 2-vCPU KVM guest: a worker
+ * that slept between quanta woke 0.5-4 ms late, after the main thread had
+ * run every SM of the quantum alone. */
+#define PAUSES_PER_YIELD 16
 
 static inline void cpu_relax(void)
 {
@@ -1649,27 +1655,29 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* One wait between two polls of a spinning waiter (*polls counts them). */
+static void spin_wait(uint32_t *polls)
+{
+    if (++*polls % PAUSES_PER_YIELD)
+        cpu_relax();
+    else
+        sched_yield();
+}
+
 /* Waits while (*word == value) == equal; returns the word's last value.
  * GLib's atomics are full barriers: a waker that changes the word and then
  * reads `sleepers`, and a sleeper that counts itself and then reads the
  * word, cannot both miss each other. */
 static gint wait_while(Waiter *w, gint *word, gint value, bool equal, bool spin)
 {
-    for (uint32_t spins = 0; spin && spins < SPIN_PAUSES; spins++) {
-        gint v = g_atomic_int_get(word);
-        if ((v == value) != equal)
-            return v;
-        cpu_relax();
-    }
-    for (gint64 start = g_get_monotonic_time(); spin && g_get_monotonic_time() - start < YIELD_BEFORE_SLEEP_US;) {
-        gint v = g_atomic_int_get(word);
-        if ((v == value) != equal)
-            return v;
-        sched_yield();
+    gint v;
+    if (spin) {
+        for (uint32_t polls = 0; ((v = g_atomic_int_get(word)) == value) == equal;)
+            spin_wait(&polls);
+        return v;
     }
     g_mutex_lock(&w->lock);
     g_atomic_int_inc(&w->sleepers);
-    gint v;
     while (((v = g_atomic_int_get(word)) == value) == equal)
         g_cond_wait(&w->cond, &w->lock);
     g_atomic_int_add(&w->sleepers, -1);
@@ -1697,6 +1705,7 @@ typedef struct {
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
     bool first_wave;     /* this round dispatches the first wave, it runs nothing */
+    int main_cpu;        /* the host CPU the launching thread was on (launch_host_leave_cpu) */
     bool quit;
 } Quanta;
 
@@ -1748,7 +1757,7 @@ static uint32_t take_next(Quanta *q, uint32_t id)
 static void run_sms(Quanta *q, QuantaWorker *wk)
 {
     Model *md = q->md;
-    uint32_t blocker = UINT32_MAX, n = 0;
+    uint32_t blocker = UINT32_MAX, n = 0, polls = 0;
     for (;;) {
         bool moved = false;
         uint32_t still = 0;
@@ -1782,7 +1791,7 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
         if (!n)
             return;
         if (q->spin)
-            cpu_relax();
+            spin_wait(&polls);
         else
             sched_yield();
     }
@@ -1819,6 +1828,7 @@ static gpointer quanta_worker(gpointer data)
     QuantaWorker *wk = data;
     Quanta *q = wk->q;
     gint seen = 0;
+    launch_host_leave_cpu(q->main_cpu);
     for (;;) {
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
@@ -1992,7 +2002,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
  * the next quantum runs. */
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *end, GError **error)
 {
-    Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
+    Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores(), .main_cpu = launch_host_cpu()};
     md->progress = g_aligned_alloc0(md->nsms, sizeof(SmProgress), _Alignof(SmProgress));
     g_mutex_init(&q.start.lock);
     g_cond_init(&q.start.cond);
