@@ -720,12 +720,14 @@ typedef struct {
     LaunchStats stats;
     GError *error;       /* of the lowest faulting CTA this worker ran */
     uint64_t error_cta;
+    int leave_cpu;       /* the creator's host CPU, which the first worker keeps; -1 */
 } CtaWorker;
 
 static gpointer cta_worker_main(gpointer data)
 {
     CtaWorker *wk = data;
     CtaQueue *q = wk->q;
+    launch_host_leave_cpu(wk->leave_cpu);
     Cta cta = {0};
     uint64_t unused_budget = 0;
     for (;;) {
@@ -761,8 +763,10 @@ static bool run_ctas_parallel(CtaQueue *q, uint32_t nthreads, LaunchStats *stats
 {
     CtaWorker *wk = g_new0(CtaWorker, nthreads);
     GThread **th = g_new0(GThread *, nthreads);
+    int creator_cpu = launch_host_cpu(); /* this thread only waits: one worker may have its CPU */
     for (uint32_t t = 0; t < nthreads; t++) {
         wk[t].q = q;
+        wk[t].leave_cpu = t ? creator_cpu : -1;
         launch_stats_init(&wk[t].stats, q->img->module);
         th[t] = g_thread_new("warpsim-cta", cta_worker_main, &wk[t]);
     }

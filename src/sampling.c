@@ -36,6 +36,7 @@ typedef struct {
     ModuleImage *img;
     LaunchSpec spec;
     LaunchStats stats;
+    int creator_cpu;     /* where the detailed waves run (launch_host_leave_cpu) */
     bool ok;
     GError *error;
 } Remainder;
@@ -43,6 +44,7 @@ typedef struct {
 static gpointer remainder_run(gpointer data)
 {
     Remainder *r = data;
+    launch_host_leave_cpu(r->creator_cpu);
     r->ok = launch_run(r->img, &r->spec, &r->stats, &r->error);
     return NULL;
 }
@@ -77,7 +79,7 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
     LaunchSpec remaining = *spec;
     remaining.cta_first = detailed.cta_count;
     remaining.cta_count = 0;
-    Remainder rest = {.img = img, .spec = remaining};
+    Remainder rest = {.img = img, .spec = remaining, .creator_cpu = launch_host_cpu()};
     GThread *rest_thread = NULL;
     if (spec->host_threads > 1 && !spec->checks && !spec->fault_log && !spec->max_instructions &&
         !spec->max_cycles && !spec->cooperative && launch_ctas_independent(img->module, spec->kernel)) {
