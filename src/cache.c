@@ -11,16 +11,17 @@
  * stamps are renumbered 1, 2, ... in their order, which keeps every choice
  * the same.  Stamps are unique, so which way holds a line never matters.
  *
- * One set's state is one block: its tags, then its ways' valid bits and
- * stamps (64 B, one host cache line, for 4 ways), so a lookup and the
- * update after it touch the same lines.  The blocks are allocated
+ * One set's state is one block: its tags, then its ways' valid bits,
+ * stamps and dirty bits (80 B for 4 ways), so a lookup and the update
+ * after it touch the same host cache lines.  The blocks are allocated
  * uninitialised (hostmem.h: a large cache's in huge pages) and a set's
  * block is cleared on its first use since the last invalidation (a bit per
  * set says which are), so making, invalidating and freeing a cache costs
- * nothing per set that is never used.  Dirty bits, which only
- * write-allocate caches use, live apart, are made zeroed by the first such
- * write, and are counted as they are set, so a flush only reads the count
- * and drops them.
+ * nothing per set that is never used.  Filling a way clears its valid and
+ * dirty bits; dirty bits are counted as they are set, so a flush clears
+ * them only in the sets in use, and only when some are set.  (They once
+ * lived in an array of their own, whose first write made the host zero a
+ * huge page of it: a third of a small kernel's timed run, on a VM.)
  *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
@@ -61,16 +62,14 @@ struct Cache {
 #endif
     uint32_t line_sectors;   /* line_bytes / 32 when sectors_32 */
     uint64_t line_sector_mask; /* its low line_sectors bits */
-    size_t set_bytes;        /* 16 * assoc: per set, assoc tags (uint64_t: address /
-                                line_bytes + 1, 0 when empty), then assoc valid masks
-                                and assoc stamps (uint32_t) */
+    size_t set_bytes;        /* 20 * assoc: per set, assoc tags (uint64_t: address /
+                                line_bytes + 1, 0 when empty), then assoc valid masks,
+                                assoc stamps and assoc dirty masks (uint32_t; dirty:
+                                bit i, sector i modified, a subset of valid) */
     uint8_t *sets;           /* nsets * set_bytes (hostmem.h); a set's block is
                                 stale after an invalidation until set_block() clears it */
     uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
-    uint32_t *dirty;         /* nsets * assoc (hostmem.h), bit i: sector i modified
-                                (subset of valid); NULL until the first write-allocate
-                                and after a flush (nothing dirty) */
-    uint64_t dirty_sectors;  /* bits set in dirty */
+    uint64_t dirty_sectors;  /* bits set in the filled ways' dirty masks */
     uint8_t way_hint[WAY_HINTS]; /* by line: the way it was last found in (a guess) */
     uint32_t clock;          /* uses so far (since the last renumbering) */
     uint32_t clock_limit;    /* renumber rather than pass it */
@@ -96,6 +95,11 @@ static inline uint32_t *block_stamps(const Cache *c, uint8_t *block)
     return (uint32_t *)(void *)(block + 12 * (size_t)c->assoc);
 }
 
+static inline uint32_t *block_dirty(const Cache *c, uint8_t *block)
+{
+    return (uint32_t *)(void *)(block + 16 * (size_t)c->assoc);
+}
+
 static inline bool set_used(const Cache *c, size_t set)
 {
     return (c->set_in_use[set / 64] >> (set % 64)) & 1;
@@ -103,7 +107,7 @@ static inline bool set_used(const Cache *c, size_t set)
 
 /* The block of a set about to be looked up: every way empty on its first
  * use since the cache was made or invalidated.  (Only tags are read before
- * a way is filled, and filling sets its valid mask and stamp.) */
+ * a way is filled, and filling sets its valid and dirty masks and stamp.) */
 static inline uint8_t *set_block(Cache *c, size_t set)
 {
     uint8_t *block = c->sets + set * c->set_bytes;
@@ -119,17 +123,6 @@ static inline uint8_t *set_block(Cache *c, size_t set)
 static size_t sets_bytes(const Cache *c)
 {
     return (size_t)c->nsets * c->set_bytes;
-}
-
-static size_t dirty_bytes(const Cache *c)
-{
-    return (size_t)c->nsets * c->assoc * sizeof *c->dirty;
-}
-
-static void drop_dirty(Cache *c)
-{
-    hostmem_free(c->dirty, dirty_bytes(c));
-    c->dirty = NULL;
 }
 
 Cache *cache_new(const CacheConfig *cfg)
@@ -162,7 +155,7 @@ Cache *cache_new(const CacheConfig *cfg)
         c->set_magic32 = UINT64_MAX / c->nsets + 1;
     }
 #endif
-    c->set_bytes = 16 * (size_t)c->assoc;
+    c->set_bytes = 20 * (size_t)c->assoc;
     /* not cleared here: set_block() clears what is used */
     c->sets = hostmem_alloc(sets_bytes(c));
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
@@ -176,7 +169,6 @@ void cache_free(Cache *c)
         return;
     hostmem_free(c->sets, sets_bytes(c));
     g_free(c->set_in_use);
-    drop_dirty(c);
     g_aligned_free(c);
 }
 
@@ -271,7 +263,7 @@ void cache_prefetch(const Cache *c, uint64_t addr)
 
 /* In a full set, replaces the least recently used line by `line`; adds
  * the dirty sectors it held to *evicted_dirty.  Returns its way. */
-static uint32_t evict_lru(Cache *c, size_t set, uint8_t *block, uint64_t line, uint32_t *evicted_dirty)
+static uint32_t evict_lru(Cache *c, uint8_t *block, uint64_t line, uint32_t *evicted_dirty)
 {
     uint64_t *tags = block_tags(block);
     const uint32_t *stamps = block_stamps(c, block);
@@ -279,14 +271,12 @@ static uint32_t evict_lru(Cache *c, size_t set, uint8_t *block, uint64_t line, u
     for (uint32_t w = 1; w < c->assoc; w++)
         if (stamps[w] < stamps[victim])
             victim = w;
-    if (c->dirty) {
-        uint32_t *dirty = &c->dirty[set * c->assoc + victim];
-        if (*dirty) {
-            uint32_t n = popcount32(*dirty);
-            *evicted_dirty += n;
-            c->dirty_sectors -= n;
-            *dirty = 0;
-        }
+    uint32_t *dirty = &block_dirty(c, block)[victim];
+    if (*dirty) {
+        uint32_t n = popcount32(*dirty);
+        *evicted_dirty += n;
+        c->dirty_sectors -= n;
+        *dirty = 0;
     }
     tags[victim] = line + 1;
     block_valid(c, block)[victim] = 0;
@@ -301,8 +291,7 @@ typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
  * found in is remembered by line (way_hint, checked against the tag, so a
  * stale hint only costs the search).  Ways fill in order and empty again
  * only all at once, so the first empty way ends the search. */
-static inline uint32_t find_way(Cache *c, size_t set, uint8_t *block, uint64_t line, SectorOp op,
-                                uint32_t *evicted_dirty)
+static inline uint32_t find_way(Cache *c, uint8_t *block, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
 {
     uint64_t *tags = block_tags(block);
     uint64_t key = line + 1;
@@ -321,19 +310,18 @@ static inline uint32_t find_way(Cache *c, size_t set, uint8_t *block, uint64_t l
     if (w < c->assoc) {   /* an empty way: nothing to evict */
         tags[w] = key;
         block_valid(c, block)[w] = 0;
+        block_dirty(c, block)[w] = 0;
     } else {
-        w = evict_lru(c, set, block, line, evicted_dirty);
+        w = evict_lru(c, block, line, evicted_dirty);
     }
     *hint = (uint8_t)w;
     return w;
 }
 
-/* Sectors `touched` of way w of `set` are now modified. */
-static void mark_dirty(Cache *c, size_t set, uint32_t w, uint32_t touched)
+/* Sectors `touched` of (filled) way w of the set are now modified. */
+static void mark_dirty(Cache *c, uint8_t *block, uint32_t w, uint32_t touched)
 {
-    if (!c->dirty)
-        c->dirty = hostmem_alloc0(dirty_bytes(c));
-    uint32_t *dirty = &c->dirty[set * c->assoc + w];
+    uint32_t *dirty = &block_dirty(c, block)[w];
     c->dirty_sectors += popcount32(touched & ~*dirty);
     *dirty |= touched;
 }
@@ -345,7 +333,7 @@ static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorO
 {
     size_t set = set_of(c, line);
     uint8_t *block = set_block(c, set);
-    uint32_t w = find_way(c, set, block, line, op, evicted_dirty);
+    uint32_t w = find_way(c, block, line, op, evicted_dirty);
     if (w == c->assoc)
         return 0;   /* writing through, not present: the writes pass by */
     uint32_t *valid = &block_valid(c, block)[w];
@@ -358,7 +346,7 @@ static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorO
         *valid |= mask;
         uses = popcount32(mask);
         if (op == DO_WRITE_ALLOCATE)
-            mark_dirty(c, set, w, mask);
+            mark_dirty(c, block, w, mask);
     }
     block_stamps(c, block)[w] = tick(c, uses);
     return hits;
@@ -372,7 +360,7 @@ static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint3
 {
     size_t set = set_of(c, line);
     uint8_t *block = set_block(c, set);
-    uint32_t w = find_way(c, set, block, line, op, evicted_dirty);
+    uint32_t w = find_way(c, block, line, op, evicted_dirty);
     if (w == c->assoc)
         return 0;   /* writing through, not present: the writes pass by */
     uint32_t *valid = &block_valid(c, block)[w];
@@ -393,7 +381,7 @@ static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint3
         return hits;
     *valid = v;
     if (op == DO_WRITE_ALLOCATE)
-        mark_dirty(c, set, w, touched);
+        mark_dirty(c, block, w, touched);
     block_stamps(c, block)[w] = tick(c, uses);
     return hits;
 }
@@ -499,16 +487,19 @@ void cache_invalidate(Cache *c)
     if (c->nsets == 0)
         return;
     memset(c->set_in_use, 0, ((size_t)c->nsets + 63) / 64 * sizeof *c->set_in_use);
-    drop_dirty(c);
     c->dirty_sectors = 0;
     c->clock = 0;
 }
 
 uint64_t cache_flush_dirty(Cache *c)
 {
-    /* no dirty array is no dirty sector */
     uint64_t dirty = c->dirty_sectors;
-    drop_dirty(c);
+    /* only sets in use can hold a filled way, and a count of 0 means none is dirty */
+    for (size_t word = 0; dirty && word < ((size_t)c->nsets + 63) / 64; word++)
+        for (uint64_t bits = c->set_in_use[word]; bits; bits &= bits - 1) {
+            uint8_t *block = c->sets + (word * 64 + (size_t)__builtin_ctzll(bits)) * c->set_bytes;
+            memset(block_dirty(c, block), 0, c->assoc * sizeof(uint32_t));
+        }
     c->dirty_sectors = 0;
     return dirty;
 }

@@ -183,6 +183,34 @@ START_TEST(flush_and_invalidate)
 }
 END_TEST
 
+/* A way's dirty bits belong to the line it held: after an invalidation
+ * (or an eviction) the next line filled there starts clean, so evicting
+ * it writes nothing back. */
+START_TEST(refilled_ways_start_clean)
+{
+    Cache *c = small_cache();
+    for (uint64_t k = 0; k < 4; k++)                    /* every way of set 0, all four sectors dirty */
+        for (uint64_t s = 0; s < LINE; s += SECTOR)
+            cache_write(c, k * SET_STRIDE + s, true);
+    cache_invalidate(c);
+    for (uint64_t k = 4; k < 8; k++)                    /* the same ways, filled by reads */
+        ck_assert_uint_eq(cache_read(c, k * SET_STRIDE).evicted_dirty, 0);
+    for (uint64_t k = 8; k < 12; k++)                   /* and evicted: clean */
+        ck_assert_uint_eq(cache_read(c, k * SET_STRIDE).evicted_dirty, 0);
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);
+    /* an eviction leaves its way clean for the line that replaces it */
+    cache_write(c, 12 * SET_STRIDE, true);              /* evicts line 8, dirties the way */
+    for (uint64_t k = 13; k < 16; k++)                  /* three more: line 12 is oldest after them */
+        cache_read(c, k * SET_STRIDE);
+    ck_assert_uint_eq(cache_read(c, 16 * SET_STRIDE).evicted_dirty, 1);
+    for (uint64_t k = 17; k < 20; k++)                  /* evict 13, 14, 15 */
+        ck_assert_uint_eq(cache_read(c, k * SET_STRIDE).evicted_dirty, 0);
+    ck_assert_uint_eq(cache_read(c, 20 * SET_STRIDE).evicted_dirty, 0); /* 16, in line 12's old way */
+    ck_assert_uint_eq(cache_flush_dirty(c), 0);
+    cache_free(c);
+}
+END_TEST
+
 START_TEST(size_zero)
 {
     CacheConfig cfg = { .size_bytes = 0, .line_bytes = LINE, .sector_bytes = SECTOR, .assoc = 4 };
@@ -322,6 +350,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, write_no_allocate);
     tcase_add_test(tc, dirty_eviction);
     tcase_add_test(tc, flush_and_invalidate);
+    tcase_add_test(tc, refilled_ways_start_clean);
     tcase_add_test(tc, size_zero);
     tcase_add_test(tc, fully_associative_small);
     tcase_add_test(tc, grouped_sectors_match_single_calls);
