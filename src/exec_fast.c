@@ -199,6 +199,32 @@ FAST_FORM(fast_cvt_rmi_f32, LANES(f32_integral(A[l], floorf(lane_f32(A[l])))))
 FAST_FORM(fast_cvt_rpi_f32, LANES(f32_integral(A[l], ceilf(lane_f32(A[l])))))
 FAST_FORM(fast_cvt_rni_f32, LANES(f32_integral(A[l], rintf(lane_f32(A[l])))))
 
+/* cvt.{rzi,rmi,rpi,rni}.{s32,u32}.f32 of `a`, `rounded` its integral value:
+ * saturating, NaN to 0 (fpconv.h); a signed result is held sign-extended,
+ * as exec_CVT leaves it */
+static inline uint64_t f32_to_s32(uint64_t a, float rounded)
+{
+    int32_t v = lane_f32(a) != lane_f32(a) ? 0
+              : rounded >= 2147483648.0f   ? INT32_MAX
+              : rounded < -2147483648.0f   ? INT32_MIN
+                                           : (int32_t)rounded;
+    return (uint64_t)(int64_t)v;
+}
+static inline uint64_t f32_to_u32(uint64_t a, float rounded)
+{
+    return lane_f32(a) != lane_f32(a) || rounded <= 0.0f ? 0
+         : rounded >= 4294967296.0f                      ? UINT32_MAX
+                                                         : (uint32_t)rounded;
+}
+FAST_FORM(fast_cvt_rzi_s32_f32, LANES(f32_to_s32(A[l], truncf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rmi_s32_f32, LANES(f32_to_s32(A[l], floorf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rpi_s32_f32, LANES(f32_to_s32(A[l], ceilf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rni_s32_f32, LANES(f32_to_s32(A[l], rintf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rzi_u32_f32, LANES(f32_to_u32(A[l], truncf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rmi_u32_f32, LANES(f32_to_u32(A[l], floorf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rpi_u32_f32, LANES(f32_to_u32(A[l], ceilf(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_rni_u32_f32, LANES(f32_to_u32(A[l], rintf(lane_f32(A[l])))))
+
 /* ---- comparisons ------------------------------------------------------- */
 
 /* setp without a combining predicate: p is in r (RESULT_BEGIN), and q = !p
@@ -740,6 +766,17 @@ static OpHandler cvt_form(const Insn *in)
         case RND_RMI: return fast_cvt_rmi_f32;
         case RND_RPI: return fast_cvt_rpi_f32;
         case RND_RNI: return fast_cvt_rni_f32;
+        default: return NULL;
+        }
+    }
+    if ((t == PTX_TYPE_S32 || t == PTX_TYPE_U32) && st == PTX_TYPE_F32 && !(in->flags & FL_FTZ)) {
+        bool sgn = t == PTX_TYPE_S32;
+        switch (in->round) {
+        case RND_NONE: /* float to integer rounds toward zero unless told (exec_CVT) */
+        case RND_RZI: return sgn ? fast_cvt_rzi_s32_f32 : fast_cvt_rzi_u32_f32;
+        case RND_RMI: return sgn ? fast_cvt_rmi_s32_f32 : fast_cvt_rmi_u32_f32;
+        case RND_RPI: return sgn ? fast_cvt_rpi_s32_f32 : fast_cvt_rpi_u32_f32;
+        case RND_RNI: return sgn ? fast_cvt_rni_s32_f32 : fast_cvt_rni_u32_f32;
         default: return NULL;
         }
     }

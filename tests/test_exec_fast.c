@@ -56,6 +56,10 @@ static const Form forms[] = {
     {"cvt.rn.f64.s64 %fd9, %rd1;", 'D'},      {"cvt.rn.f64.u64 %fd9, %rd1;", 'D'},
     {"cvt.rzi.f32.f32 %f9, %f1;", 'f'},       {"cvt.rmi.f32.f32 %f9, %f1;", 'f'},
     {"cvt.rpi.f32.f32 %f9, %f1;", 'f'},       {"cvt.rni.f32.f32 %f9, %f1;", 'f'},
+    {"cvt.rzi.s32.f32 %r9, %f1;", 'r'},       {"cvt.rmi.s32.f32 %r9, %f1;", 'r'},
+    {"cvt.rpi.s32.f32 %r9, %f1;", 'r'},       {"cvt.rni.s32.f32 %r9, %f1;", 'r'},
+    {"cvt.rzi.u32.f32 %r9, %f1;", 'r'},       {"cvt.rmi.u32.f32 %r9, %f1;", 'r'},
+    {"cvt.rpi.u32.f32 %r9, %f1;", 'r'},       {"cvt.rni.u32.f32 %r9, %f1;", 'r'},
     {"setp.lt.s32 %p9, %r1, %r2;", 'p'},      {"setp.lo.u32 %p9, %r1, %r2;", 'p'},
     {"setp.ge.u64 %p9, %rd1, %rd2;", 'p'},    {"setp.ne.s64 %p9, %rd1, %rd2;", 'p'},
     {"setp.hs.s32 %p9, %r1, %r2;", 'p'},      {"setp.lt.s32 %p9|%p10, %r1, %r2;", 'q'},
@@ -170,6 +174,11 @@ static void fill_operands(uint64_t *v, unsigned n, uint64_t seed)
         0x7FC00000u, 0xFFC00001u, 0x7F800001u, 0x7F800000u, 0xFF800000u, 0x00000001u, 0x80000001u,
         0x00000000u, 0x80000000u, 0x3F800000u, 0x007FFFFFu, 0x7F7FFFFFu, 0xFFFFFFFFu, 0x80000000u,
         0x0000001Fu, 0x00000020u, 0x0000003Fu, 0x00000040u, 0x7FFFFFFFu, 0x00800000u,
+        /* float to integer: ties (0.5, 1.5, 2.5, -0.5, -1.5) and the ends of
+         * the s32 and u32 ranges (2^31 - 128, 2^31, -2^31, below it,
+         * 2^32 - 256, 2^32) */
+        0x3F000000u, 0x3FC00000u, 0x40200000u, 0xBF000000u, 0xBFC00000u,
+        0x4EFFFFFFu, 0x4F000000u, 0xCF000000u, 0xCF000001u, 0x4F7FFFFFu, 0x4F800000u,
     };
     static const uint64_t f64_edges[] = {
         0x7FF8000000000000ull, 0xFFF0000000000001ull, 0x7FF0000000000000ull, 0x0000000000000001ull,
