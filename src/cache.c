@@ -62,7 +62,7 @@ struct Cache {
 #endif
     uint32_t line_sectors;   /* line_bytes / 32 when sectors_32 */
     uint64_t line_sector_mask; /* its low line_sectors bits */
-    size_t set_bytes;        /* 20 * assoc: per set, assoc tags (uint64_t: address /
+    size_t set_bytes;        /* 20 * assoc rounded up to 8: per set, assoc tags (uint64_t: address /
                                 line_bytes + 1, 0 when empty), then assoc valid masks,
                                 assoc stamps and assoc dirty masks (uint32_t; dirty:
                                 bit i, sector i modified, a subset of valid) */
@@ -155,7 +155,7 @@ Cache *cache_new(const CacheConfig *cfg)
         c->set_magic32 = UINT64_MAX / c->nsets + 1;
     }
 #endif
-    c->set_bytes = 20 * (size_t)c->assoc;
+    c->set_bytes = (20 * (size_t)c->assoc + 7) & ~(size_t)7; /* the next set's tags 8 B aligned (odd assoc) */
     /* not cleared here: set_block() clears what is used */
     c->sets = hostmem_alloc(sets_bytes(c));
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
