@@ -21,7 +21,7 @@
  * dirty bits; dirty bits are counted as they are set, so a flush clears
  * them only in the sets in use, and only when some are set.  (They once
  * lived in an array of their own, whose first write made the host zero a
- * huge page of it: a third of a small kernel's timed run, on a VM.)
+ * huge page of it: 13 % of a small kernel's timed run, on a VM.)
  *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
