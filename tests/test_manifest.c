@@ -783,13 +783,19 @@ START_TEST(threads_do_not_change_results)
             /* the timing model's reference order: every SM cycle by cycle */
             json_t *lockstep = report_with_threads(manifests[i], 1, true, gpu);
             json_t *one = report_with_threads(manifests[i], 1, false, gpu);
+            /* 2 threads: on a 2-core machine, threads with a core each (waiters
+             * poll); 4: more threads than cores there (waiters sleep) */
+            json_t *two = report_with_threads(manifests[i], 2, false, gpu);
             json_t *four = report_with_threads(manifests[i], 4, false, gpu);
             ck_assert_msg(json_equal(lockstep, one), "%s differs in quanta on 1 thread (%s)", manifests[i],
+                          configs[c] ? configs[c] : "functional");
+            ck_assert_msg(json_equal(lockstep, two), "%s differs with 2 threads (%s)", manifests[i],
                           configs[c] ? configs[c] : "functional");
             ck_assert_msg(json_equal(lockstep, four), "%s differs with 4 threads (%s)", manifests[i],
                           configs[c] ? configs[c] : "functional");
             json_decref(lockstep);
             json_decref(one);
+            json_decref(two);
             json_decref(four);
         }
         if (gpu)
