@@ -310,7 +310,11 @@ time**, not by process time.
 - **peak RSS MiB**: maximum resident set size of the warpsim process
   itself (`ru_maxrss` from `os.wait4` on that child), in MiB; median over
   the runs.
-- **slowdown**: timing sim s / functional sim s of the same workload.
+- **slowdown**: timing sim s / functional sim s of the same workload,
+  median over the runs of each run's pair.  A workload's modes take turns
+  run by run (functional, timing, then each thread count), so a pair
+  shares the machine's state; **speed-up over 1 thread** is the same
+  median of the 1-thread run's sim s / the N-thread run's.
 - **geomean**: geometric mean of a rate over the workloads named.
 - **ratio new/baseline**: this run's M warp inst/s divided by the
   baseline's, for the same workload and mode (> 1 is faster); the RSS
@@ -340,6 +344,13 @@ def mode_table(results, mode):
     return md_table(header, rows)
 
 
+def paired_ratio(num, den):
+    """Median over the runs i of num's sim s / den's sim s: two modes of one
+    workload ran alternately, so each pair shares the machine's state."""
+    ratios = [a.sim_s / b.sim_s for a, b in zip(num["runs"], den["runs"]) if b.sim_s > 0]
+    return statistics.median(ratios) if ratios else float("nan")
+
+
 def targets_section(results):
     """The acceptance numbers and their verdicts, as (markdown text, list of lines)."""
     def rates(mode, kind=None):
@@ -362,7 +373,7 @@ def targets_section(results):
     slow_rows = []
     for w in WORKLOADS:
         f, t = results[w.name]["functional"], results[w.name]["timing"]
-        slowdown = t["sim_s"] / f["sim_s"] if f["sim_s"] > 0 else float("nan")
+        slowdown = paired_ratio(t, f)
         slow_rows.append([w.name, M(f["warp_inst_per_s"]), M(t["warp_inst_per_s"]), "%.2fx" % slowdown,
                           VERDICT(slowdown <= TARGET_SLOWDOWN)])
     slow = md_table(["workload", "functional M warp inst/s", "timing M warp inst/s",
@@ -378,8 +389,9 @@ def threads_section(results, modes):
     for w in WORKLOADS:
         for m in thread_modes:
             ref, s = results[w.name][m.same_metrics_as], results[w.name][m.name]
+            speedup = paired_ratio(ref, s)
             rows.append([w.name, m.options[-1], "%.3f" % s["sim_s"],
-                         "%.2fx" % (ref["sim_s"] / s["sim_s"]) if s["sim_s"] > 0 else "—",
+                         "%.2fx" % speedup if speedup == speedup else "—",
                          "yes" if s["fingerprint"] == ref["fingerprint"] else "NO"])
     return md_table(["workload", "threads", "sim s", "speed-up over 1 thread", "metrics identical to 1 thread"], rows)
 
@@ -670,17 +682,21 @@ def main():
     failed = False
     for w in WORKLOADS:
         results[w.name], other[w.name] = {}, {}
-        for m in modes:
-            path = os.path.join(ROOT, w.manifest)
-            runs, other_runs = [], []
-            try:
-                for _ in range(args.runs):
-                    runs.append(run_once(warpsim, path, m.options))
+        path = os.path.join(ROOT, w.manifest)
+        # the modes (and the other build) take turns run by run, so that the
+        # ratios between them come from the same stretch of a drifting machine
+        runs = {m.name: [] for m in modes}
+        other_runs = {m.name: [] for m in modes}
+        try:
+            for _ in range(args.runs):
+                for m in modes:
+                    runs[m.name].append(run_once(warpsim, path, m.options))
                     if against:
-                        other_runs.append(run_once(against, path, m.options))
-            except RuntimeError as e:
-                raise SystemExit("bench.py: %s: %s" % (w.name, e))
-            for into, rs in ((results, runs), (other, other_runs)):
+                        other_runs[m.name].append(run_once(against, path, m.options))
+        except RuntimeError as e:
+            raise SystemExit("bench.py: %s: %s" % (w.name, e))
+        for m in modes:
+            for into, rs in ((results, runs[m.name]), (other, other_runs[m.name])):
                 if not rs:
                     continue
                 s = summarise(rs, timing=m.name != "functional")
