@@ -687,20 +687,19 @@ static void find_entry_rows(const Function *f, Cfg *c)
         every_row = func_insn(f, i)->op == OP_SHFL;
     c->entry_rows = g_new(uint32_t, c->nslots);
     c->nentry_rows = 0;
+    if (every_row) {
+        for (uint32_t row = 0; row < c->nslots; row++)
+            c->entry_rows[c->nentry_rows++] = row;
+        return;
+    }
     uint64_t *listed = g_new0(uint64_t, (c->nslots + 63) / 64);
-    for (uint32_t r = 0; r < c->nregs; r++) {
+    for (uint32_t r = 0; c->nblocks && r < c->nregs; r++) {
         uint32_t row = c->slot_of[r];
-        if ((every_row || (c->nblocks && cfg_live_in(c, 0, r))) && !bit_get(listed, row)) {
+        if (cfg_live_in(c, 0, r) && !bit_get(listed, row)) {
             bit_set(listed, row);
             c->entry_rows[c->nentry_rows++] = row;
         }
     }
-    if (every_row) /* rows no register names too (nslots >= 1) */
-        for (uint32_t row = 0; row < c->nslots; row++)
-            if (!bit_get(listed, row)) {
-                bit_set(listed, row);
-                c->entry_rows[c->nentry_rows++] = row;
-            }
     g_free(listed);
 }
 

@@ -718,12 +718,17 @@ static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
-static void sm_wake_slot(const Model *md, Sm *sm, uint32_t k)
+/* Starts loading slot k's two host cache lines, so that the loads of
+ * several slots overlap. */
+static inline void slot_prefetch(const Sm *sm, uint32_t k)
 {
-    /* it may issue in this very cycle: start loading its slot now, so
-     * that the loads of several woken warps overlap */
     __builtin_prefetch(&sm->slots[k]);
     __builtin_prefetch((const char *)&sm->slots[k] + 64);
+}
+
+static void sm_wake_slot(const Model *md, Sm *sm, uint32_t k)
+{
+    slot_prefetch(sm, k); /* it may issue in this very cycle */
     ready_set(md, sm, k);
 }
 
@@ -1562,16 +1567,14 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
     /* the SM's warps were pushed out of the host's cache by the others
      * since its last quantum: fetch their slots and scoreboards all at
      * once rather than one miss at a time as they issue */
-    const uint64_t *sb = sm->regs;
-    size_t sb_bytes = (size_t)md->max_regs * sizeof *sb;
+    size_t sb_bytes = (size_t)md->max_regs * sizeof *sm->regs;
     for (uint32_t k = 0; k < sm->nslots; k++) {
         if (!sm->slots[k].w)
             continue;
-        __builtin_prefetch(&sm->slots[k]);
-        __builtin_prefetch((const char *)&sm->slots[k] + 64);
-        const char *row = (const char *)(sb + (size_t)k * md->max_regs);
-        for (size_t b = 0; b < sb_bytes; b += 64)
-            __builtin_prefetch(row + b);
+        slot_prefetch(sm, k);
+        const char *sb = (const char *)slot_scoreboard(md, sm, &sm->slots[k]);
+        for (size_t b = 0; b < sb_bytes; b += HOST_CACHE_LINE)
+            __builtin_prefetch(sb + b);
     }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
         uint64_t t = sm->wake;
