@@ -720,14 +720,12 @@ typedef struct {
     LaunchStats stats;
     GError *error;       /* of the lowest faulting CTA this worker ran */
     uint64_t error_cta;
-    int leave_cpu;       /* the creator's host CPU, which the first worker keeps; -1 */
 } CtaWorker;
 
 static gpointer cta_worker_main(gpointer data)
 {
     CtaWorker *wk = data;
     CtaQueue *q = wk->q;
-    launch_host_leave_cpu(wk->leave_cpu);
     Cta cta = {0};
     uint64_t unused_budget = 0;
     for (;;) {
@@ -763,12 +761,12 @@ static bool run_ctas_parallel(CtaQueue *q, uint32_t nthreads, LaunchStats *stats
 {
     CtaWorker *wk = g_new0(CtaWorker, nthreads);
     GThread **th = g_new0(GThread *, nthreads);
-    int creator_cpu = launch_host_cpu(); /* this thread only waits: one worker may have its CPU */
     for (uint32_t t = 0; t < nthreads; t++) {
         wk[t].q = q;
-        wk[t].leave_cpu = t ? creator_cpu : -1;
         launch_stats_init(&wk[t].stats, q->img->module);
-        th[t] = g_thread_new("warpsim-cta", cta_worker_main, &wk[t]);
+        /* this thread only waits: the first worker may have its CPU */
+        th[t] = t ? launch_host_thread_new("warpsim-cta", cta_worker_main, &wk[t])
+                  : g_thread_new("warpsim-cta", cta_worker_main, &wk[t]);
     }
     CtaWorker *first_fault = NULL;
     for (uint32_t t = 0; t < nthreads; t++) {
@@ -830,7 +828,8 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     return ok;
 }
 
-int launch_host_cpu(void)
+/* The host CPU the calling thread runs on, -1 where unknown. */
+static int host_cpu(void)
 {
 #ifdef CPU_COUNT
     return sched_getcpu();
@@ -839,7 +838,9 @@ int launch_host_cpu(void)
 #endif
 }
 
-void launch_host_leave_cpu(int cpu)
+/* Moves the calling thread off `cpu` if it runs there; then any of its
+ * allowed CPUs may hold it again. */
+static void host_leave_cpu(int cpu)
 {
 #ifdef CPU_COUNT
     cpu_set_t allowed, others;
@@ -848,12 +849,46 @@ void launch_host_leave_cpu(int cpu)
         return;
     others = allowed;
     CPU_CLR(cpu, &others);
-    /* leaving the CPU moves the thread at once; then any CPU may hold it again */
     if (sched_setaffinity(0, sizeof others, &others) == 0)
         (void)sched_setaffinity(0, sizeof allowed, &allowed);
 #else
     (void)cpu;
 #endif
+}
+
+typedef struct {
+    GThreadFunc fn;
+    gpointer data;
+    int creator_cpu;
+    gint started;        /* set once the thread has left creator_cpu */
+} HostStart;
+
+static gpointer host_thread_main(gpointer p)
+{
+    HostStart *s = p;
+    GThreadFunc fn = s->fn;
+    gpointer data = s->data;
+    host_leave_cpu(s->creator_cpu);
+    g_atomic_int_set(&s->started, 1); /* s lives on the creator's stack: not touched again */
+    return fn(data);
+}
+
+/* Yielding lets a thread queued on this CPU run; after this long the
+ * creator sleeps instead (a real-time creator's yield would not). */
+#define HOST_START_WAIT_US 5000
+
+GThread *launch_host_thread_new(const char *name, GThreadFunc fn, gpointer data)
+{
+    HostStart s = {.fn = fn, .data = data, .creator_cpu = host_cpu()};
+    GThread *t = g_thread_new(name, host_thread_main, &s);
+    int64_t until = g_get_monotonic_time() + HOST_START_WAIT_US;
+    while (!g_atomic_int_get(&s.started)) {
+        if (g_get_monotonic_time() < until)
+            sched_yield();
+        else
+            g_usleep(100);
+    }
+    return t;
 }
 
 uint32_t launch_host_cores(void)

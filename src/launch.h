@@ -123,14 +123,13 @@ void launch_stats_add(LaunchStats *into, const LaunchStats *from, const Module *
  * machine): the default number of host threads. */
 uint32_t launch_host_cores(void);
 
-/* The host CPU the calling thread runs on (-1 where unknown), and a move
- * of the calling thread off that CPU if it runs there, its allowed CPUs
- * left as they were.  For a thread just started to work beside its
- * creator: Linux starts it on its creator's CPU and may leave it there
- * for a millisecond before spreading them (measured on a 2-vCPU KVM
- * guest), during which the two take turns on one core. */
-int launch_host_cpu(void);
-void launch_host_leave_cpu(int cpu);
+/* A thread that works beside its creator, which goes on working: runs
+ * fn(data) on a new thread, and returns once that thread has started and
+ * moved off the creator's CPU (its allowed CPUs left as they were).
+ * Linux starts a thread on its creator's CPU, and on a 2-vCPU KVM guest
+ * it stayed there until the busy creator's time slice ended, 1-3 ms later
+ * (measured): the creator yields until the thread has left. */
+GThread *launch_host_thread_new(const char *name, GThreadFunc fn, gpointer data);
 
 /* Functional execution of a whole launch.  With spec->host_threads > 1 the
  * CTAs run on several threads when they cannot observe each other's order

@@ -36,7 +36,6 @@ typedef struct {
     ModuleImage *img;
     LaunchSpec spec;
     LaunchStats stats;
-    int creator_cpu;     /* where the detailed waves run (launch_host_leave_cpu) */
     bool ok;
     GError *error;
 } Remainder;
@@ -44,7 +43,6 @@ typedef struct {
 static gpointer remainder_run(gpointer data)
 {
     Remainder *r = data;
-    launch_host_leave_cpu(r->creator_cpu);
     r->ok = launch_run(r->img, &r->spec, &r->stats, &r->error);
     return NULL;
 }
@@ -79,14 +77,14 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
     LaunchSpec remaining = *spec;
     remaining.cta_first = detailed.cta_count;
     remaining.cta_count = 0;
-    Remainder rest = {.img = img, .spec = remaining, .creator_cpu = launch_host_cpu()};
+    Remainder rest = {.img = img, .spec = remaining};
     GThread *rest_thread = NULL;
     if (spec->host_threads > 1 && !spec->checks && !spec->fault_log && !spec->max_instructions &&
         !spec->max_cycles && !spec->cooperative && launch_ctas_independent(img->module, spec->kernel)) {
         rest.spec.host_threads = spec->host_threads / 2;
         detailed.host_threads = spec->host_threads - rest.spec.host_threads;
         launch_stats_init(&rest.stats, img->module);
-        rest_thread = g_thread_new("warpsim-rest", remainder_run, &rest);
+        rest_thread = launch_host_thread_new("warpsim-rest", remainder_run, &rest);
     }
     uint64_t *ends = g_new0(uint64_t, detailed.cta_count);
     ts->cta_end = ends;

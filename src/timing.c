@@ -1708,7 +1708,6 @@ typedef struct {
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
     bool first_wave;     /* this round dispatches the first wave, it runs nothing */
-    int main_cpu;        /* the host CPU the launching thread was on (launch_host_leave_cpu) */
     bool quit;
 } Quanta;
 
@@ -1831,7 +1830,6 @@ static gpointer quanta_worker(gpointer data)
     QuantaWorker *wk = data;
     Quanta *q = wk->q;
     gint seen = 0;
-    launch_host_leave_cpu(q->main_cpu);
     for (;;) {
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
@@ -2005,7 +2003,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
  * the next quantum runs. */
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *end, GError **error)
 {
-    Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores(), .main_cpu = launch_host_cpu()};
+    Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
     md->progress = g_aligned_alloc0(md->nsms, sizeof(SmProgress), _Alignof(SmProgress));
     g_mutex_init(&q.start.lock);
     g_cond_init(&q.start.cond);
@@ -2017,7 +2015,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     for (uint32_t k = 0; k < nthreads; k++)
         wk[k] = (QuantaWorker){&q, k, g_new(uint32_t, md->nsms)};
     for (uint32_t k = 1; k < nthreads; k++)
-        th[k] = g_thread_new("warpsim-sm", quanta_worker, &wk[k]);
+        th[k] = launch_host_thread_new("warpsim-sm", quanta_worker, &wk[k]);
     /* An access beyond the SM issued at t is back at t + reach at the
      * earliest.  With several threads, quanta of half that let the memory
      * system work through one quantum's accesses (on this thread) while
