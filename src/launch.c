@@ -722,6 +722,7 @@ typedef struct {
     uint64_t error_cta;
 } CtaWorker;
 
+/* Runs the queue's CTAs, one at a time, until none is left. */
 static gpointer cta_worker_main(gpointer data)
 {
     CtaWorker *wk = data;
@@ -755,41 +756,81 @@ static gpointer cta_worker_main(gpointer data)
     return NULL;
 }
 
-/* CTAs spread over threads; statistics summed in worker order (sums of
- * integers, so the order cannot show). */
-static bool run_ctas_parallel(CtaQueue *q, uint32_t nthreads, LaunchStats *stats, GError **error)
+struct LaunchShare {
+    LaunchSpec spec;
+    uint8_t empty_params[8];
+    uint64_t *shared_offset;
+    CtaQueue q;
+    uint32_t nhelpers;
+    CtaWorker *wk;       /* nhelpers + 1: the helpers', then the joining caller's */
+    GThread **th;
+};
+
+LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t helpers, GError **error)
 {
-    CtaWorker *wk = g_new0(CtaWorker, nthreads);
-    GThread **th = g_new0(GThread *, nthreads);
-    for (uint32_t t = 0; t < nthreads; t++) {
-        wk[t].q = q;
-        launch_stats_init(&wk[t].stats, q->img->module);
-        /* this thread only waits: the first worker may have its CPU */
-        th[t] = t ? launch_host_thread_new("warpsim-cta", cta_worker_main, &wk[t])
-                  : g_thread_new("warpsim-cta", cta_worker_main, &wk[t]);
+    LaunchShare *sh = g_new0(LaunchShare, 1);
+    uint32_t shared_size;
+    if (!launch_prepare(img->module, spec, &sh->shared_offset, &shared_size, error)) {
+        g_free(sh);
+        return NULL;
     }
+    sh->spec = *spec;
+    if (!sh->spec.params)
+        sh->spec.params = sh->empty_params;
+    uint64_t first, end;
+    launch_cta_range(&sh->spec, &first, &end);
+    sh->q = (CtaQueue){.img = img, .spec = &sh->spec, .shared_offset = sh->shared_offset,
+                       .shared_size = shared_size, .end = end, .next = first, .stop_at = end};
+    /* no helper without a CTA of its own to start on */
+    sh->nhelpers = (uint32_t)MIN((uint64_t)helpers, end - first > 0 ? end - first - 1 : 0);
+    sh->wk = g_new0(CtaWorker, sh->nhelpers + 1);
+    sh->th = g_new0(GThread *, sh->nhelpers);
+    for (uint32_t t = 0; t <= sh->nhelpers; t++) {
+        sh->wk[t].q = &sh->q;
+        launch_stats_init(&sh->wk[t].stats, img->module);
+    }
+    for (uint32_t t = 0; t < sh->nhelpers; t++)
+        sh->th[t] = launch_host_thread_new("warpsim-cta", cta_worker_main, &sh->wk[t]);
+    return sh;
+}
+
+bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error)
+{
+    const Module *m = sh->q.img->module;
+    cta_worker_main(&sh->wk[sh->nhelpers]);
     CtaWorker *first_fault = NULL;
-    for (uint32_t t = 0; t < nthreads; t++) {
-        g_thread_join(th[t]);
+    for (uint32_t t = 0; t <= sh->nhelpers; t++) {
+        if (t < sh->nhelpers)
+            g_thread_join(sh->th[t]);
+        CtaWorker *wk = &sh->wk[t];
         if (stats)
-            launch_stats_add(stats, &wk[t].stats, q->img->module);
-        launch_stats_clear(&wk[t].stats);
-        if (wk[t].error && (!first_fault || wk[t].error_cta < first_fault->error_cta))
-            first_fault = &wk[t];
+            launch_stats_add(stats, &wk->stats, m);
+        launch_stats_clear(&wk->stats);
+        if (wk->error && (!first_fault || wk->error_cta < first_fault->error_cta))
+            first_fault = wk;
     }
     bool ok = first_fault == NULL;
     if (first_fault)
         g_propagate_error(error, g_steal_pointer(&first_fault->error));
-    for (uint32_t t = 0; t < nthreads; t++)
-        g_clear_error(&wk[t].error);
-    g_free(th);
-    g_free(wk);
+    for (uint32_t t = 0; t <= sh->nhelpers; t++)
+        g_clear_error(&sh->wk[t].error);
+    g_free(sh->th);
+    g_free(sh->wk);
+    g_free(sh->shared_offset);
+    g_free(sh);
     return ok;
 }
 
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error)
 {
     const Module *m = img->module;
+    uint64_t first, end;
+    launch_cta_range(spec, &first, &end);
+    uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(spec->host_threads, 1u), end - first);
+    if (nthreads > 1 && !spec->cooperative && spec->max_instructions == 0 && launch_ctas_independent(m, spec->kernel)) {
+        LaunchShare *sh = launch_share_new(img, spec, nthreads - 1, error);
+        return sh && launch_share_join(sh, stats, error);
+    }
     uint64_t *shared_offset;
     uint32_t shared_size;
     if (!launch_prepare(m, spec, &shared_offset, &shared_size, error))
@@ -798,19 +839,9 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     LaunchSpec s = *spec;
     if (!s.params)
         s.params = empty_params;
-    uint64_t first, end;
-    launch_cta_range(&s, &first, &end);
-    uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(s.host_threads, 1u), end - first);
     bool ok = true;
     if (s.cooperative) {
         ok = run_grid_cooperative(img, &s, shared_offset, shared_size, first, end, stats, error);
-        g_free(shared_offset);
-        return ok;
-    }
-    if (nthreads > 1 && s.max_instructions == 0 && launch_ctas_independent(m, s.kernel)) {
-        CtaQueue q = {.img = img, .spec = &s, .shared_offset = shared_offset, .shared_size = shared_size,
-                      .end = end, .next = first, .stop_at = end};
-        ok = run_ctas_parallel(&q, nthreads, stats, error);
         g_free(shared_offset);
         return ok;
     }

@@ -138,6 +138,18 @@ GThread *launch_host_thread_new(const char *name, GThreadFunc fn, gpointer data)
  * reported. */
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
 
+/* A launch's CTAs shared out among threads, for kernels whose CTAs are
+ * independent (launch_ctas_independent) and a spec without an instruction
+ * budget: launch_share_new() starts `helpers` threads taking CTAs one at a
+ * time (fewer when there are fewer CTAs); the caller, free to do other
+ * work meanwhile, then joins them with launch_share_join(), which takes
+ * the CTAs left until none is, waits for the helpers, adds every thread's
+ * statistics to `stats`, frees the share and reports the fault of the
+ * lowest-numbered faulting CTA.  Results are launch_run()'s. */
+typedef struct LaunchShare LaunchShare;
+LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t helpers, GError **error);
+bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);
+
 /* True when the kernel's CTAs can run in any order with the same results:
  * no global atomics or reductions, no calls to built-ins with side effects
  * in order (printf, malloc), no indirect calls.  Plain global stores from

@@ -22,30 +22,15 @@
  * The remaining CTAs do not depend on the estimate: with several host
  * threads and CTAs that cannot observe each other's order
  * (launch_ctas_independent), they run functionally on half the threads
- * while the detailed waves are timed on the others.  Outputs and counts
- * are the same as one after the other.
+ * while the detailed waves are timed on the others, and the thread that
+ * timed them joins the rest when it is done (launch_share_join).  Outputs
+ * and counts are the same as one after the other.
  */
 #include "sampling.h"
 
 #include <math.h>
 
 #include "occupancy.h"
-
-/* The functional remainder, on a thread of its own. */
-typedef struct {
-    ModuleImage *img;
-    LaunchSpec spec;
-    LaunchStats stats;
-    bool ok;
-    GError *error;
-} Remainder;
-
-static gpointer remainder_run(gpointer data)
-{
-    Remainder *r = data;
-    r->ok = launch_run(r->img, &r->spec, &r->stats, &r->error);
-    return NULL;
-}
 
 bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                   uint32_t waves, LaunchStats *stats, TimingStats *ts, SampleInfo *info, GError **error)
@@ -77,28 +62,28 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
     LaunchSpec remaining = *spec;
     remaining.cta_first = detailed.cta_count;
     remaining.cta_count = 0;
-    Remainder rest = {.img = img, .spec = remaining};
-    GThread *rest_thread = NULL;
+    /* with several threads, others start on the rest at once; this one
+     * joins them when the detailed waves are done */
+    LaunchShare *others = NULL;
     if (spec->host_threads > 1 && !spec->checks && !spec->fault_log && !spec->max_instructions &&
         !spec->max_cycles && !spec->cooperative && launch_ctas_independent(img->module, spec->kernel)) {
-        rest.spec.host_threads = spec->host_threads / 2;
-        detailed.host_threads = spec->host_threads - rest.spec.host_threads;
-        launch_stats_init(&rest.stats, img->module);
-        rest_thread = launch_host_thread_new("warpsim-rest", remainder_run, &rest);
+        uint32_t helpers = spec->host_threads / 2;
+        detailed.host_threads = spec->host_threads - helpers;
+        others = launch_share_new(img, &remaining, helpers, error);
+        if (!others)
+            return false;
     }
     uint64_t *ends = g_new0(uint64_t, detailed.cta_count);
     ts->cta_end = ends;
     bool ok = timing_run(img, &detailed, cfg, regs_per_thread, stats, ts, error);
     ts->cta_end = NULL;
-    if (rest_thread) {
-        g_thread_join(rest_thread);
-        if (ok && stats)
-            launch_stats_add(stats, &rest.stats, img->module);
-        launch_stats_clear(&rest.stats);
-        if (ok && !rest.ok)
-            g_propagate_error(error, g_steal_pointer(&rest.error));
-        ok = ok && rest.ok;
-        g_clear_error(&rest.error);
+    if (others) {
+        GError *rest_error = NULL;
+        bool rest_ok = launch_share_join(others, ok ? stats : NULL, &rest_error);
+        if (ok && !rest_ok)
+            g_propagate_error(error, g_steal_pointer(&rest_error));
+        g_clear_error(&rest_error);
+        ok = ok && rest_ok;
     }
     if (ok) {
         /* F_j and the per-wave steps */
@@ -142,7 +127,7 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
         info->error_bound_pct = 100.0 * bound / MAX(estimate, 1.0);
         ts->cycles = info->estimated_cycles;
         g_free(finish);
-        if (!rest_thread)
+        if (!others)
             ok = launch_run(img, &remaining, stats, error);
     }
     g_free(ends);
