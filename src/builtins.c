@@ -42,7 +42,7 @@ static uint64_t call_arg(ExecCtx *x, const CallSite *cs, uint32_t i, uint32_t la
         return opd_value(x, &cs->arg_opds[i], lane);
     const Variable *v = module_var(x->m, cs->args[i]);
     uint64_t val = 0;
-    memcpy(&val, x->fr->params + (size_t)lane * x->fr->param_stride + v->offset, MIN(v->size, 8u));
+    memcpy(&val, param_var_bytes(x, x->fr, v, lane), MIN(v->size, 8u));
     return val;
 }
 

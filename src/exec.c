@@ -899,8 +899,7 @@ bool exec_CALL(ExecCtx *x)
             uint64_t bytes = MIN(pv->size, sizeof buf);
             if (cs->args[i] != NO_INDEX) {
                 const Variable *av = module_var(x->m, cs->args[i]);
-                memcpy(buf, caller->params + (size_t)l * caller->param_stride + av->offset,
-                       MIN(bytes, av->size));
+                memcpy(buf, param_var_bytes(x, caller, av, l), MIN(bytes, av->size));
             } else {
                 uint64_t v = opd_value(x, &cs->arg_opds[i], l);
                 memcpy(buf, &v, MIN(bytes, 8u));
@@ -1046,9 +1045,12 @@ static size_t kernel_regs_len(const Function *k)
     return (size_t)k->cfg->nslots * WARP_SIZE;
 }
 
+/* The kernel's own parameters are read from the launch's buffer; a lane's
+ * area only serves the call argument blocks its body declares (laid out
+ * after those parameters), so a kernel without any needs none. */
 static uint32_t kernel_param_stride(const Function *k)
 {
-    return (uint32_t)((k->frame_param_bytes + 7) & ~7ull);
+    return k->body_params ? (uint32_t)((k->frame_param_bytes + 7) & ~7ull) : 0;
 }
 
 /* Pieces of a lent store start on host cache lines, as the store does. */

@@ -117,6 +117,15 @@ static inline void reg_write(ExecCtx *x, uint32_t reg, uint32_t lane, uint64_t b
     if (reg != NO_INDEX)
         *reg_slot(x, reg, lane) = bits & width_mask(bytes * 8);
 }
+/* Lane `lane`'s bytes of .param variable v as frame fr sees it: a kernel
+ * parameter lives in the launch's buffer (one copy for every lane,
+ * read-only), any other one in the frame's per-lane area. */
+static inline uint8_t *param_var_bytes(const ExecCtx *x, const Frame *fr, const Variable *v, uint32_t lane)
+{
+    if (v->scope == VAR_KERNEL_PARAM)
+        return (uint8_t *)x->cta->spec->params + v->offset;
+    return fr->params + (size_t)lane * fr->param_stride + v->offset;
+}
 /* Address of a memory operand for one lane, in the instruction's space. */
 uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane);
 /* Whether [reg + imm] is computed in 32 bits: under .address_size 32, or

@@ -137,6 +137,7 @@ typedef struct {
     GArray *frame_vars;   /* uint32_t variable indices declared in the body */
     GArray *labels;       /* Label, in order of appearance */
     uint64_t frame_param_bytes; /* per-thread .param frame: params, rets, body .param */
+    bool body_params;     /* the body declares .param variables (call argument blocks) */
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
     struct Cfg *cfg;      /* owned; NULL until cfg_build */

@@ -692,6 +692,7 @@ static bool parse_var_decl(Parser *p, DeclContext ctx, bool is_extern)
                 f->frame_param_bytes = align_up(f->frame_param_bytes, v.align);
                 v.offset = f->frame_param_bytes;
                 f->frame_param_bytes += v.size;
+                f->body_params = true;
             } else if (space == SPACE_LOCAL) {
                 f->frame_local_bytes = align_up(f->frame_local_bytes, v.align);
                 v.offset = f->frame_local_bytes;
@@ -1350,6 +1351,9 @@ static bool parse_call_list(Parser *p, GArray *vars, GArray *opds, const Functio
         Operand o;
         init_operand(&o);
         if (t->kind == TK_IDENT && lookup_param_var(p, t, &var)) {
+            if (rets && module_var(p->m, var)->scope == VAR_KERNEL_PARAM)
+                return fail(p, t, WS_ERR_INPUT, "call return value '%s' is a kernel parameter, which is read-only",
+                            module_var(p->m, var)->name);
             next(p);
         } else if (t->kind == TK_IDENT) {
             next(p);

@@ -2096,6 +2096,37 @@ START_TEST(test_register_rows_shared_safely)
 }
 END_TEST
 
+/* A kernel may pass its own parameter straight to a call: the argument is
+ * the launch's value (kernel parameters have no per-lane copy), whether or
+ * not the kernel's body declares .param variables of its own. */
+START_TEST(test_kernel_parameter_as_call_argument)
+{
+    const char *store =
+        HEADER ".func put(.param .b64 src, .param .b64 dst)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+               "ld.param.b64 %rd1, [src];\nld.param.b64 %rd2, [dst];\n"
+               "ld.global.u32 %r1, [%rd1];\nst.global.u32 [%rd2], %r1;\nret;\n}\n"
+               ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<5>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\nmul.wide.u32 %rd2, %r1, 4;\n"
+               "add.s64 %rd3, %rd1, %rd2;\ncall.uni put, (in, %rd3);\nret;\n}\n";
+    const char *returned =
+        HEADER ".func (.param .b32 r) first(.param .b64 src)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+               "ld.param.b64 %rd1, [src];\nld.global.u32 %r1, [%rd1];\nst.param.b32 [r], %r1;\nret;\n}\n"
+               ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
+               ".param .b32 got;\ncall.uni (got), first, (in);\nld.param.b32 %r2, [got];\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\nmul.wide.u32 %rd2, %r1, 4;\n"
+               "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;\nret;\n}\n";
+    const uint32_t in[1] = {0x1234abcd};
+    const char *cases[] = {store, returned};
+    for (int c = 0; c < 2; c++) {
+        uint32_t out[32];
+        memset(out, 0xEE, sizeof out);
+        run_kernel(cases[c], 1, 32, out, sizeof out, in, sizeof in);
+        for (uint32_t l = 0; l < 32; l++)
+            EQ32(out[l], 0x1234abcd);
+    }
+}
+END_TEST
+
 /* ================================================================ special registers */
 
 /* tu_run launches 1-D grids only: this runs a kernel k(out) on any grid. */
@@ -2888,6 +2919,7 @@ static Suite *ops_suite(void)
     tcase_add_test(w, test_vote_divergent);
     tcase_add_test(w, test_shfl);
     tcase_add_test(w, test_register_rows_shared_safely);
+    tcase_add_test(w, test_kernel_parameter_as_call_argument);
     tcase_add_test(w, test_register_rows_fresh_per_cta);
     tcase_add_test(w, test_activemask_match);
     tcase_add_test(w, test_special_registers_3d);

@@ -955,6 +955,8 @@ START_TEST(test_inline_errors)
                 WS_ERR_INPUT, "t.ptx:11:1: error: call to 'f' passes 2 arguments but it takes 1");
     parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r0, -99999999999999999999;\n}\n", WS_ERR_INPUT,
                 "t.ptx:7:19: error: bad number '-99999999999999999999'");
+    parse_fails(KHEAD ".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n.entry k(.param .b32 v)\n{\ncall (v), f, (v);\nret;\n}\n",
+                WS_ERR_INPUT, "t.ptx:10:7: error: call return value 'v' is a kernel parameter, which is read-only");
 }
 END_TEST
 
