@@ -1351,7 +1351,7 @@ static inline uint32_t guard_lanes(const ExecCtx *x)
 static inline void operands_from_plan(ExecCtx *x, const InsnPlan *ip)
 {
     for (uint32_t i = 0; i < x->in->nopd; i++)
-        x->v[i] = ip->fixed[i] ? ip->fixed[i] : ctx_row(x, ip->reg[i]);
+        x->v[i] = ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
 }
 
 /* Execute the instruction at the top of a settled, ready warp's stack.

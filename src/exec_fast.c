@@ -940,16 +940,19 @@ static const uint64_t *fixed_row(ExecPlan *p, GHashTable *by_value, uint64_t v)
     return row;
 }
 
-/* How step_one finds operand i's lanes (InsnPlan.fixed/reg): the kinds that
+/* How step_one finds operand i's lanes (InsnPlan.fixed/row_at): the kinds that
  * are the same for every step at plan time; false for the others. */
-static bool plan_operand(ExecPlan *p, GHashTable *by_value, const Operand *o, InsnPlan *ip, uint32_t i)
+static bool plan_operand(ExecPlan *p, GHashTable *by_value, const Function *fn, const Operand *o, InsnPlan *ip,
+                         uint32_t i)
 {
     ip->fixed[i] = NULL;
-    ip->reg[i] = NO_INDEX;
+    ip->row_at[i] = 0;
     switch ((OperandKind)o->kind) {
     case OPD_REG:
-        ip->reg[i] = o->reg;
-        return !o->negate && o->reg != NO_INDEX;
+        if (o->negate || o->reg == NO_INDEX || !fn->cfg)
+            return false;
+        ip->row_at[i] = fn->cfg->slot_of[o->reg] * WARP_SIZE;
+        return true;
     case OPD_IMM:
         ip->fixed[i] = fixed_row(p, by_value, (uint64_t)o->imm);
         return true;
@@ -984,7 +987,7 @@ ExecPlan *exec_plan_new(const Module *m)
             ip->handler = h ? h : exec_handlers[in->op];
             ip->rows_only = true;
             for (uint32_t k = 0; k < in->nopd; k++)
-                ip->rows_only &= plan_operand(p, by_value, &in->opd[k], ip, k);
+                ip->rows_only &= plan_operand(p, by_value, fn, &in->opd[k], ip, k);
             ip->traits = exec_insn_traits(in);
             ip->block = NO_INDEX;
             const struct Cfg *cfg = fn->cfg;

@@ -26,12 +26,14 @@ enum {
 typedef struct {
     OpHandler handler;     /* fast form, else exec_handlers[op] */
     /* Operand i's 32 lanes: fixed[i] when set (an immediate broadcast once
-     * into the plan, zeros for a non-value), else register reg[i]'s row.
+     * into the plan, zeros for a non-value), else the frame's registers
+     * from lane value row_at[i] on (its register's row, Cfg.slot_of times
+     * WARP_SIZE, worked out here rather than looked up at every step).
      * rows_only is false when some operand needs work per step (special
      * register, symbol address, negated predicate): then the general
      * resolver runs. */
     const uint64_t *fixed[INSN_MAX_OPERANDS];
-    uint32_t reg[INSN_MAX_OPERANDS];
+    uint32_t row_at[INSN_MAX_OPERANDS];
     uint32_t block;        /* basic block this instruction begins, NO_INDEX if none */
     uint8_t traits;        /* STEP_* */
     bool rows_only;
