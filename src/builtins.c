@@ -53,7 +53,7 @@ static void set_return(ExecCtx *x, const CallSite *cs, uint32_t lane, uint64_t v
         return;
     if (cs->rets[0] != NO_INDEX) {
         const Variable *v = module_var(x->m, cs->rets[0]);
-        memcpy(x->fr->params + (size_t)lane * x->fr->param_stride + v->offset, &value, MIN(v->size, (uint64_t)bytes));
+        memcpy(param_var_bytes(x, x->fr, v, lane), &value, MIN(v->size, (uint64_t)bytes));
     } else if (cs->ret_opds[0].kind == OPD_REG) {
         reg_write(x, cs->ret_opds[0].reg, lane, value, bytes);
     }

@@ -522,7 +522,7 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
             uint64_t off = (uint64_t)o->imm;
             if (off + size > v->size && !(v->size == 0))
                 return fault_out_of_bounds(x, space, addr, size, lane, write, "outside the parameter");
-            return x->fr->params + (size_t)lane * x->fr->param_stride + v->offset + off;
+            return param_var_bytes(x, x->fr, v, lane) + off;
         }
         const Function *k = module_func(x->m, c->spec->kernel);
         if (write)
@@ -909,7 +909,7 @@ bool exec_CALL(ExecCtx *x)
                 memcpy(&v, buf, MIN(bytes, 8u));
                 frame_row(f, (uint32_t)pv->offset)[l] = v;
             } else {
-                memcpy(f->params + (size_t)l * f->param_stride + pv->offset, buf, bytes);
+                memcpy(param_var_bytes(x, f, pv, l), buf, bytes);
             }
         }
     }
