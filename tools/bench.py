@@ -345,9 +345,9 @@ def mode_table(results, mode):
 
 
 def paired_ratio(num, den):
-    """Median over the runs i of num's sim s / den's sim s: two modes of one
-    workload ran alternately, so each pair shares the machine's state."""
-    ratios = [a.sim_s / b.sim_s for a, b in zip(num["runs"], den["runs"]) if b.sim_s > 0]
+    """Median over i of run num[i]'s sim s / run den[i]'s: two ways of
+    running one workload took turns, so each pair shares the machine's state."""
+    ratios = [a.sim_s / b.sim_s for a, b in zip(num, den) if b.sim_s > 0]
     return statistics.median(ratios) if ratios else float("nan")
 
 
@@ -373,7 +373,7 @@ def targets_section(results):
     slow_rows = []
     for w in WORKLOADS:
         f, t = results[w.name]["functional"], results[w.name]["timing"]
-        slowdown = paired_ratio(t, f)
+        slowdown = paired_ratio(t["runs"], f["runs"])
         slow_rows.append([w.name, M(f["warp_inst_per_s"]), M(t["warp_inst_per_s"]), "%.2fx" % slowdown,
                           VERDICT(slowdown <= TARGET_SLOWDOWN)])
     slow = md_table(["workload", "functional M warp inst/s", "timing M warp inst/s",
@@ -389,7 +389,7 @@ def threads_section(results, modes):
     for w in WORKLOADS:
         for m in thread_modes:
             ref, s = results[w.name][m.same_metrics_as], results[w.name][m.name]
-            speedup = paired_ratio(ref, s)
+            speedup = paired_ratio(ref["runs"], s["runs"])
             rows.append([w.name, m.options[-1], "%.3f" % s["sim_s"],
                          "%.2fx" % speedup if speedup == speedup else "—",
                          "yes" if s["fingerprint"] == ref["fingerprint"] else "NO"])
@@ -592,7 +592,7 @@ def sampling_check(warpsim, runs, help_text):
         finally:
             os.unlink(report)
         for label, _ in modes:
-            speedup = paired_ratio({"runs": full}, {"runs": sampled[label]})
+            speedup = paired_ratio(full, sampled[label])
             error = abs(sampled[label][0].cycles - full[0].cycles) / full[0].cycles
             rows.append(["`%s`" % manifest, config, info.get("waves", "?"), waves, label,
                          full[0].cycles, sampled[label][0].cycles, "%.2f %%" % (100 * error),
