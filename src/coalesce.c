@@ -232,6 +232,20 @@ crossing:;
         emit(out, lines.b[i].key << LINE_SHIFT, LINE_BYTES, lines.b[i].mask);
 }
 
+/* Whether no two transactions overlap, seen cheaply: their ranges follow
+ * each other in one direction (a strided or reversed warp under the
+ * per-lane rules); otherwise unknown, and callers must look. */
+static bool transactions_ordered(const CoalesceResult *out)
+{
+    bool up = true, down = true;
+    for (uint32_t i = 1; i < out->ntrans && (up || down); i++) {
+        const MemTransaction *p = &out->trans[i - 1], *t = &out->trans[i];
+        up = up && t->addr >= p->addr + p->bytes;
+        down = down && t->addr + t->bytes <= p->addr;
+    }
+    return up || down;
+}
+
 void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceResult *out)
 {
     out->requests = 0;
@@ -272,4 +286,6 @@ void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceRe
         warp_sector(a, out);
         break;
     }
+    if (!out->distinct_sectors)
+        out->distinct_sectors = transactions_ordered(out);
 }

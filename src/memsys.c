@@ -375,6 +375,11 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         return MAX(cr.ntrans, 1u);
     }
     uint32_t fill_bytes = use_l1 ? cache_fill_bytes(l1) : SECTOR_BYTES;
+    /* distinct transactions still fetch distinct sectors from below unless
+     * L1 widens two of them to one fill unit */
+    bool distinct = cr.distinct_sectors;
+    for (uint32_t i = 0; distinct && fill_bytes > SECTOR_BYTES && i < cr.ntrans; i++)
+        distinct = cr.trans[i].bytes >= fill_bytes && !(cr.trans[i].addr & (fill_bytes - 1));
     uint64_t fetched[FETCH_TRACK];
     uint32_t nfetched = 0;
     for (uint32_t i = 0; i < cr.ntrans; i++) {
@@ -388,7 +393,7 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
         /* Transactions of one request that repeat a sector (the cc 1.x rules
          * issue one per lane, broadcasts included) are merged below L1: the
          * data comes back once, at the first one's time. */
-        for (uint32_t m = cr.distinct_sectors ? 0 : t.sector_mask; m; m &= m - 1) {
+        for (uint32_t m = distinct ? 0 : t.sector_mask; m; m &= m - 1) {
             uint32_t s = (uint32_t)__builtin_ctz(m);
             uint64_t sector = t.addr + SECTOR_BYTES * (uint64_t)s;
             bool seen = false;

@@ -413,6 +413,38 @@ START_TEST(distinct_sectors_flag)
     r = run(COALESCE_CC10, &b, false);
     ck_assert(repeats_a_sector(&r));
     ck_assert(!r.distinct_sectors);
+    /* a strided or reversed warp under the per-lane rules: transactions
+     * that follow each other in one direction are seen to be distinct */
+    WarpAccess up = strided(0xFFFFFFFF, 4, BASE, 32), down = strided(0xFFFFFFFF, 4, BASE + 31 * 64, 0);
+    for (int i = 0; i < 32; i++)
+        down.addr[i] = BASE + (uint64_t)(31 - i) * 64;
+    CoalesceRule per_lane[] = {COALESCE_CC10, COALESCE_CC12};
+    for (int k = 0; k < 2; k++) {
+        r = run(per_lane[k], &up, false);
+        ck_assert_uint_eq(r.ntrans, k == 0 ? 32 : 8);   /* cc 1.2: a 128 B segment per 4 lanes */
+        ck_assert(r.distinct_sectors);
+        r = run(per_lane[k], &down, false);
+        ck_assert_uint_eq(r.ntrans, k == 0 ? 32 : 16);  /* 64 B apart: two lanes per segment */
+        ck_assert(r.distinct_sectors);
+    }
+    /* and whatever the rule and word size, the flag never claims distinct
+     * sectors that repeat (random warps over a few lines, where they do) */
+    CoalesceRule rules[] = {COALESCE_CC10, COALESCE_CC12, COALESCE_CC20, COALESCE_SECTOR};
+    uint32_t sizes[] = {1, 2, 4, 8, 16};
+    int claimed = 0, repeated = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        uint32_t size = sizes[trial % 5];
+        WarpAccess c = { .mask = (uint32_t)rand() | 1u, .size = size };
+        bool ordered = trial % 3 == 0; /* strided: distinct more often than not */
+        for (int i = 0; i < 32; i++)
+            c.addr[i] = BASE + size * (ordered ? (uint64_t)i * (1 + trial % 9) : (uint64_t)(rand() % 64));
+        r = run(rules[trial % 4], &c, trial % 2);
+        claimed += r.distinct_sectors;
+        repeated += repeats_a_sector(&r);
+        ck_assert(!(r.distinct_sectors && repeats_a_sector(&r)));
+    }
+    ck_assert_int_gt(claimed, 50);   /* both cases were exercised */
+    ck_assert_int_gt(repeated, 50);
 }
 END_TEST
 
