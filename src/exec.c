@@ -1479,8 +1479,9 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
             uint32_t pc = w->stack[w->depth - 1].pc;
             if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
                 break;
-            access = may_run[x.func][pc] == RUN_AHEAD_ACCESS;
-            if (access && !accesses)
+            uint8_t kind = may_run[x.func][pc];
+            access = kind >= RUN_AHEAD_ACCESS;
+            if (access && (!accesses || (kind == RUN_AHEAD_RECORD && !accesses->records_left)))
                 break;
             if (access)
                 accesses->log->mask = 0;

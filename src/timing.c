@@ -97,6 +97,12 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 
 /* How many instructions a warp executes ahead of their issue (below). */
 #define AHEAD_MAX 16
+/* Of those, global accesses whose addresses wait in the SM's records for
+ * their issue, which times them (AHEAD_RECORDED). */
+#define AHEAD_RECORDS 4
+/* ahead_wavefronts[i] of a step whose access waits in a record; the cost of
+ * a short access is at most 128 wavefronts (smem_banks) */
+#define AHEAD_RECORDED UINT8_MAX
 
 /* Two host cache lines, aligned (the array is): issuing touches most
  * fields, and a warp is rarely still in the host's cache when it issues
@@ -128,10 +134,13 @@ typedef struct {
      * ahead_pc[ahead_at .. nahead) of `func`; then ahead_error, if the
      * next one faulted.
      * ahead_wavefronts: of a shared, constant or parameter access among
-     * them, what its addresses cost (memsys_short_access); 0 for others */
+     * them, what its addresses cost (memsys_short_access); AHEAD_RECORDED
+     * for a global access, whose addresses are the SM's record
+     * ahead_records[k] for the k-th of them; 0 for others */
     uint8_t nahead, ahead_at;
     uint16_t ahead_pc[AHEAD_MAX];
     uint8_t ahead_wavefronts[AHEAD_MAX];
+    uint8_t ahead_records[AHEAD_RECORDS], ahead_record_at;
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -214,6 +223,11 @@ typedef struct {
      * record, which stays in the host cache */
     WarpAccess log;
     WarpAccess ahead_log; /* the same for the accesses of instructions run ahead */
+    /* global accesses run ahead, waiting for their issue: records[i] for
+     * each i not in free_records[0 .. nfree_records) */
+    WarpAccess *records;
+    uint8_t *free_records;
+    uint32_t nfree_records;
     /* where the SM's counts go: the launch's, or its host thread's */
     TimingStats *ts;
     LaunchStats *stats;
@@ -281,6 +295,8 @@ typedef struct {
     uint32_t *ninsns;    /* [func]: 0 for those not defined here */
     uint8_t **may_run_ahead; /* [func][pc]: see may_run_ahead() */
     bool run_ahead;
+    bool run_ahead_global; /* global accesses too (may_run_ahead) */
+    uint32_t nrecords;   /* Sm.records per SM */
     uint32_t max_regs;
     uint64_t *shared_offset;
     uint32_t shared_size;
@@ -494,22 +510,35 @@ static bool address_timed(const Insn *in)
     return isa_type_size((PtxType)in->type) * MAX(in->vec, 1u) <= 16;
 }
 
+/* A weak global load or store, which may run ahead when the launch allows
+ * it (Model.run_ahead_global): no other CTA can see it (no global atomics,
+ * launch_ctas_independent), and a warp of its own CTA only after a barrier
+ * or a fence, which stop the run, unless the two race.  Its addresses wait
+ * in a record for its issue, which times it in the order it always had. */
+static bool global_recordable(const Insn *in)
+{
+    return in->space == SPACE_GLOBAL && (in->op == OP_LD || in->op == OP_ST) &&
+           (in->sem == SEM_NONE || in->sem == SEM_WEAK);
+}
+
 /* Instructions a warp may execute before their issue: their inputs and
  * effects stay inside the warp (registers, reconvergence stack, carry), or
  * are memory accesses that address_timed() allows, so the cycle they
- * execute at cannot change any result.  Other memory accesses, barriers,
+ * execute at cannot change any result, or (with `global`) those of
+ * global_recordable().  Other memory accesses, barriers,
  * calls, exits and clock reads execute at issue.  Nor may one end the
  * warp (which can release other warps at a barrier): it neither falls off
  * the function's end nor branches there. */
-static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
+static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bool global)
 {
     uint32_t n = func_ninsns(fn);
     if (pc + 1 >= n || pc > UINT16_MAX) /* WarpSlot.ahead_pc */
         return RUN_AHEAD_NO;
     FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
     bool access = in->op == OP_LD || in->op == OP_ST;
+    bool record = access && global && global_recordable(in);
     if (access) {
-        if (!address_timed(in))
+        if (!address_timed(in) && !record)
             return RUN_AHEAD_NO;
     } else if (in->op == OP_BRA) {
         if (in->nopd < 1 || in->opd[0].kind != OPD_LABEL || in->opd[0].imm < 0 || (uint64_t)in->opd[0].imm >= n)
@@ -524,7 +553,7 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc)
                                     o->reg == SREG_GLOBALTIMER_HI))
             return RUN_AHEAD_NO;
     }
-    return access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
+    return record ? RUN_AHEAD_RECORD : access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 
 /* Scoreboard entries in the order the function first names its registers:
@@ -588,7 +617,7 @@ static void decode_module(Model *md)
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
             decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
-            md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i);
+            md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
         if (renumber)
             renumber_scoreboard(fn, md->tinsn[f]);
@@ -850,6 +879,8 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->waiting.e = carve(c, n * sizeof(WakeEntry));
     sm->wheel.words = (uint32_t)((n + 63) / 64);
     sm->wheel.bucket = carve(c, WHEEL_SIZE * sm->wheel.words * sizeof(uint64_t));
+    sm->records = carve(c, md->nrecords * sizeof(WarpAccess));
+    sm->free_records = carve(c, md->nrecords);
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
@@ -871,6 +902,9 @@ static void sm_prepare(const Model *md, Sm *sm)
         sm->last[k] = UINT32_MAX;
         sm->sched_slots[k] = (sm->nslots + md->schedulers - 1 - k) / md->schedulers;
     }
+    for (uint32_t i = 0; i < md->nrecords; i++)
+        sm->free_records[i] = (uint8_t)i;
+    sm->nfree_records = md->nrecords;
 }
 
 /* ------------------------------------------------------------------ */
@@ -919,7 +953,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         s->w = &cs->cta.warps[i];
         s->cs = cs;
         s->w->mem_log = &sm->log;
-        s->nahead = s->ahead_at = 0;
+        s->nahead = s->ahead_at = s->ahead_record_at = 0;
         s->resume_valid = false;
         g_clear_error(&s->ahead_error);
         uint64_t *sb = slot_scoreboard(md, sm, s);
@@ -1113,20 +1147,36 @@ typedef struct {
     Model *md;
     Sm *sm;
     const StepPos *steps;
+    AheadAccesses *accesses; /* its records_left */
     uint32_t accessed;   /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
     uint8_t wavefronts[AHEAD_MAX];
+    uint8_t records[AHEAD_RECORDS]; /* the SM's records taken, in step order */
+    uint32_t nrecords;
 } AheadCtx;
 
-/* An access run ahead (address_timed): counted now, its cost kept for its
- * issue, which needs nothing else (memsys_short_access). */
+/* An access run ahead: a global one (global_recordable) goes into a record
+ * of the SM until its issue times it; one that address_timed() allows is
+ * counted now, its cost kept for its issue, which needs nothing else
+ * (memsys_short_access). */
 static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
 {
     AheadCtx *a = data;
     const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
-    MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
-    g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles <= UINT8_MAX && step < AHEAD_MAX);
-    a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
+    g_assert(step < AHEAD_MAX);
     a->accessed |= 1u << step;
+    if (a->md->may_run_ahead[a->steps[step].func][a->steps[step].pc] == RUN_AHEAD_RECORD) {
+        /* records_left said there is one */
+        g_assert(a->sm->nfree_records && a->nrecords < AHEAD_RECORDS && a->accesses->records_left);
+        uint8_t r = a->sm->free_records[--a->sm->nfree_records];
+        memcpy(&a->sm->records[r], log, sizeof *log);
+        a->records[a->nrecords++] = r;
+        a->accesses->records_left--;
+        a->wavefronts[step] = AHEAD_RECORDED;
+        return;
+    }
+    MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
+    g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles < AHEAD_RECORDED);
+    a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
 }
 
 static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
@@ -1183,11 +1233,18 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
     uint32_t ahead_wavefronts = 0;
+    const WarpAccess *access = &sm->log; /* what the instruction accessed */
+    int record = -1;                     /* its record (AHEAD_RECORDED), given back below */
     if (s->ahead_at < s->nahead) { /* executed already */
         ahead_wavefronts = s->ahead_wavefronts[s->ahead_at];
+        if (ahead_wavefronts == AHEAD_RECORDED) {
+            record = s->ahead_records[s->ahead_record_at++];
+            access = &sm->records[record];
+            ahead_wavefronts = 0;
+        }
         info = (StepInfo){.func = s->func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
         if (s->ahead_at == s->nahead)
-            s->ahead_at = s->nahead = 0;
+            s->ahead_at = s->nahead = s->ahead_record_at = 0;
     } else if (s->ahead_error) { /* the fault of the instruction issued now */
         g_propagate_error(error, g_steal_pointer(&s->ahead_error));
         return false;
@@ -1203,8 +1260,9 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             uint32_t n = 0;
             /* a fault is kept in ahead_error until its instruction issues */
             StepPos steps[AHEAD_MAX];
-            AheadCtx ctx = {.md = md, .sm = sm, .steps = steps};
-            AheadAccesses accesses = {ahead_access, &ctx, &sm->ahead_log};
+            AheadAccesses accesses = {ahead_access, NULL, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
+            AheadCtx ctx = {.md = md, .sm = sm, .steps = steps, .accesses = &accesses};
+            accesses.data = &ctx;
             (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                                  &s->ahead_error);
             steps_func = n ? steps[0].func : 0;
@@ -1215,6 +1273,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             }
             s->nahead = (uint8_t)n;
             s->ahead_at = 0;
+            memcpy(s->ahead_records, ctx.records, ctx.nrecords);
+            s->ahead_record_at = 0;
         }
         uint32_t resume_func = 0; /* none when the warp is done */
         s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
@@ -1238,23 +1298,23 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
-    if (sm->log.mask) {
+    if (access->mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        if (md->by_quanta && memsys_shared_level(&sm->log)) {
+        if (md->by_quanta && memsys_shared_level(access)) {
             /* the L1 part now; L2 and DRAM see it after its quantum, in
              * lockstep order, and the data cannot be back before then
              * (run_quanta) */
             MemRequest *r = &sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
-            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem, r);
+            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem, r);
             DeferredList *later = &sm->deferred[md->filling];
             Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
                           .age = sm->age[s - sm->slots], .in = in, .done = done};
             if (G_UNLIKELY(sm->tl)) {
                 d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
-                d.tl_kind = (uint8_t)tl_mem_kind(in, &sm->log);
-                d.tl_bytes = tl_bytes(&sm->log);
+                d.tl_kind = (uint8_t)tl_mem_kind(in, access);
+                d.tl_bytes = tl_bytes(access);
             }
             if (request_goes_beyond(r)) {
                 ready = TIME_PENDING;
@@ -1275,11 +1335,11 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
         } else {
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
-            MemTiming mt = memsys_access(md->mem, sm->id, t, in, &sm->log, local_id, &sm->ts->mem);
+            MemTiming mt = memsys_access(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem);
             ready = MAX(mt.ready, t + 1);
             if (G_UNLIKELY(sm->tl) && mt.long_latency)
-                timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, &sm->log), t, ready,
-                             (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(&sm->log), in->line);
+                timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, access), t, ready,
+                             (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(access), in->line);
             state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
             sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
@@ -1289,6 +1349,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         state = STATE_SHORT_SCOREBOARD;
         sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
     }
+    if (record >= 0)
+        sm->free_records[sm->nfree_records++] = (uint8_t)record;
     uint64_t *sb = slot_scoreboard(md, sm, s);
     for (unsigned i = 0; i < done->ndst; i++)
         sb[done->dst[i]] = SB_PACK(ready, state);
@@ -2203,10 +2265,14 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         uint32_t lanes = cfg->unit_lanes[u] ? cfg->unit_lanes[u] : WARP_SIZE;
         md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;
     }
-    decode_module(&md);
     /* a budget stops the launch at an issued instruction and reports where
      * each warp is: nothing may have run beyond it */
     md.run_ahead = !spec->max_instructions && !spec->max_cycles;
+    bool independent = launch_ctas_independent(md.m, spec->kernel);
+    /* global accesses too, where only a race could tell (global_recordable)
+     * and no check watches the order of accesses */
+    md.run_ahead_global = md.run_ahead && independent && !spec->checks && !spec->fault_log && !spec->cooperative;
+    decode_module(&md);
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
@@ -2218,8 +2284,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* no more threads than SMs the grid can keep busy, and at least one */
     uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
                                           md.total_ctas - md.first_cta), 1u);
-    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles &&
-                  launch_ctas_independent(md.m, spec->kernel);
+    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles && independent;
     if (md.by_quanta) {
         md.per_thread = g_aligned_alloc0(nthreads, sizeof(ThreadCounts), _Alignof(ThreadCounts));
         for (uint32_t k = 0; k < nthreads; k++) {
@@ -2250,6 +2315,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     uint32_t max_slots = 1;
     for (uint32_t i = 0; i < md.nsms; i++)
         max_slots = MAX(max_slots, md.sms[i].nslots);
+    /* two global accesses ahead per warp are plenty: with fewer records
+     * left, warps execute theirs at issue */
+    md.nrecords = md.run_ahead_global ? MIN(2 * max_slots, 128u) : 0;
     md.slot_sched = g_new(uint16_t, max_slots);
     md.slot_bit = g_new(uint16_t, max_slots);
     for (uint32_t k = 0; k < max_slots; k++) {

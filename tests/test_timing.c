@@ -290,10 +290,32 @@ static const char shared_ptx[] =
     "mov.u32 %r15, %ctaid.x;\nmov.u32 %r16, %ntid.x;\nmad.lo.u32 %r17, %r15, %r16, %r2;\n"
     "mul.wide.u32 %rd5, %r17, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r14;\nret;\n}\n";
 
-/* A warp runs its warp-private instructions (arithmetic, branches) and
- * its shared, constant and parameter accesses ahead of their issue; a
- * launch with an instruction budget does not.  Nothing either way may show
- * it: outputs, cycles, states and memory counts. */
+/* Eight global loads per thread, n words apart after its output word,
+ * summed into it: with 64 warps per H200 SM, more than the SM keeps
+ * records for (two per warp), so some warps run them ahead and some at
+ * issue.  No thread loads a word another stores. */
+static const char loads8_ptx[] =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 buf, .param .u32 n)\n{\n"
+    ".reg .b32 %r<24>;\n.reg .b64 %rd<24>;\n"
+    "ld.param.u64 %rd1, [buf];\nld.param.u32 %r1, [n];\ncvta.to.global.u64 %rd2, %rd1;\n"
+    "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\nmad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    "mul.wide.u32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\nmul.wide.u32 %rd5, %r1, 4;\n"
+    "add.s64 %rd6, %rd4, %rd5;\nld.global.u32 %r6, [%rd6];\n"
+    "add.s64 %rd7, %rd6, %rd5;\nld.global.u32 %r7, [%rd7];\nadd.s64 %rd8, %rd7, %rd5;\n"
+    "ld.global.u32 %r8, [%rd8];\nadd.s64 %rd9, %rd8, %rd5;\nld.global.u32 %r9, [%rd9];\n"
+    "add.s64 %rd10, %rd9, %rd5;\nld.global.u32 %r10, [%rd10];\nadd.s64 %rd11, %rd10, %rd5;\n"
+    "ld.global.u32 %r11, [%rd11];\nadd.s64 %rd12, %rd11, %rd5;\nld.global.u32 %r12, [%rd12];\n"
+    "add.s64 %rd13, %rd12, %rd5;\nld.global.u32 %r13, [%rd13];\n"
+    "add.u32 %r14, %r6, %r7;\nadd.u32 %r14, %r14, %r8;\nadd.u32 %r14, %r14, %r9;\nadd.u32 %r14, %r14, %r10;\n"
+    "add.u32 %r14, %r14, %r11;\nadd.u32 %r14, %r14, %r12;\nadd.u32 %r14, %r14, %r13;\n"
+    "add.u32 %r15, %r14, %r5;\nst.global.u32 [%rd4], %r15;\nret;\n}\n";
+
+/* A warp runs its warp-private instructions (arithmetic, branches), its
+ * shared, constant and parameter accesses and (when the CTAs cannot see
+ * each other's) its weak global ones ahead of their issue; a launch with
+ * an instruction budget does not.  Nothing either way may show it:
+ * outputs, cycles, states and memory counts. */
 START_TEST(run_ahead_changes_nothing)
 {
     char *alu = alu_kernel(40, true);
@@ -307,6 +329,8 @@ START_TEST(run_ahead_changes_nothing)
         {copy_ptx, 64, 256, 8192, 2 * 8192 * 4},
         {clock_ptx, 2, 256, 0, 256},
         {shared_ptx, 8, 256, 2, 8 * 256 * 4},
+        /* 132 x 8 CTAs of 256 fill every SM */
+        {loads8_ptx, 132 * 8, 256, 132 * 8 * 256, 9 * 132 * 8 * 256 * 4},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         Result ahead, issued;
@@ -323,6 +347,8 @@ START_TEST(run_ahead_changes_nothing)
         ck_assert_msg(memcmp(&ahead.ts.mem, &issued.ts.mem, sizeof ahead.ts.mem) == 0, "case %zu: memory", i);
         ck_assert_uint_eq(ahead.ls.warp_insts, issued.ls.warp_insts);
         ck_assert_uint_eq(ahead.ls.thread_insts, issued.ls.thread_insts);
+        if (cases[i].ptx == loads8_ptx) /* what it was for: every load happened */
+            ck_assert_uint_eq(ahead.ts.mem.gld_requests, 132 * 8 * 8 * 8);
         if (cases[i].ptx == shared_ptx) { /* what it was for: the accesses happened, and conflicted */
             ck_assert_uint_eq(ahead.ts.mem.shared_st_requests, 8 * 8);
             ck_assert_uint_eq(ahead.ts.mem.shared_ld_requests, 8 * 8);
