@@ -918,6 +918,8 @@ static void sm_activity(Sm *sm, uint64_t t, bool becomes_busy)
         sm->ts->sm_active_cycles += t - sm->active_since;
 }
 
+static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s);
+
 /* CTA `lin` (the grid's linear index) into a free slot of the SM at cycle
  * t, its warps aged age0, age0 + 1, ... (the dispatch order, which
  * greedy-then-oldest follows). */
@@ -954,7 +956,6 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         s->cs = cs;
         s->w->mem_log = &sm->log;
         s->nahead = s->ahead_at = s->ahead_record_at = 0;
-        s->resume_valid = false;
         g_clear_error(&s->ahead_error);
         uint64_t *sb = slot_scoreboard(md, sm, s);
         for (uint32_t r = 0; r < md->max_regs; r++)
@@ -964,6 +965,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         sm->start[cs->first_slot + i] = t;
         sm->age[cs->first_slot + i] = age0 + i;
         s->at_barrier = false;
+        slot_run_ahead(md, sm, s);
         slot_peek(md, sm, s);
         /* waiting even when ready at t: the SM's cycle t may be under way */
         sm->where[s - sm->slots] = SLOT_IDLE;
@@ -1179,6 +1181,41 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
 }
 
+/* With the warp's registers in the host's cache (it just executed, or its
+ * CTA was just set up), runs its next instructions that may run ahead now
+ * (may_run_ahead); they issue in later cycles.  Then notes where the warp
+ * stands for slot_peek_insn(). */
+static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
+{
+    Warp *w = s->w;
+    uint32_t steps_func = 0;
+    if (md->run_ahead && w->state == WARP_READY) {
+        uint32_t n = 0;
+        /* a fault is kept in ahead_error until its instruction issues */
+        StepPos steps[AHEAD_MAX];
+        AheadAccesses accesses = {ahead_access, NULL, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
+        AheadCtx ctx = {.md = md, .sm = sm, .steps = steps, .accesses = &accesses};
+        accesses.data = &ctx;
+        (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
+                             &s->ahead_error);
+        steps_func = n ? steps[0].func : 0;
+        for (uint32_t i = 0; i < n; i++) {
+            g_assert(steps[i].func == steps_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
+            s->ahead_pc[i] = (uint16_t)steps[i].pc;
+            s->ahead_wavefronts[i] = ctx.accessed >> i & 1 ? ctx.wavefronts[i] : 0;
+        }
+        s->nahead = (uint8_t)n;
+        s->ahead_at = 0;
+        memcpy(s->ahead_records, ctx.records, ctx.nrecords);
+        s->ahead_record_at = 0;
+    }
+    uint32_t resume_func = 0; /* none when the warp is done */
+    s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
+    s->resume_valid = true;
+    /* where the steps ran ahead, and the resume point when there are none */
+    s->func = s->nahead ? steps_func : resume_func;
+}
+
 static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 {
     const GpuConfig *cfg = md->cfg;
@@ -1253,34 +1290,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         if (!warp_step(w, &info, error))
             return false;
         stepped = true;
-        uint32_t steps_func = 0;
-        /* with the warp's registers in the host's cache, run its next
-         * warp-private instructions now; they issue in later cycles */
-        if (md->run_ahead && w->state == WARP_READY) {
-            uint32_t n = 0;
-            /* a fault is kept in ahead_error until its instruction issues */
-            StepPos steps[AHEAD_MAX];
-            AheadAccesses accesses = {ahead_access, NULL, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
-            AheadCtx ctx = {.md = md, .sm = sm, .steps = steps, .accesses = &accesses};
-            accesses.data = &ctx;
-            (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
-                                 &s->ahead_error);
-            steps_func = n ? steps[0].func : 0;
-            for (uint32_t i = 0; i < n; i++) {
-                g_assert(steps[i].func == steps_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
-                s->ahead_pc[i] = (uint16_t)steps[i].pc;
-                s->ahead_wavefronts[i] = ctx.accessed >> i & 1 ? ctx.wavefronts[i] : 0;
-            }
-            s->nahead = (uint8_t)n;
-            s->ahead_at = 0;
-            memcpy(s->ahead_records, ctx.records, ctx.nrecords);
-            s->ahead_record_at = 0;
-        }
-        uint32_t resume_func = 0; /* none when the warp is done */
-        s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
-        s->resume_valid = true;
-        /* where the steps ran ahead, and the resume point when there are none */
-        s->func = s->nahead ? steps_func : resume_func;
+        slot_run_ahead(md, sm, s);
     }
     sm->issued++;
     if (!md->by_quanta)
