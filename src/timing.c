@@ -513,12 +513,14 @@ static bool address_timed(const Insn *in)
 /* A weak global load or store, which may run ahead when the launch allows
  * it (Model.run_ahead_global): no other CTA can see it (no global atomics,
  * launch_ctas_independent), and a warp of its own CTA only after a barrier
- * or a fence, which stop the run, unless the two race.  Its addresses wait
- * in a record for its issue, which times it in the order it always had. */
+ * or a fence, which stop the run, unless the two race.  (.cv loads, which
+ * ask to see others' writes as late as possible, wait for their issue.)
+ * Its addresses wait in a record for its issue, which times it in the
+ * order it always had. */
 static bool global_recordable(const Insn *in)
 {
     return in->space == SPACE_GLOBAL && (in->op == OP_LD || in->op == OP_ST) &&
-           (in->sem == SEM_NONE || in->sem == SEM_WEAK);
+           (in->sem == SEM_NONE || in->sem == SEM_WEAK) && in->cache != CACHE_CV;
 }
 
 /* Instructions a warp may execute before their issue: their inputs and
