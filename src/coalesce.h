@@ -52,7 +52,8 @@ typedef struct {
     uint32_t ntrans;        /* transactions (gld/gst_transactions in nvprof terms) */
     bool distinct_sectors;  /* no 32 B sector is in two transactions (one request
                                whose blocks are distinct: the sector rule, and
-                               cc 2.x words of at most 4 B) */
+                               cc 2.x words of at most 4 B; or transactions that
+                               follow each other in one direction) */
     MemTransaction trans[COALESCE_MAX_TRANS];
 } CoalesceResult;
 

@@ -1465,7 +1465,7 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
                       const AheadAccesses *accesses, GError **error)
 {
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
-    uint32_t n = 0;
+    uint32_t n = 0, recorded = 0;
     bool settle = true, ok = true;
     while (n < max && w->state == WARP_READY) {
         if (settle) {
@@ -1474,16 +1474,16 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
                 break;
             ctx_enter_frame(&x);
         }
-        bool access = false;
+        uint8_t kind = RUN_AHEAD_YES;
         if (may_run) {
             uint32_t pc = w->stack[w->depth - 1].pc;
             if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
                 break;
-            uint8_t kind = may_run[x.func][pc];
-            access = kind >= RUN_AHEAD_ACCESS;
-            if (access && (!accesses || (kind == RUN_AHEAD_RECORD && !accesses->records_left)))
+            kind = may_run[x.func][pc];
+            if (kind >= RUN_AHEAD_ACCESS &&
+                (!accesses || (kind == RUN_AHEAD_RECORD && recorded == accesses->max_records)))
                 break;
-            if (access)
+            if (kind >= RUN_AHEAD_ACCESS)
                 accesses->log->mask = 0;
         }
         ok = step_one(&x, &settle);
@@ -1491,8 +1491,10 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
             break;
         if (steps)
             steps[n] = (StepPos){x.func, x.pc};
-        if (access && accesses->log->mask)
+        if (kind >= RUN_AHEAD_ACCESS && accesses->log->mask) {
             accesses->on_access(accesses->data, n, accesses->log);
+            recorded += kind == RUN_AHEAD_RECORD;
+        }
         n++;
     }
     if (ok && settle) {

@@ -189,8 +189,8 @@ typedef struct {
     void (*on_access)(void *data, uint32_t step, const WarpAccess *log);
     void *data;
     WarpAccess *log;     /* where the steps ahead record their accesses */
-    uint32_t records_left; /* RUN_AHEAD_RECORD accesses the caller can still keep:
-                              the run stops before another; on_access counts them */
+    uint32_t max_records; /* RUN_AHEAD_RECORD accesses the caller can keep: the
+                             run stops before one more */
 } AheadAccesses;
 
 /* may_run[func][pc] of warp_run_ahead */
@@ -198,8 +198,8 @@ enum {
     RUN_AHEAD_NO,
     RUN_AHEAD_YES,
     RUN_AHEAD_ACCESS, /* yes, and it accesses memory */
-    RUN_AHEAD_RECORD  /* yes while records_left, and it accesses memory, which
-                         the caller keeps to time at issue */
+    RUN_AHEAD_RECORD  /* yes, up to max_records of them, and it accesses memory,
+                         which the caller keeps to time at issue */
 };
 
 /* Execute the warp's next instructions early, for the timing model, while

@@ -1151,7 +1151,6 @@ typedef struct {
     Model *md;
     Sm *sm;
     const StepPos *steps;
-    AheadAccesses *accesses; /* its records_left */
     uint32_t accessed;   /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
     uint8_t wavefronts[AHEAD_MAX];
     uint8_t records[AHEAD_RECORDS]; /* the SM's records taken, in step order */
@@ -1165,19 +1164,18 @@ typedef struct {
 static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
 {
     AheadCtx *a = data;
-    const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     g_assert(step < AHEAD_MAX);
     a->accessed |= 1u << step;
     if (a->md->may_run_ahead[a->steps[step].func][a->steps[step].pc] == RUN_AHEAD_RECORD) {
-        /* records_left said there is one */
-        g_assert(a->sm->nfree_records && a->nrecords < AHEAD_RECORDS && a->accesses->records_left);
+        /* max_records said there is one */
+        g_assert(a->sm->nfree_records && a->nrecords < AHEAD_RECORDS);
         uint8_t r = a->sm->free_records[--a->sm->nfree_records];
         memcpy(&a->sm->records[r], log, sizeof *log);
         a->records[a->nrecords++] = r;
-        a->accesses->records_left--;
         a->wavefronts[step] = AHEAD_RECORDED;
         return;
     }
+    const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
     g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles < AHEAD_RECORDED);
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
@@ -1195,9 +1193,8 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         uint32_t n = 0;
         /* a fault is kept in ahead_error until its instruction issues */
         StepPos steps[AHEAD_MAX];
-        AheadAccesses accesses = {ahead_access, NULL, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
-        AheadCtx ctx = {.md = md, .sm = sm, .steps = steps, .accesses = &accesses};
-        accesses.data = &ctx;
+        AheadCtx ctx = {.md = md, .sm = sm, .steps = steps};
+        AheadAccesses accesses = {ahead_access, &ctx, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
         steps_func = n ? steps[0].func : 0;
