@@ -157,6 +157,16 @@ bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);
  * order them. */
 bool launch_ctas_independent(const Module *m, uint32_t kernel);
 
+/* True when something in the launch can tell the order its accesses
+ * execute in, even with independent CTAs: the run-time checks and the
+ * fault log of --keep-going report them as they happen, and a cooperative
+ * grid's CTAs wait for each other.  Work is only moved in time (CTAs on
+ * other threads, accesses ahead of their issue) where nothing does. */
+static inline bool launch_order_watched(const LaunchSpec *spec)
+{
+    return spec->checks || spec->fault_log || spec->cooperative;
+}
+
 /* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
  * CTAs x fastest, then y, then z (launch order). */
 void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end);

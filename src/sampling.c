@@ -65,8 +65,8 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
     /* with several threads, others start on the rest at once; this one
      * joins them when the detailed waves are done */
     LaunchShare *others = NULL;
-    if (spec->host_threads > 1 && !spec->checks && !spec->fault_log && !spec->max_instructions &&
-        !spec->max_cycles && !spec->cooperative && launch_ctas_independent(img->module, spec->kernel)) {
+    if (spec->host_threads > 1 && !spec->max_instructions && !spec->max_cycles && !launch_order_watched(spec) &&
+        launch_ctas_independent(img->module, spec->kernel)) {
         uint32_t helpers = spec->host_threads / 2;
         detailed.host_threads = spec->host_threads - helpers;
         others = launch_share_new(img, &remaining, helpers, error);

@@ -2280,7 +2280,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     bool independent = launch_ctas_independent(md.m, spec->kernel);
     /* global accesses too, where only a race could tell (global_recordable)
      * and no check watches the order of accesses */
-    md.run_ahead_global = md.run_ahead && independent && !spec->checks && !spec->fault_log && !spec->cooperative;
+    md.run_ahead_global = md.run_ahead && independent && !launch_order_watched(spec);
     decode_module(&md);
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
