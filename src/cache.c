@@ -14,7 +14,8 @@
  * One set's state is one block: its tags, then its ways' valid bits,
  * stamps and dirty bits (80 B for 4 ways), so a lookup and the update
  * after it touch the same host cache lines.  The blocks are allocated
- * uninitialised (hostmem.h: a large cache's in huge pages) and a set's
+ * uninitialised (hostmem.h: a large cache's in huge pages; cache_new_in:
+ * in the caller's memory, where many small caches share huge pages) and a set's
  * block is cleared on its first use since the last invalidation (a bit per
  * set says which are), so making, invalidating and freeing a cache costs
  * nothing per set that is never used.  Filling a way clears its valid and
@@ -66,8 +67,10 @@ struct Cache {
                                 line_bytes + 1, 0 when empty), then assoc valid masks,
                                 assoc stamps and assoc dirty masks (uint32_t; dirty:
                                 bit i, sector i modified, a subset of valid) */
-    uint8_t *sets;           /* nsets * set_bytes (hostmem.h); a set's block is
-                                stale after an invalidation until set_block() clears it */
+    uint8_t *sets;           /* nsets * set_bytes (hostmem.h, or the caller's:
+                                cache_new_in); a set's block is stale after an
+                                invalidation until set_block() clears it */
+    bool own_sets;           /* sets is ours to free */
     uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
     uint64_t dirty_sectors;  /* bits set in the filled ways' dirty masks */
     uint8_t way_hint[WAY_HINTS]; /* by line: the way it was last found in (a guess) */
@@ -125,9 +128,9 @@ static size_t sets_bytes(const Cache *c)
     return (size_t)c->nsets * c->set_bytes;
 }
 
-Cache *cache_new(const CacheConfig *cfg)
+/* Everything but the allocations: the geometry cache_sets_bytes() needs too. */
+static void cache_shape(Cache *c, const CacheConfig *cfg)
 {
-    Cache *c = g_aligned_alloc0(1, sizeof(Cache), _Alignof(Cache));
     c->line_bytes = cfg->line_bytes;
     c->sector_bytes = cfg->sector_bytes;
     if (c->sector_bytes == 0 || c->sector_bytes > c->line_bytes)
@@ -140,13 +143,14 @@ Cache *cache_new(const CacheConfig *cfg)
     c->sectors_32 = c->sector_shift == 5 && c->line_shift >= 5;
     c->line_sectors = c->line_bytes / 32;   /* at most 32 with 32 B sectors: see above */
     c->line_sector_mask = c->line_sectors >= 32 ? 0xFFFFFFFFu : (1ull << c->line_sectors) - 1;
+    c->clock_limit = UINT32_MAX;
     if (cfg->size_bytes == 0 || c->line_bytes == 0 || c->assoc == 0)
-        return c;
+        return;
     uint64_t lines = cfg->size_bytes / c->line_bytes;
     if (lines < c->assoc)
         c->assoc = (uint32_t)lines;              /* smaller than one set: fully associative */
     if (c->assoc == 0)
-        return c;
+        return;
     c->nsets = (uint32_t)(lines / c->assoc);
     c->set_pow2 = (c->nsets & (c->nsets - 1)) == 0;
 #ifdef __SIZEOF_INT128__
@@ -156,18 +160,39 @@ Cache *cache_new(const CacheConfig *cfg)
     }
 #endif
     c->set_bytes = (20 * (size_t)c->assoc + 7) & ~(size_t)7; /* the next set's tags 8 B aligned (odd assoc) */
+}
+
+size_t cache_sets_bytes(const CacheConfig *cfg)
+{
+    Cache c = {0};
+    cache_shape(&c, cfg);
+    return sets_bytes(&c);
+}
+
+Cache *cache_new_in(const CacheConfig *cfg, void *sets)
+{
+    Cache *c = g_aligned_alloc0(1, sizeof(Cache), _Alignof(Cache));
+    cache_shape(c, cfg);
+    if (!c->nsets)
+        return c;
     /* not cleared here: set_block() clears what is used */
-    c->sets = hostmem_alloc(sets_bytes(c));
+    c->own_sets = !sets;
+    c->sets = sets ? sets : hostmem_alloc(sets_bytes(c));
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
-    c->clock_limit = UINT32_MAX;
     return c;
+}
+
+Cache *cache_new(const CacheConfig *cfg)
+{
+    return cache_new_in(cfg, NULL);
 }
 
 void cache_free(Cache *c)
 {
     if (!c)
         return;
-    hostmem_free(c->sets, sets_bytes(c));
+    if (c->own_sets)
+        hostmem_free(c->sets, sets_bytes(c));
     g_free(c->set_in_use);
     g_aligned_free(c);
 }

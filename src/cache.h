@@ -31,6 +31,11 @@ typedef struct {
 } CacheOutcome;
 
 Cache *cache_new(const CacheConfig *cfg);
+/* The same, its sets in the caller's `sets`: cache_sets_bytes(cfg) bytes,
+ * 8-byte aligned, contents ignored, kept until the cache is freed (many
+ * small caches in one block the host can give in huge pages). */
+Cache *cache_new_in(const CacheConfig *cfg, void *sets);
+size_t cache_sets_bytes(const CacheConfig *cfg);
 void cache_free(Cache *c);
 CacheOutcome cache_read(Cache *c, uint64_t addr);
 CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write);

@@ -6,8 +6,9 @@
  * latency grows until the warps issuing it stall.  Times inside servers are
  * fixed point (1/256 cycle) so fractional costs stay exact and deterministic.
  * An SM's L1 and read-only caches are made on its first access (a small
- * grid leaves most SMs idle, and a launch makes a fresh MemSys), and each
- * transaction goes through a cache in one call for all its sectors.
+ * grid leaves most SMs idle, and a launch makes a fresh MemSys), their sets
+ * in blocks shared by all SMs, and each transaction goes through a cache in
+ * one call for all its sectors.
  */
 #include "memsys.h"
 
@@ -16,6 +17,7 @@
 
 #include "cache.h"
 #include "coalesce.h"
+#include "hostmem.h"
 #include "smem_banks.h"
 #include "popcount.h"
 
@@ -37,6 +39,11 @@ struct MemSys {
     const GpuConfig *cfg;
     Cache **l1;              /* per SM; NULL until the SM's first global or local access */
     Cache **ro;              /* per SM read-only path; NULL until used, always when it is the L1 */
+    /* every SM's L1 sets in one block, and its read-only path's in another
+     * (hostmem.h): only a launch's first touches cost, a few huge pages
+     * rather than thousands of small ones; SM i's at i times the size */
+    uint8_t *l1_sets, *ro_sets;
+    size_t l1_sets_bytes, ro_sets_bytes;
     Cache *l2;
     Server l2_server, dram_server;
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
@@ -69,6 +76,11 @@ MemSys *memsys_new(const GpuConfig *cfg)
     ms->l1 = g_new0(Cache *, cfg->num_sms);
     ms->ro = g_new0(Cache *, cfg->num_sms);
     ms->l2 = cache_new(&cfg->l2);
+    /* the set blocks keep their tags 8-byte aligned: so does SM i's start */
+    ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
+    ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
+    ms->l1_sets = hostmem_alloc(MAX(ms->l1_sets_bytes * cfg->num_sms, 1u));
+    ms->ro_sets = hostmem_alloc(MAX(ms->ro_sets_bytes * cfg->num_sms, 1u));
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */
@@ -88,6 +100,8 @@ void memsys_free(MemSys *ms)
     }
     g_free(ms->l1);
     g_free(ms->ro);
+    hostmem_free(ms->l1_sets, MAX(ms->l1_sets_bytes * ms->cfg->num_sms, 1u));
+    hostmem_free(ms->ro_sets, MAX(ms->ro_sets_bytes * ms->cfg->num_sms, 1u));
     cache_free(ms->l2);
     g_free(ms);
 }
@@ -112,7 +126,8 @@ static Cache *sm_cache(MemSys *ms, uint32_t sm, bool readonly_path)
 {
     Cache **slot = readonly_path ? &ms->ro[sm] : &ms->l1[sm];
     if (!*slot)
-        *slot = cache_new(readonly_path ? &ms->cfg->readonly : &ms->cfg->l1);
+        *slot = readonly_path ? cache_new_in(&ms->cfg->readonly, ms->ro_sets + sm * ms->ro_sets_bytes)
+                              : cache_new_in(&ms->cfg->l1, ms->l1_sets + sm * ms->l1_sets_bytes);
     return *slot;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 
@@ -336,6 +337,57 @@ START_TEST(sets_not_power_of_two_at_large_addresses)
 }
 END_TEST
 
+/* Caches whose sets live side by side in the caller's block, which starts
+ * full of garbage, must answer like caches that own their sets: a stream
+ * split between two neighbours, invalidated half way (stale blocks again),
+ * gives each the hits, evictions and dirty count of its reference. */
+START_TEST(sets_in_callers_block)
+{
+    static const CacheConfig geometries[] = {
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 5 * 6 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 5 },
+        { .size_bytes = 3 * 2 * 64, .line_bytes = 64, .sector_bytes = 32, .assoc = 2 },
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 128, .assoc = 4 },
+    };
+    for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
+        const CacheConfig *cfg = &geometries[g];
+        size_t n = cache_sets_bytes(cfg);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_eq(n % 8, 0);
+        uint8_t *block = malloc(2 * n);
+        memset(block, 0xA5, 2 * n);
+        Cache *in[2] = { cache_new_in(cfg, block), cache_new_in(cfg, block + n) };
+        Cache *own[2] = { cache_new(cfg), cache_new(cfg) };
+        uint64_t state = 777 + g;
+        for (int step = 0; step < 20000; step++) {
+            int k = (int)(next_random(&state) & 1);
+            uint64_t addr = (next_random(&state) % (4 * cfg->size_bytes)) & ~(uint64_t)31;
+            uint32_t sectors = 1u << (next_random(&state) % 4);
+            int kind = (int)(next_random(&state) % 3);
+            uint32_t ev_in = 0, ev_own = 0;
+            uint32_t hit_in = kind == 0 ? cache_read_sectors(in[k], addr, sectors, &ev_in)
+                                        : cache_write_sectors(in[k], addr, sectors, kind == 1, &ev_in);
+            uint32_t hit_own = kind == 0 ? cache_read_sectors(own[k], addr, sectors, &ev_own)
+                                         : cache_write_sectors(own[k], addr, sectors, kind == 1, &ev_own);
+            ck_assert_uint_eq(hit_in, hit_own);
+            ck_assert_uint_eq(ev_in, ev_own);
+            if (step == 10000)
+                for (int j = 0; j < 2; j++) {
+                    ck_assert_uint_eq(cache_flush_dirty(in[j]), cache_flush_dirty(own[j]));
+                    cache_invalidate(in[j]);
+                    cache_invalidate(own[j]);
+                }
+        }
+        for (int j = 0; j < 2; j++) {
+            ck_assert_uint_eq(cache_flush_dirty(in[j]), cache_flush_dirty(own[j]));
+            cache_free(in[j]);
+            cache_free(own[j]);
+        }
+        free(block);
+    }
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -356,6 +408,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, grouped_sectors_match_single_calls);
     tcase_add_test(tc, lru_clock_renumbering_keeps_order);
     tcase_add_test(tc, sets_not_power_of_two_at_large_addresses);
+    tcase_add_test(tc, sets_in_callers_block);
     suite_add_tcase(s, tc);
     return s;
 }
