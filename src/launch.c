@@ -923,6 +923,73 @@ GThread *launch_host_thread_new(const char *name, GThreadFunc fn, gpointer data)
     return t;
 }
 
+struct HostPins {
+#ifdef CPU_COUNT
+    cpu_set_t creator;   /* the creator's allowed CPUs, given back at the end */
+#endif
+    uint32_t n;
+    int *cpu;            /* thread k's CPU */
+};
+
+HostPins *launch_host_pins_new(uint32_t nthreads)
+{
+#ifdef CPU_COUNT
+    cpu_set_t allowed;
+    int here = sched_getcpu();
+    if (nthreads < 2 || here < 0 || here >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        !CPU_ISSET(here, &allowed) || (uint32_t)CPU_COUNT(&allowed) < nthreads)
+        return NULL;
+    HostPins *p = g_new0(HostPins, 1);
+    p->creator = allowed;
+    p->n = nthreads;
+    p->cpu = g_new(int, nthreads);
+    /* the creator keeps its CPU; the others follow it in CPU order */
+    uint32_t k = 0;
+    for (int j = 0; j < CPU_SETSIZE && k < nthreads; j++) {
+        int cpu = (here + j) % CPU_SETSIZE;
+        if (CPU_ISSET(cpu, &allowed))
+            p->cpu[k++] = cpu;
+    }
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    CPU_SET(here, &mine);
+    if (sched_setaffinity(0, sizeof mine, &mine) != 0) {
+        launch_host_pins_free(p);
+        return NULL;
+    }
+    return p;
+#else
+    (void)nthreads;
+    return NULL;
+#endif
+}
+
+void launch_host_pin(const HostPins *p, uint32_t k)
+{
+#ifdef CPU_COUNT
+    if (!p || k >= p->n)
+        return;
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    CPU_SET(p->cpu[k], &mine);
+    (void)sched_setaffinity(0, sizeof mine, &mine); /* a hint: unpinned, it still works */
+#else
+    (void)p;
+    (void)k;
+#endif
+}
+
+void launch_host_pins_free(HostPins *p)
+{
+    if (!p)
+        return;
+#ifdef CPU_COUNT
+    (void)sched_setaffinity(0, sizeof p->creator, &p->creator);
+#endif
+    g_free(p->cpu);
+    g_free(p);
+}
+
 uint32_t launch_host_cores(void)
 {
 #ifdef CPU_COUNT

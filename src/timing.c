@@ -1778,6 +1778,7 @@ typedef struct {
     uint64_t limit;      /* written before generation is bumped */
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
+    HostPins *pins;      /* with spin: each thread's CPU, where the host can pin */
     bool first_wave;     /* this round dispatches the first wave, it runs nothing */
     bool quit;
 } Quanta;
@@ -1900,6 +1901,7 @@ static gpointer quanta_worker(gpointer data)
 {
     QuantaWorker *wk = data;
     Quanta *q = wk->q;
+    launch_host_pin(q->pins, wk->id);
     gint seen = 0;
     for (;;) {
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
@@ -2075,6 +2077,8 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
 static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *end, GError **error)
 {
     Quanta q = {.md = md, .nthreads = nthreads, .spin = nthreads <= launch_host_cores()};
+    /* spinning threads that share a CPU wait for each other's time slices */
+    q.pins = q.spin ? launch_host_pins_new(nthreads) : NULL;
     md->progress = g_aligned_alloc0(md->nsms, sizeof(SmProgress), _Alignof(SmProgress));
     g_mutex_init(&q.start.lock);
     g_cond_init(&q.start.cond);
@@ -2173,6 +2177,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     quanta_start(&q);
     for (uint32_t k = 1; k < nthreads; k++)
         g_thread_join(th[k]);
+    launch_host_pins_free(q.pins);
     for (uint32_t i = 0; i < md->nsms; i++) {
         *end = MAX(*end, md->sms[i].end);
         g_clear_error(&md->sms[i].fault);

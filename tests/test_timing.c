@@ -5,6 +5,7 @@
  * functional run's. */
 #include <check.h>
 #include <glib.h>
+#include <sched.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -395,6 +396,50 @@ START_TEST(deep_calls_outgrow_lent_storage)
 }
 END_TEST
 
+#ifdef CPU_COUNT
+static gpointer pinned_cpus(gpointer data)
+{
+    launch_host_pin(data, 1);
+    cpu_set_t *mine = g_new(cpu_set_t, 1);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof *mine, mine), 0);
+    return mine;
+}
+#endif
+
+/* The quanta's threads each hold a CPU of their own while they spin: the
+ * creator keeps the CPU it is on, thread 1 gets another it may use, and
+ * the creator's CPUs come back at the end; asking for more threads than
+ * CPUs pins nobody. */
+START_TEST(host_threads_pin_and_unpin)
+{
+#ifdef CPU_COUNT
+    cpu_set_t before, now;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof before, &before), 0);
+    uint32_t cores = launch_host_cores();
+    ck_assert(launch_host_pins_new(cores + 1) == NULL);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof now, &now), 0);
+    ck_assert(CPU_EQUAL(&before, &now));
+    if (cores < 2)
+        return;
+    HostPins *p = launch_host_pins_new(2);
+    ck_assert(p);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof now, &now), 0);
+    ck_assert_int_eq(CPU_COUNT(&now), 1);
+    int creator = sched_getcpu();
+    ck_assert(CPU_ISSET(creator, &now));
+    cpu_set_t *other = g_thread_join(g_thread_new("pinned", pinned_cpus, p));
+    ck_assert_int_eq(CPU_COUNT(other), 1);
+    ck_assert(!CPU_ISSET(creator, other));
+    CPU_AND(other, other, &before);
+    ck_assert_int_eq(CPU_COUNT(other), 1);
+    g_free(other);
+    launch_host_pins_free(p);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof now, &now), 0);
+    ck_assert(CPU_EQUAL(&before, &now));
+#endif
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing");
@@ -409,6 +454,7 @@ static Suite *suite(void)
     tcase_add_test(t, run_ahead_changes_nothing);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
     tcase_add_test(t, deep_calls_outgrow_lent_storage);
+    tcase_add_test(t, host_threads_pin_and_unpin);
     suite_add_tcase(s, t);
     return s;
 }
