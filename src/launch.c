@@ -935,7 +935,7 @@ HostPins *launch_host_pins_new(uint32_t nthreads)
 {
 #ifdef CPU_COUNT
     cpu_set_t allowed;
-    int here = sched_getcpu();
+    int here = host_cpu();
     if (nthreads < 2 || here < 0 || here >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
         !CPU_ISSET(here, &allowed) || (uint32_t)CPU_COUNT(&allowed) < nthreads)
         return NULL;

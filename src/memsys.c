@@ -69,6 +69,12 @@ static uint64_t server_take(Server *s, uint64_t now, uint32_t sectors)
     return (t + FRAC - 1) / FRAC;
 }
 
+/* The bytes of a block that holds `per_sm` for every SM. */
+static size_t every_sm(const MemSys *ms, size_t per_sm)
+{
+    return per_sm * ms->cfg->num_sms;
+}
+
 MemSys *memsys_new(const GpuConfig *cfg)
 {
     MemSys *ms = g_new0(MemSys, 1);
@@ -79,8 +85,8 @@ MemSys *memsys_new(const GpuConfig *cfg)
     /* the set blocks keep their tags 8-byte aligned: so does SM i's start */
     ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
-    ms->l1_sets = hostmem_alloc(MAX(ms->l1_sets_bytes * cfg->num_sms, 1u));
-    ms->ro_sets = hostmem_alloc(MAX(ms->ro_sets_bytes * cfg->num_sms, 1u));
+    ms->l1_sets = hostmem_alloc(every_sm(ms, ms->l1_sets_bytes));
+    ms->ro_sets = hostmem_alloc(every_sm(ms, ms->ro_sets_bytes));
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */
@@ -100,8 +106,8 @@ void memsys_free(MemSys *ms)
     }
     g_free(ms->l1);
     g_free(ms->ro);
-    hostmem_free(ms->l1_sets, MAX(ms->l1_sets_bytes * ms->cfg->num_sms, 1u));
-    hostmem_free(ms->ro_sets, MAX(ms->ro_sets_bytes * ms->cfg->num_sms, 1u));
+    hostmem_free(ms->l1_sets, every_sm(ms, ms->l1_sets_bytes));
+    hostmem_free(ms->ro_sets, every_sm(ms, ms->ro_sets_bytes));
     cache_free(ms->l2);
     g_free(ms);
 }
