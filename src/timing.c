@@ -666,12 +666,13 @@ static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
     const uint64_t *sb = slot_scoreboard(md, sm, s);
     uint64_t ready = 0;
     uint8_t state = STATE_WAIT;
+    /* without branches: which operand is the latest is data, and guessing
+     * it wrong costs more than the selects */
     for (unsigned i = 0; i < t->ndeps; i++) {
         uint64_t e = sb[t->deps[i]];
-        if (SB_READY(e) > ready) {
-            ready = SB_READY(e);
-            state = SB_STATE(e);
-        }
+        bool later = SB_READY(e) > ready;
+        ready = later ? SB_READY(e) : ready;
+        state = later ? SB_STATE(e) : state;
     }
     s->dep_ready = ready;
     s->dep_state = state;
@@ -825,6 +826,15 @@ static const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
             sm->issuable[w] |= mask[w];
     }
     return sm->issuable;
+}
+
+/* gather_issuable()'s answer when it is one word (ready_words == 1). */
+static inline uint64_t issuable_word(const Sm *sm, uint32_t sched, uint32_t units)
+{
+    uint64_t word = 0;
+    for (uint32_t m = units; m; m &= m - 1)
+        word |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
+    return word;
 }
 
 /* The first set bit of `words` in [from, limit), else limit. */
@@ -1427,6 +1437,13 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t start = last < sm->nslots ? md->slot_bit[last] + 1u : 0;
     if (start >= count)
         start = 0;
+    if (sm->ready_words == 1) { /* every GPU's case: no bit at or above count is set */
+        uint64_t word = issuable_word(sm, sched, units);
+        uint64_t after = word & (~0ull << start);
+        if (after)
+            word = after;
+        return word ? &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n] : NULL;
+    }
     const uint64_t *mask = gather_issuable(sm, sched, units);
     uint32_t k = bits_next(mask, start, count);
     if (k == count)
