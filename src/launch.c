@@ -827,7 +827,7 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     uint64_t first, end;
     launch_cta_range(spec, &first, &end);
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(spec->host_threads, 1u), end - first);
-    if (nthreads > 1 && !spec->cooperative && spec->max_instructions == 0 &&
+    if (nthreads > 1 && !launch_cta_order_watched(spec) && spec->max_instructions == 0 &&
         launch_ctas_independent(m, spec->kernel)) {
         LaunchShare *sh = launch_share_new(img, spec, nthreads - 1, error);
         return sh && launch_share_join(sh, stats, error);

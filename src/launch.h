@@ -183,6 +183,18 @@ static inline bool launch_order_watched(const LaunchSpec *spec)
     return spec->checks || spec->fault_log || spec->cooperative;
 }
 
+/* The narrower question the host threads ask: whether the order of
+ * different CTAs' accesses shows.  Global initcheck notes which bytes any
+ * thread wrote, so whether a read of another CTA's output is reported
+ * depends on which ran first (racecheck and shared initcheck look within
+ * a CTA; faults are reported in launch order whenever they happen).  Such
+ * launches keep the reference order: CTAs one after another on one thread
+ * (launch_run), the SMs in lockstep (timing). */
+static inline bool launch_cta_order_watched(const LaunchSpec *spec)
+{
+    return (spec->checks & LAUNCH_CHECK_INIT) || spec->cooperative;
+}
+
 /* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
  * CTAs x fastest, then y, then z (launch order). */
 void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end);

@@ -2315,7 +2315,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* no more threads than SMs the grid can keep busy, and at least one */
     uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
                                           md.total_ctas - md.first_cta), 1u);
-    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles && independent;
+    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles && independent &&
+                   !launch_cta_order_watched(spec);
     if (md.by_quanta) {
         md.per_thread = g_aligned_alloc0(nthreads, sizeof(ThreadCounts), _Alignof(ThreadCounts));
         for (uint32_t k = 0; k < nthreads; k++) {

@@ -8,7 +8,8 @@
  * ldu whose lanes disagree).  Correct
  * kernels next to them — the barrier version, a producer/consumer spin
  * that does end, and arrivals on an mbarrier — run clean with every check
- * on. */
+ * on, and a block's read of its neighbour's output is judged in launch
+ * order on any number of host threads. */
 #include <check.h>
 #include <glib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ static bool names_marked_line(const char *msg, const char *name)
 
 /* Runs case c, going past faults when keep_going; returns the error
  * message (NULL on success). */
-static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_going, uint32_t threads)
+static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_going, uint32_t threads, bool lockstep)
 {
     char *rel = g_strdup_printf("tests/planted/%s.json", c->name);
     char *path = tu_source_path(rel);
@@ -83,7 +84,7 @@ static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_goi
     ck_assert_msg(m, "%s: %s", path, error ? error->message : "");
     RunOptions opt = {.config = cfg, .config_name = "h200", .threads = threads, .checks = c->checks,
                       .max_instructions = c->max_instructions, .max_cycles = c->max_cycles,
-                      .keep_going = keep_going};
+                      .keep_going = keep_going, .lockstep = lockstep};
     json_t *report = NULL;
     guint failed = 0;
     gboolean ok = manifest_run(m, &opt, &report, &failed, &error);
@@ -104,7 +105,7 @@ static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_goi
 
 static char *run_case(const Planted *c, const GpuConfig *cfg)
 {
-    return run_case_with(c, cfg, false, 1);
+    return run_case_with(c, cfg, false, 1, false);
 }
 
 static void check_case(const Planted *c, const GpuConfig *cfg)
@@ -175,20 +176,20 @@ START_TEST(keep_going_reports_every_fault)
     GpuConfig *cfg = config_load("h200", NULL, &error);
     ck_assert(cfg);
     const Planted many = {"off_by_one_many", 0, 0, 0, NULL, NULL};
-    char *functional = run_case_with(&many, NULL, true, 1);
+    char *functional = run_case_with(&many, NULL, true, 1, false);
     ck_assert_ptr_nonnull(functional);
     ck_assert_msg(strstr(functional, "256 errors (the first 100 in launch order shown)"), "%s", functional);
     ck_assert_uint_eq(count_of(functional, "error: invalid global read"), 100);
     const char *first = strstr(functional, "error: invalid global read");
     ck_assert_msg(first && strstr(first, "thread (0,0,0) in block (2,0,0), warp 0 lane 0"), "%s", functional);
-    char *functional2 = run_case_with(&many, NULL, true, 2);
-    char *timed = run_case_with(&many, cfg, true, 1);
-    char *timed2 = run_case_with(&many, cfg, true, 2);
+    char *functional2 = run_case_with(&many, NULL, true, 2, false);
+    char *timed = run_case_with(&many, cfg, true, 1, false);
+    char *timed2 = run_case_with(&many, cfg, true, 2, false);
     ck_assert_str_eq(functional2, functional);
     ck_assert_str_eq(timed, functional);
     ck_assert_str_eq(timed2, functional);
     /* without --keep-going the first fault stops the launch */
-    char *stopped = run_case_with(&many, NULL, false, 1);
+    char *stopped = run_case_with(&many, NULL, false, 1, false);
     ck_assert_uint_eq(count_of(stopped, "error: invalid global"), 1);
     g_free(stopped);
     g_free(functional);
@@ -199,11 +200,41 @@ START_TEST(keep_going_reports_every_fault)
 }
 END_TEST
 
+/* Global initcheck can tell the order of different CTAs' accesses: block
+ * b reads what block b - 1 wrote, uninitialised unless b - 1 ran first.
+ * Whatever the number of host threads, the report is that of the
+ * reference order: one CTA after another (functional, nothing to report)
+ * and the SMs in lockstep (timing).  With CTAs on two threads, or the SMs
+ * in quanta, a block often read before its neighbour wrote. */
+START_TEST(initcheck_keeps_cta_order)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    const Planted c = {"neighbour_output", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL};
+    char *reference = run_case_with(&c, NULL, false, 1, false);
+    ck_assert_msg(reference == NULL, "%s", reference);
+    char *lockstep = run_case_with(&c, cfg, false, 1, true);
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        for (int round = 0; round < 3; round++) {
+            char *functional = run_case_with(&c, NULL, false, threads, false);
+            ck_assert_msg(functional == NULL, "%u threads: %s", threads, functional);
+            char *timed = run_case_with(&c, cfg, false, threads, false);
+            ck_assert_msg(g_strcmp0(timed, lockstep) == 0, "%u threads: %s\nlockstep: %s", threads,
+                          timed ? timed : "(nothing)", lockstep ? lockstep : "(nothing)");
+            g_free(timed);
+        }
+    }
+    g_free(lockstep);
+    config_free(cfg);
+}
+END_TEST
+
 /* Uninitialised reads are reported and the launch goes on. */
 START_TEST(keep_going_checks)
 {
     const Planted uninit = {"uninit", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL};
-    char *msg = run_case_with(&uninit, NULL, true, 1);
+    char *msg = run_case_with(&uninit, NULL, true, 1, false);
     ck_assert_ptr_nonnull(msg);
     /* 64 odd threads per block, 2 blocks */
     ck_assert_msg(strstr(msg, "128 errors (the first 100 in launch order shown)"), "%s", msg);
@@ -237,6 +268,7 @@ static Suite *suite(void)
     tcase_add_test(t, race_names_both_warps);
     tcase_add_test(t, keep_going_reports_every_fault);
     tcase_add_test(t, keep_going_checks);
+    tcase_add_test(t, initcheck_keeps_cta_order);
     tcase_add_test(t, cycle_budget_reports_warps);
     suite_add_tcase(s, t);
     return s;
