@@ -97,6 +97,7 @@ struct Manifest {
     GArray *globals;   /* DataSpec applied when the modules are loaded */
     GArray *launches;  /* LaunchDesc */
     GArray *expects;   /* ExpectSpec */
+    uint64_t malloc_heap_bytes; /* "malloc_heap_bytes": the device heap; 0: CUDA's default */
 };
 
 /* the element types a buffer, global or scalar argument may have */
@@ -691,7 +692,8 @@ static bool parse_arg(Ctx *c, const Manifest *m, json_t *v, const char *jpath, A
 
 static const char *const top_keys[] = {
     "name", "description", "ptx", "kernel", "grid", "block", "dynamic_shared_bytes",
-    "regs_per_thread", "repeat", "args", "buffers", "globals", "expect", "launches", "cooperative", NULL};
+    "regs_per_thread", "repeat", "args", "buffers", "globals", "expect", "launches", "cooperative",
+    "malloc_heap_bytes", NULL};
 static const char *const launch_keys[] = {
     "name", "description", "ptx", "kernel", "grid", "block", "dynamic_shared_bytes",
     "regs_per_thread", "repeat", "args", "globals", "cooperative", NULL};
@@ -938,6 +940,14 @@ static bool parse_manifest(Ctx *c, Manifest *m, json_t *root)
     }
     if ((v = json_object_get(root, "buffers")) && !parse_data_map(c, v, "buffers", true, m->buffers))
         return false;
+    /* cudaDeviceSetLimit(cudaLimitMallocHeapSize) before the first launch:
+     * the heap's allocator counts 16-byte granules in 32 bits */
+    uint64_t heap;
+    if ((v = json_object_get(root, "malloc_heap_bytes"))) {
+        if (!uint_in(c, "malloc_heap_bytes", v, 1, (uint64_t)UINT32_MAX * 16, &heap))
+            return false;
+        m->malloc_heap_bytes = heap;
+    }
     if ((v = json_object_get(root, "globals")) && !parse_data_map(c, v, "globals", false, m->globals))
         return false;
 
@@ -1609,6 +1619,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
         .ptx_override = ptx_override,
     };
+    r.gmem->heap_bytes = m->malloc_heap_bytes;
     bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
     bool buffers_ready = ok;
     json_t *rep = NULL;

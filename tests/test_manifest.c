@@ -653,6 +653,32 @@ START_TEST(e2e_multi_launch)
 }
 END_TEST
 
+/* "malloc_heap_bytes" sizes the device heap, as cudaDeviceSetLimit does:
+ * 12 MiB is granted from a 16 MiB heap and refused by CUDA's default of
+ * 8 MiB (each manifest's expect holds its answer), functional and timed. */
+START_TEST(e2e_malloc_heap_bytes)
+{
+    GError *e = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &e);
+    ck_assert_msg(cfg, "%s", e ? e->message : "?");
+    const char *paths[] = {"tests/manifests/e2e/heap_16mib.json", "tests/manifests/e2e/heap_default.json"};
+    for (size_t i = 0; i < G_N_ELEMENTS(paths); i++) {
+        for (int timed = 0; timed < 2; timed++) {
+            Manifest *m = load_ok(paths[i]);
+            RunOptions opt = {.config = timed ? cfg : NULL, .config_name = "h200"};
+            json_t *report = NULL;
+            guint failed = 99;
+            gboolean ok = manifest_run(m, &opt, &report, &failed, &e);
+            ck_assert_msg(ok, "%s: %s", paths[i], e ? e->message : "?");
+            ck_assert_uint_eq(failed, 0);
+            json_decref(report);
+            manifest_free(m);
+        }
+    }
+    config_free(cfg);
+}
+END_TEST
+
 START_TEST(e2e_failed_check)
 {
     Manifest *m = load_ok("tests/manifests/e2e/fail_check.json");
@@ -938,6 +964,7 @@ static Suite *manifest_suite(void)
     tcase_add_checked_fixture(e2e, setup_tmp, teardown_tmp);
     tcase_add_test(e2e, e2e_scale);
     tcase_add_test(e2e, e2e_multi_launch);
+    tcase_add_test(e2e, e2e_malloc_heap_bytes);
     tcase_add_test(e2e, e2e_failed_check);
     tcase_add_test(e2e, e2e_fault_still_dumps);
     tcase_add_test(e2e, bad_runs);
