@@ -653,6 +653,12 @@ bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_o
     return true;
 }
 
+bool launch_ctas_run_apart(const Module *m, const LaunchSpec *spec)
+{
+    return !spec->max_instructions && !(spec->checks & LAUNCH_CHECK_INIT) && !spec->cooperative &&
+           launch_ctas_independent(m, spec->kernel);
+}
+
 bool launch_ctas_independent(const Module *m, uint32_t kernel)
 {
     bool indirect;
@@ -827,8 +833,7 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     uint64_t first, end;
     launch_cta_range(spec, &first, &end);
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(spec->host_threads, 1u), end - first);
-    if (nthreads > 1 && !launch_cta_order_watched(spec) && spec->max_instructions == 0 &&
-        launch_ctas_independent(m, spec->kernel)) {
+    if (nthreads > 1 && launch_ctas_run_apart(m, spec)) {
         LaunchShare *sh = launch_share_new(img, spec, nthreads - 1, error);
         return sh && launch_share_join(sh, stats, error);
     }

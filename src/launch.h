@@ -154,9 +154,8 @@ void launch_host_pins_free(HostPins *p);
  * reported. */
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
 
-/* A launch's CTAs shared out among threads, for kernels whose CTAs are
- * independent (launch_ctas_independent) and a spec without an instruction
- * budget: launch_share_new() starts `helpers` threads taking CTAs one at a
+/* A launch's CTAs shared out among threads, for launches whose CTAs may
+ * run apart (launch_ctas_run_apart): launch_share_new() starts `helpers` threads taking CTAs one at a
  * time (fewer when there are fewer CTAs); the caller, free to do other
  * work meanwhile, then joins them with launch_share_join(), which takes
  * the CTAs left until none is, waits for the helpers, adds every thread's
@@ -183,17 +182,18 @@ static inline bool launch_order_watched(const LaunchSpec *spec)
     return spec->checks || spec->fault_log || spec->cooperative;
 }
 
-/* The narrower question the host threads ask: whether the order of
- * different CTAs' accesses shows.  Global initcheck notes which bytes any
- * thread wrote, so whether a read of another CTA's output is reported
- * depends on which ran first (racecheck and shared initcheck look within
- * a CTA; faults are reported in launch order whenever they happen).  Such
- * launches keep the reference order: CTAs one after another on one thread
- * (launch_run), the SMs in lockstep (timing). */
-static inline bool launch_cta_order_watched(const LaunchSpec *spec)
-{
-    return (spec->checks & LAUNCH_CHECK_INIT) || spec->cooperative;
-}
+/* True when the launch's CTAs may run apart (on several host threads, or
+ * each SM of the timing model a quantum ahead of the others) with the
+ * results of the reference order: the CTAs are independent, no
+ * instruction budget must stop the launch at one issued instruction, and
+ * nothing tells the order of different CTAs' accesses.  Global initcheck
+ * does (it notes which bytes any thread wrote, so a read of another CTA's
+ * output is reported or not by which ran first), as do a cooperative
+ * grid's waits; racecheck and shared initcheck look within a CTA, and
+ * faults are reported in launch order whenever they happen.  Otherwise the
+ * CTAs keep the reference order: one after another (launch_run), the SMs
+ * in lockstep (timing). */
+bool launch_ctas_run_apart(const Module *m, const LaunchSpec *spec);
 
 /* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
  * CTAs x fastest, then y, then z (launch order). */

@@ -20,11 +20,12 @@
  * when the DRAM floor decides, it also covers the gap to the rhythm.
  *
  * The remaining CTAs do not depend on the estimate: with several host
- * threads and CTAs that cannot observe each other's order
- * (launch_ctas_independent), they run functionally on half the threads
- * while the detailed waves are timed on the others, and the thread that
- * timed them joins the rest when it is done (launch_share_join).  Outputs
- * and counts are the same as one after the other.
+ * threads, CTAs that may run apart (launch_ctas_run_apart) and no check or
+ * fault log watching (launch_order_watched), they run functionally on half
+ * the threads while the detailed waves are timed on the others, and the
+ * thread that timed them joins the rest when it is done
+ * (launch_share_join).  Outputs and counts are the same as one after the
+ * other.
  */
 #include "sampling.h"
 
@@ -65,8 +66,8 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
     /* with several threads, others start on the rest at once; this one
      * joins them when the detailed waves are done */
     LaunchShare *others = NULL;
-    if (spec->host_threads > 1 && !spec->max_instructions && !spec->max_cycles && !launch_order_watched(spec) &&
-        launch_ctas_independent(img->module, spec->kernel)) {
+    if (spec->host_threads > 1 && !spec->max_cycles && !launch_order_watched(spec) &&
+        launch_ctas_run_apart(img->module, spec)) {
         uint32_t helpers = spec->host_threads / 2;
         detailed.host_threads = spec->host_threads - helpers;
         others = launch_share_new(img, &remaining, helpers, error);

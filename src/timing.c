@@ -2299,10 +2299,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* a budget stops the launch at an issued instruction and reports where
      * each warp is: nothing may have run beyond it */
     md.run_ahead = !spec->max_instructions && !spec->max_cycles;
-    bool independent = launch_ctas_independent(md.m, spec->kernel);
+    bool apart = launch_ctas_run_apart(md.m, spec);
     /* global accesses too, where only a race could tell (global_recordable)
      * and no check watches the order of accesses */
-    md.run_ahead_global = md.run_ahead && independent && !launch_order_watched(spec);
+    md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
     md.mem = memsys_new(cfg);
     md.nsms = cfg->num_sms;
@@ -2315,8 +2315,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* no more threads than SMs the grid can keep busy, and at least one */
     uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
                                           md.total_ctas - md.first_cta), 1u);
-    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_instructions && !spec->max_cycles && independent &&
-                   !launch_cta_order_watched(spec);
+    md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_cycles && apart;
     if (md.by_quanta) {
         md.per_thread = g_aligned_alloc0(nthreads, sizeof(ThreadCounts), _Alignof(ThreadCounts));
         for (uint32_t k = 0; k < nthreads; k++) {
