@@ -814,10 +814,17 @@ static uint32_t units_free(const Sm *sm, uint32_t sched, uint64_t t)
 
 /* The ready slots of the scheduler filed under one of `units`: that
  * unit's mask when there is one, else their union in sm->issuable. */
-static const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
+static inline const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
 {
     if (!(units & (units - 1)))
         return ready_mask(sm, sched, (unsigned)__builtin_ctz(units));
+    if (sm->ready_words == 1) { /* every GPU's case: no loop over words */
+        uint64_t word = 0;
+        for (uint32_t m = units; m; m &= m - 1)
+            word |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
+        sm->issuable[0] = word;
+        return sm->issuable;
+    }
     for (uint32_t w = 0; w < sm->ready_words; w++)
         sm->issuable[w] = 0;
     for (uint32_t m = units; m; m &= m - 1) {
@@ -826,15 +833,6 @@ static const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
             sm->issuable[w] |= mask[w];
     }
     return sm->issuable;
-}
-
-/* gather_issuable()'s answer when it is one word (ready_words == 1). */
-static inline uint64_t issuable_word(const Sm *sm, uint32_t sched, uint32_t units)
-{
-    uint64_t word = 0;
-    for (uint32_t m = units; m; m &= m - 1)
-        word |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
-    return word;
 }
 
 /* The first set bit of `words` in [from, limit), else limit. */
@@ -1437,14 +1435,11 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t start = last < sm->nslots ? md->slot_bit[last] + 1u : 0;
     if (start >= count)
         start = 0;
+    const uint64_t *mask = gather_issuable(sm, sched, units);
     if (sm->ready_words == 1) { /* every GPU's case: no bit at or above count is set */
-        uint64_t word = issuable_word(sm, sched, units);
-        uint64_t after = word & (~0ull << start);
-        if (after)
-            word = after;
+        uint64_t after = *mask & (~0ull << start), word = after ? after : *mask;
         return word ? &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n] : NULL;
     }
-    const uint64_t *mask = gather_issuable(sm, sched, units);
     uint32_t k = bits_next(mask, start, count);
     if (k == count)
         k = bits_next(mask, 0, start);
