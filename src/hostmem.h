@@ -5,15 +5,18 @@
  * (HOST_CACHE_LINE), not necessarily zeroed; hostmem_alloc0(n) zeroed ones; both abort
  * like g_malloc when memory runs out, hostmem_try_alloc0(n) returns NULL
  * instead.  hostmem_free(p, n) gives them back, n as allocated (NULL is
- * fine).  Below HOSTMEM_MAPPED_BYTES a block comes from the C heap.  From there on a block is a mapping of its own,
- * zeroed by the host page by page as it is first touched, rounded up to
- * whole 2 MiB pages and, on Linux, marked for transparent huge pages: its
- * resident size may exceed n by up to a huge page.
+ * fine).  Below HOSTMEM_MAPPED_BYTES a block comes from the C heap.  From
+ * there on a block is a mapping of its own, zeroed by the host page by page
+ * as it is first touched, rounded up to whole 2 MiB pages and, on Linux,
+ * marked for transparent huge pages, except a last one that it fills less
+ * than a quarter of: its resident size may exceed n by up to a huge page.
  *
  * Why: a timed launch's state (thousands of resident warps, the L2's tags)
  * is tens of MiB touched for the first time within milliseconds.  In 4 KiB
  * pages every first touch is a page fault, and for a short launch those
- * faults cost more than the simulation; in 2 MiB pages they are a few.
+ * faults cost more than the simulation; in 2 MiB pages they are a few.  A
+ * small launch's state is not cleared whole, as the C heap's would be:
+ * its untouched pages cost nothing.
  */
 #ifndef WARPSIM_HOSTMEM_H
 #define WARPSIM_HOSTMEM_H
@@ -22,7 +25,7 @@
 
 #define HOST_CACHE_LINE 64                      /* bytes: what blocks are aligned to */
 #define HOSTMEM_HUGE_BYTES ((size_t)2 << 20)   /* one huge page */
-#define HOSTMEM_MAPPED_BYTES ((size_t)1 << 20) /* smaller blocks come from the C heap */
+#define HOSTMEM_MAPPED_BYTES ((size_t)1 << 16) /* smaller blocks come from the C heap */
 
 void *hostmem_alloc(size_t bytes);
 void *hostmem_alloc0(size_t bytes);

@@ -872,6 +872,8 @@ static void *carve(Carve *c, size_t n)
  * allocations.  Needs nctas, nslots and ready_words. */
 static void sm_layout(const Model *md, Sm *sm, Carve *c)
 {
+    if (!sm->nctas)
+        return; /* never given a CTA, never looked at: nothing of it is made */
     size_t n = MAX(sm->nslots, 1u), ns = md->schedulers;
     sm->ctas = carve(c, sm->nctas * sizeof(CtaSlot));
     sm->slots = carve(c, n * sizeof(WarpSlot));
@@ -2365,9 +2367,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
          * sets these; the first CTAs go out before */
         sm->ts = md.by_quanta ? &md.per_thread[0].ts : ts;
         sm->stats = md.by_quanta ? &md.per_thread[0].stats : stats;
-        /* an SM that gets no CTA is never looked at again: its arrays stay
-         * untouched (NULL); in quantum mode the threads prepare the others
-         * as they dispatch to them (dispatch_sms) */
+        /* an SM that gets no CTA is never looked at again (nor given a
+         * place in the block, sm_layout); in quantum mode the threads
+         * prepare the others as they dispatch to them (dispatch_sms) */
         if (!sm->nctas)
             continue;
         if (!md.by_quanta)
