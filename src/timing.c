@@ -1479,6 +1479,25 @@ static uint64_t sm_next_wake(const Model *md, const Sm *sm)
     return wake;
 }
 
+/* The cycle to visit the SM again after visiting it at t.  After an issue
+ * the next cycle often issues too, but not when the units that have ready
+ * warps are busy (on G80 a warp takes its 8-lane unit for 4 cycles):
+ * visiting it anyway would cost a pick per scheduler for nothing. */
+static uint64_t sm_wake_after(const Model *md, const Sm *sm, uint64_t t, uint32_t issued)
+{
+    if (!issued)
+        return sm_next_wake(md, sm);
+    /* the common answer first: a slot due next cycle (sm_wake_slots left
+     * the wheel at t + 1), or a ready one whose unit is free by then */
+    if (sm->wheel.occupied >> ((t + 1) % WHEEL_SIZE) & 1)
+        return t + 1;
+    for (uint32_t sched = 0; sched < md->schedulers; sched++)
+        for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
+            if (unit_wake(sm, sched, (unsigned)__builtin_ctz(m)) <= t + 1)
+                return t + 1;
+    return MAX(sm_next_wake(md, sm), t + 1);
+}
+
 /* ------------------------------------------------------------------ */
 /* the launch                                                           */
 
@@ -1673,7 +1692,7 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
             sm->wake = t + 1;
             break;
         }
-        sm->wake = !sm->resident_warps ? UINT64_MAX : issued ? t + 1 : sm_next_wake(md, sm);
+        sm->wake = !sm->resident_warps ? UINT64_MAX : sm_wake_after(md, sm, t, issued);
         /* now and then: a store per cycle would pull the line away from
          * the SMs' readers on the other cores too often */
         if ((sm->wake ^ t) >= PUBLISH_EVERY)
@@ -2251,7 +2270,7 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
                 sm->wake = UINT64_MAX;
                 continue;
             }
-            sm->wake = issued ? t + 1 : sm_next_wake(md, sm);
+            sm->wake = sm_wake_after(md, sm, t, issued);
             if (sm->wake == t + 1)
                 due_next[nnext++] = sm->id;
             else if (sm->wake != UINT64_MAX)
