@@ -459,6 +459,13 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
     return ready;
 }
 
+void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (trans[i].sector_mask)
+            cache_prefetch(ms->l2, trans[i].addr);
+}
+
 /* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
 static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                                bool local, MemCounters *c)

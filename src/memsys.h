@@ -78,6 +78,10 @@ typedef struct {
 uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                           uint64_t local_id, MemCounters *c, MemRequest *r);
 uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c);
+/* A hint that the `n` transactions `trans` will soon be taken beyond the
+ * SM: starts loading their L2 sets into the host's cache.  Changes nothing
+ * the model sees. */
+void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint32_t n);
 
 /* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
 void memsys_finish(MemSys *ms, MemCounters *c);

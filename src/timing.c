@@ -2035,13 +2035,29 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
     return rs;
 }
 
+/* Transactions whose L2 sets resolve_memory keeps on their way to the
+ * host's cache: about what one core keeps in flight. */
+#define RESOLVE_PREFETCH 32
+
 /* The L2 and DRAM part of each access, in order: when its data is back.
  * Touches only the shared memory system and the records, so it may run
  * while the SMs run the next quantum (run_quanta). */
 static void resolve_memory(Model *md, const Resolving *rs)
 {
+    /* A large grid's accesses each go to L2 sets that no recent one used:
+     * a host cache miss apiece, taken one after another, unless the sets
+     * of the accesses ahead are on their way meanwhile */
+    size_t ahead = 0;     /* the next access whose sets to prefetch */
+    uint32_t fetching = 0; /* transactions prefetched and not taken yet */
     for (size_t k = 0; k < rs->n; k++) {
+        while (ahead < rs->n && (ahead <= k || fetching < RESOLVE_PREFETCH)) {
+            const Deferred *p = rs->refs[ahead++].d;
+            const GArray *pt = md->sms[p->sm].deferred[rs->gen].trans;
+            memsys_prefetch_beyond(md->mem, &g_array_index(pt, MemTransaction, p->trans_at), p->ntrans);
+            fetching += p->ntrans;
+        }
         Deferred *d = rs->refs[k].d;
+        fetching -= d->ntrans;
         const GArray *trans = md->sms[d->sm].deferred[rs->gen].trans;
         MemRequest r; /* not zeroed: only its first ntrans transactions are read */
         r.kind = d->kind;
