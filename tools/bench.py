@@ -84,6 +84,8 @@ TARGET_FUNCTIONAL_ALL = 15e6        # geomean of functional over the whole set
 TARGET_TIMING_ALL = 3e6             # geomean of timing over the whole set
 TARGET_SLOWDOWN = 3.0               # timing / functional simulation time, per workload
 TARGET_MEMORY_RATIO = 1.2           # peak RSS / buffer bytes for the memory check
+TARGET_THREAD_SPEEDUP = 1.6         # 2 threads over 1, timing mode, on workloads with ...
+TARGET_THREAD_MIN_SMS = 2           # ... at least this many SMs' worth of CTAs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,6 +137,7 @@ class Run:
     max_rss_bytes: int
     fingerprint: str       # metrics and checks of every launch, without "host"
     checks_ok: bool
+    sms_worth: float       # most CTAs of a launch over the CTAs an SM holds at once (timing mode)
 
 
 def run_warpsim(cmd):
@@ -178,6 +181,8 @@ def run_once(warpsim, manifest, options):
         fingerprint=json.dumps([{"metrics": m, "checks": c} for m, c in zip(metrics, checks)],
                                sort_keys=True),
         checks_ok=all(v == "pass" for c in checks for v in c.values()),
+        sms_worth=max((m.get("warpsim__ctas", 0) / m["warpsim__blocks_per_sm"]
+                       for m in metrics if m.get("warpsim__blocks_per_sm")), default=0.0),
     )
 
 
@@ -201,6 +206,7 @@ def summarise(runs, timing):
         "max_rss_bytes": med(lambda r: r.max_rss_bytes),
         "checks_ok": all(r.checks_ok for r in runs),
         "deterministic": len({r.fingerprint for r in runs}) == 1,
+        "sms_worth": runs[0].sms_worth,
     }
 
 
@@ -315,6 +321,10 @@ time**, not by process time.
   run by run (functional, timing, then each thread count), so a pair
   shares the machine's state; **speed-up over 1 thread** is the same
   median of the 1-thread run's sim s / the N-thread run's.
+- **SMs' worth of CTAs**: a launch's CTAs (`warpsim__ctas`) divided by
+  the CTAs one SM holds at once (`warpsim__blocks_per_sm`, the occupancy
+  limit), the largest over the manifest's launches: how many SMs the grid
+  can fill.  The 2-thread target (speed issue: >= 1.6x) applies from 2 on.
 - **geomean**: geometric mean of a rate over the workloads named.
 - **ratio new/baseline**: this run's M warp inst/s divided by the
   baseline's, for the same workload and mode (> 1 is faster); the RSS
@@ -390,10 +400,20 @@ def threads_section(results, modes):
         for m in thread_modes:
             ref, s = results[w.name][m.same_metrics_as], results[w.name][m.name]
             speedup = paired_ratio(ref["runs"], s["runs"])
+            worth = s.get("sms_worth", 0.0)
+            if m.options[-1] != "2":
+                verdict = "—"
+            elif worth < TARGET_THREAD_MIN_SMS:
+                verdict = "n/a (under %d SMs' worth)" % TARGET_THREAD_MIN_SMS
+            else:
+                verdict = VERDICT(speedup >= TARGET_THREAD_SPEEDUP)
             rows.append([w.name, m.options[-1], "%.3f" % s["sim_s"],
                          "%.2fx" % speedup if speedup == speedup else "—",
+                         "%.1f" % worth, verdict,
                          "yes" if s["fingerprint"] == ref["fingerprint"] else "NO"])
-    return md_table(["workload", "threads", "sim s", "speed-up over 1 thread", "metrics identical to 1 thread"], rows)
+    return md_table(["workload", "threads", "sim s", "speed-up over 1 thread", "SMs' worth of CTAs",
+                     "target (2 threads: >= %gx from %d SMs' worth)" % (TARGET_THREAD_SPEEDUP, TARGET_THREAD_MIN_SMS),
+                     "metrics identical to 1 thread"], rows)
 
 
 def baseline_section(results, modes, baseline):
