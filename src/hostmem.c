@@ -52,6 +52,10 @@ static void *map_huge(size_t bytes)
     size_t huge = (bytes + HOSTMEM_HUGE_BYTES / 4 * 3) & ~(HOSTMEM_HUGE_BYTES - 1);
     if (huge)
         (void)madvise(start, huge, MADV_HUGEPAGE);
+#ifdef MADV_NOHUGEPAGE
+    if (huge < len) /* where huge pages are the system's default */
+        (void)madvise(start + huge, len - huge, MADV_NOHUGEPAGE);
+#endif
 #endif
     return start;
 }

@@ -434,9 +434,6 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
 {
     const GpuConfig *cfg = ms->cfg;
     uint64_t ready = r->ready;
-    for (uint32_t i = 0; r->ntrans > 1 && i < r->ntrans; i++)
-        if (r->trans[i].sector_mask)
-            cache_prefetch(ms->l2, r->trans[i].addr);
     for (uint32_t i = 0; i < r->ntrans; i++) {
         const MemTransaction *t = &r->trans[i];
         if (r->kind == MEMREQ_WRITE) {
@@ -472,6 +469,8 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
 {
     MemRequest r;
     uint32_t pipe = global_sm_part(ms, sm, now, in, a, local, c, &r);
+    if (r.ntrans > 1) /* their lookups overlap */
+        memsys_prefetch_beyond(ms, r.trans, r.ntrans);
     return (MemTiming){.ready = memsys_access_beyond(ms, now, &r, c), .pipe_cycles = pipe, .long_latency = true};
 }
 

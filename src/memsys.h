@@ -80,7 +80,7 @@ uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
 uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c);
 /* A hint that the `n` transactions `trans` will soon be taken beyond the
  * SM: starts loading their L2 sets into the host's cache.  Changes nothing
- * the model sees. */
+ * the model sees.  (memsys_access() gives it for its own requests.) */
 void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint32_t n);
 
 /* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
