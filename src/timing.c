@@ -1448,9 +1448,8 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     return k < count ? &sm->slots[sched + k * n] : NULL;
 }
 
-static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **error)
+static bool sm_cycle(Model *md, Sm *sm, uint64_t t, GError **error)
 {
-    *issued = 0;
     sm_wake_slots(md, sm, t);
     for (uint32_t sched = 0; sched < md->schedulers; sched++) {
         for (uint32_t k = 0; k < md->issue_width; k++) {
@@ -1460,42 +1459,26 @@ static bool sm_cycle(Model *md, Sm *sm, uint64_t t, uint32_t *issued, GError **e
             sm->last[sched] = (uint32_t)(s - sm->slots);
             if (!issue(md, sm, s, t, error))
                 return false;
-            (*issued)++;
         }
     }
     return true;
 }
 
-/* After a cycle where nothing issued: no earlier cycle than this can issue.
- * (A waiting slot may still find its unit busy then: the SM just looks
- * again, which changes nothing.) */
-static uint64_t sm_next_wake(const Model *md, const Sm *sm)
+/* The first cycle from `floor` on at which the SM could issue: no earlier
+ * one can, given what it knows now (a waiting slot may still find its unit
+ * busy then: the SM just looks again, which changes nothing).  The search
+ * stops at the first answer that is `floor` itself: after a cycle t that
+ * issued, t + 1 often issues too, but not when the units that have ready
+ * warps are busy (on G80 a warp takes its 8-lane unit for 4 cycles), and
+ * visiting it anyway would cost a pick per scheduler for nothing. */
+static uint64_t sm_next_wake(const Model *md, const Sm *sm, uint64_t floor)
 {
     uint64_t wake = MIN(sm->waiting.n ? sm->waiting.e[0].time : UINT64_MAX, wheel_next(&sm->wheel));
     uint32_t n = md->schedulers;
-    for (uint32_t sched = 0; sched < n; sched++)
+    for (uint32_t sched = 0; sched < n && wake > floor; sched++)
         for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
             wake = MIN(wake, unit_wake(sm, sched, (unsigned)__builtin_ctz(m)));
-    return wake;
-}
-
-/* The cycle to visit the SM again after visiting it at t.  After an issue
- * the next cycle often issues too, but not when the units that have ready
- * warps are busy (on G80 a warp takes its 8-lane unit for 4 cycles):
- * visiting it anyway would cost a pick per scheduler for nothing. */
-static uint64_t sm_wake_after(const Model *md, const Sm *sm, uint64_t t, uint32_t issued)
-{
-    if (!issued)
-        return sm_next_wake(md, sm);
-    /* the common answer first: a slot due next cycle (sm_wake_slots left
-     * the wheel at t + 1), or a ready one whose unit is free by then */
-    if (sm->wheel.occupied >> ((t + 1) % WHEEL_SIZE) & 1)
-        return t + 1;
-    for (uint32_t sched = 0; sched < md->schedulers; sched++)
-        for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
-            if (unit_wake(sm, sched, (unsigned)__builtin_ctz(m)) <= t + 1)
-                return t + 1;
-    return MAX(sm_next_wake(md, sm), t + 1);
+    return MAX(wake, floor);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1682,8 +1665,7 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
     }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
         uint64_t t = sm->wake;
-        uint32_t issued;
-        if (!sm_cycle(md, sm, t, &issued, &sm->fault)) {
+        if (!sm_cycle(md, sm, t, &sm->fault)) {
             sm->fault_at = t;
             break;
         }
@@ -1692,7 +1674,7 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
             sm->wake = t + 1;
             break;
         }
-        sm->wake = !sm->resident_warps ? UINT64_MAX : sm_wake_after(md, sm, t, issued);
+        sm->wake = !sm->resident_warps ? UINT64_MAX : sm_next_wake(md, sm, t + 1);
         /* now and then: a store per cycle would pull the line away from
          * the SMs' readers on the other cores too often */
         if ((sm->wake ^ t) >= PUBLISH_EVERY)
@@ -2110,7 +2092,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
          * can issue no sooner (those still waiting for the other list's
          * accesses are pending again) */
         if (filed)
-            sm->wake = MIN(sm->wake, MAX(sm_next_wake(md, sm), limit));
+            sm->wake = MIN(sm->wake, sm_next_wake(md, sm, limit));
     }
     g_clear_pointer(&rs->sms, g_free);
     rs->nsms = 0;
@@ -2277,8 +2259,7 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
         uint32_t nnext = 0;
         for (uint32_t k = 0; k < norder; k++) {
             Sm *sm = &md->sms[order[k]];
-            uint32_t issued;
-            ok = sm_cycle(md, sm, t, &issued, error);
+            ok = sm_cycle(md, sm, t, error);
             if (!ok)
                 break;
             *end = MAX(*end, t + 1);
@@ -2286,7 +2267,7 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
                 sm->wake = UINT64_MAX;
                 continue;
             }
-            sm->wake = sm_wake_after(md, sm, t, issued);
+            sm->wake = sm_next_wake(md, sm, t + 1);
             if (sm->wake == t + 1)
                 due_next[nnext++] = sm->id;
             else if (sm->wake != UINT64_MAX)
