@@ -148,15 +148,16 @@ void launch_host_pin(const HostPins *p, uint32_t k);
 void launch_host_pins_free(HostPins *p);
 
 /* Functional execution of a whole launch.  With spec->host_threads > 1 the
- * CTAs run on several threads when they cannot observe each other's order
- * (launch_ctas_independent); outputs and statistics are the same as on one
+ * CTAs run on several threads when they may run apart
+ * (launch_ctas_run_apart); outputs and statistics are the same as on one
  * thread.  On a fault the error of the lowest-numbered faulting CTA is
  * reported. */
 bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GError **error);
 
 /* A launch's CTAs shared out among threads, for launches whose CTAs may
- * run apart (launch_ctas_run_apart): launch_share_new() starts `helpers` threads taking CTAs one at a
- * time (fewer when there are fewer CTAs); the caller, free to do other
+ * run apart (launch_ctas_run_apart): launch_share_new() starts `helpers`
+ * threads taking CTAs one at a time (fewer when there are fewer CTAs); the
+ * caller, free to do other
  * work meanwhile, then joins them with launch_share_join(), which takes
  * the CTAs left until none is, waits for the helpers, adds every thread's
  * statistics to `stats`, frees the share and reports the fault of the
