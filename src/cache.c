@@ -169,6 +169,16 @@ size_t cache_sets_bytes(const CacheConfig *cfg)
     return sets_bytes(&c);
 }
 
+size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t bytes)
+{
+    Cache c = {0};
+    cache_shape(&c, cfg);
+    if (!c.nsets)
+        return 0;
+    uint64_t lines = bytes / c.line_bytes + 2; /* a range from any start: part of a line at either end */
+    return lines >= c.nsets ? sets_bytes(&c) : (size_t)lines * c.set_bytes;
+}
+
 Cache *cache_new_in(const CacheConfig *cfg, void *sets)
 {
     Cache *c = g_aligned_alloc0(1, sizeof(Cache), _Alignof(Cache));

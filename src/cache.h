@@ -36,6 +36,10 @@ Cache *cache_new(const CacheConfig *cfg);
  * small caches in one block the host can give in huge pages). */
 Cache *cache_new_in(const CacheConfig *cfg, void *sets);
 size_t cache_sets_bytes(const CacheConfig *cfg);
+/* Of those, the most that accesses to `bytes` of memory from any start
+ * use: a set per distinct line, up to all of them.  (Consecutive lines go to consecutive
+ * sets, so a small footprint leaves most of the block untouched.) */
+size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t bytes);
 void cache_free(Cache *c);
 CacheOutcome cache_read(Cache *c, uint64_t addr);
 CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write);

@@ -57,6 +57,14 @@ void gmem_free(GlobalMemory *g)
 
 static uint64_t round_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
+uint64_t gmem_bytes(const GlobalMemory *g)
+{
+    uint64_t n = 0;
+    for (guint i = 0; i < g->allocs->len; i++)
+        n += g_array_index(g->allocs, Allocation, i).size;
+    return n;
+}
+
 /* Index of the first allocation whose base lies above addr. */
 static guint first_above(const GlobalMemory *g, uint64_t addr)
 {

@@ -99,6 +99,8 @@ uint64_t gmem_map_host(GlobalMemory *g, void *host, uint64_t size, const char *n
 bool gmem_track_writes(GlobalMemory *g, uint64_t base);
 /* Allocation holding [addr, addr+size), or NULL. */
 Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size);
+/* Bytes in all allocations. */
+uint64_t gmem_bytes(const GlobalMemory *g);
 /* Nearest allocation to addr (for "n bytes past the end of x" messages), or NULL. */
 const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr);
 /* host pointer for [addr, addr+size) or NULL */

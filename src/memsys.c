@@ -41,9 +41,10 @@ struct MemSys {
     Cache **ro;              /* per SM read-only path; NULL until used, always when it is the L1 */
     /* every SM's L1 sets in one block, and its read-only path's in another
      * (hostmem.h): only a launch's first touches cost, a few huge pages
-     * rather than thousands of small ones; SM i's at i times the size */
-    uint8_t *l1_sets, *ro_sets;
-    size_t l1_sets_bytes, ro_sets_bytes;
+     * rather than thousands of small ones where it uses much of them; SM
+     * i's at i times the size.  The L2's sets are a block of ours too. */
+    uint8_t *l1_sets, *ro_sets, *l2_sets;
+    size_t l1_sets_bytes, ro_sets_bytes, l2_sets_bytes;
     Cache *l2;
     Server l2_server, dram_server;
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
@@ -75,18 +76,30 @@ static size_t every_sm(const MemSys *ms, size_t per_sm)
     return per_sm * ms->cfg->num_sms;
 }
 
-MemSys *memsys_new(const GpuConfig *cfg)
+MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
 {
     MemSys *ms = g_new0(MemSys, 1);
     ms->cfg = cfg;
     ms->l1 = g_new0(Cache *, cfg->num_sms);
     ms->ro = g_new0(Cache *, cfg->num_sms);
-    ms->l2 = cache_new(&cfg->l2);
+    uint64_t reach = use ? use->bytes : UINT64_MAX;
+    uint32_t sms = use ? MIN(use->sms, cfg->num_sms) : cfg->num_sms;
+    /* a small launch touches a few sets of caches sized for the whole GPU:
+     * no huge pages for them then (hostmem_alloc_sparse).  Consecutive lines
+     * go to consecutive sets, so what a cache uses is about one stretch;
+     * every SM may reach all of what the launch does, and the SMs that get
+     * CTAs are the first ones */
+    ms->l2_sets_bytes = cache_sets_bytes(&cfg->l2);
+    size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
+    ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);
+    ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets);
     /* the set blocks keep their tags 8-byte aligned: so does SM i's start */
     ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
-    ms->l1_sets = hostmem_alloc(every_sm(ms, ms->l1_sets_bytes));
-    ms->ro_sets = hostmem_alloc(every_sm(ms, ms->ro_sets_bytes));
+    ms->l1_sets = hostmem_alloc_sparse(every_sm(ms, ms->l1_sets_bytes), cache_sets_used_bytes(&cfg->l1, reach) * sms,
+                                       ms->l1_sets_bytes * sms);
+    ms->ro_sets = hostmem_alloc_sparse(every_sm(ms, ms->ro_sets_bytes),
+                                       cache_sets_used_bytes(&cfg->readonly, reach) * sms, ms->ro_sets_bytes * sms);
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */
@@ -109,6 +122,7 @@ void memsys_free(MemSys *ms)
     hostmem_free(ms->l1_sets, every_sm(ms, ms->l1_sets_bytes));
     hostmem_free(ms->ro_sets, every_sm(ms, ms->ro_sets_bytes));
     cache_free(ms->l2);
+    hostmem_free(ms->l2_sets, ms->l2_sets_bytes);
     g_free(ms);
 }
 

@@ -44,7 +44,15 @@ typedef struct {
 
 typedef struct MemSys MemSys;
 
-MemSys *memsys_new(const GpuConfig *cfg);
+/* What a launch may touch, as far as the caller knows: its caches' state is
+ * laid out for that (only the host's page sizes; nothing modelled depends
+ * on it).  NULL, or bytes = UINT64_MAX: anything. */
+typedef struct {
+    uint32_t sms;           /* SMs that get CTAs */
+    uint64_t bytes;         /* global memory the kernel can reach, local frames included */
+} MemSysUse;
+
+MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use);
 void memsys_free(MemSys *ms);
 /* Cold caches and idle servers: the start of a launch. */
 void memsys_reset(MemSys *ms);

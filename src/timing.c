@@ -2285,6 +2285,23 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
     return ok;
 }
 
+/* The memory the launch's global and local accesses can reach, for laying
+ * out the caches' state (memsys_new): the allocations, and every thread's
+ * local frames (all functions', as if all were live at once).  A device
+ * malloc heap made during the launch is not counted: underestimating costs
+ * speed, never results. */
+static uint64_t launch_reach_bytes(const Model *md)
+{
+    uint64_t frames = 0;
+    for (guint i = 0; i < md->m->funcs->len; i++)
+        frames += module_func(md->m, i)->frame_local_bytes;
+    const Dim3 *b = &md->spec.block;
+    uint64_t ctas = md->total_ctas - md->first_cta, per_cta = (uint64_t)b->x * b->y * b->z * frames;
+    uint64_t local = per_cta && ctas > UINT64_MAX / per_cta ? UINT64_MAX : ctas * per_cta;
+    uint64_t global = gmem_bytes(md->img->gmem);
+    return global > UINT64_MAX - local ? UINT64_MAX : global + local;
+}
+
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error)
 {
@@ -2317,7 +2334,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * and no check watches the order of accesses */
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
-    md.mem = memsys_new(cfg);
+    md.mem = memsys_new(cfg, &(MemSysUse){.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, md.total_ctas - md.first_cta),
+                                          .bytes = launch_reach_bytes(&md)});
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM

@@ -388,6 +388,59 @@ START_TEST(sets_in_callers_block)
 }
 END_TEST
 
+/* cache_sets_used_bytes() bounds what a stream over that many bytes, from
+ * any start, touches of the set block (the blocks it changes: the block
+ * starts full of garbage), and is the whole block once every set can be
+ * used; the bound is met by a stream that ends 1 byte into a line. */
+START_TEST(sets_used_bound)
+{
+    static const CacheConfig geometries[] = {
+        { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 5 * 6 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 5 },
+        { .size_bytes = 0, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+    };
+    for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
+        const CacheConfig *cfg = &geometries[g];
+        size_t whole = cache_sets_bytes(cfg);
+        if (!whole) {
+            ck_assert_uint_eq(cache_sets_used_bytes(cfg, 1 << 20), 0);
+            continue;
+        }
+        uint32_t nsets = cfg->size_bytes / (cfg->line_bytes * cfg->assoc);
+        size_t set_bytes = whole / nsets;
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, 0), 2 * set_bytes);
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets - 2) * cfg->line_bytes), whole);
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, UINT64_MAX), whole);
+        uint8_t *block = malloc(whole);
+        uint64_t state = 99 + g;
+        for (int trial = 0; trial < 200; trial++) {
+            uint64_t start = next_random(&state) % (1u << 20), bytes = 1 + next_random(&state) % (2 * cfg->size_bytes);
+            bool tight = trial % 2 && bytes < (nsets - 2) * cfg->line_bytes;
+            if (tight) { /* from the last byte of a line to the first of another */
+                start = start / cfg->line_bytes * cfg->line_bytes + cfg->line_bytes - 1;
+                bytes = bytes / cfg->line_bytes * cfg->line_bytes + 2;
+            }
+            memset(block, 0xA5, whole);
+            Cache *c = cache_new_in(cfg, block);
+            for (uint64_t a = start & ~(uint64_t)31; a < start + bytes; a += 32)
+                cache_read(c, a);
+            size_t touched = 0;
+            for (uint32_t s = 0; s < nsets; s++)
+                for (size_t b = 0; b < set_bytes; b++)
+                    if (block[s * set_bytes + b] != 0xA5) {
+                        touched += set_bytes;
+                        break;
+                    }
+            ck_assert_uint_le(touched, cache_sets_used_bytes(cfg, bytes));
+            if (tight)
+                ck_assert_uint_eq(touched, cache_sets_used_bytes(cfg, bytes));
+            cache_free(c);
+        }
+        free(block);
+    }
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -409,6 +462,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, lru_clock_renumbering_keeps_order);
     tcase_add_test(tc, sets_not_power_of_two_at_large_addresses);
     tcase_add_test(tc, sets_in_callers_block);
+    tcase_add_test(tc, sets_used_bound);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,7 +71,7 @@ static uint64_t distinct_units(const WarpAccess *w, int nwarps, uint64_t unit)
 /* Runs the warps' loads on SM 0, one per cycle, and finishes the launch. */
 static MemCounters run_loads(const GpuConfig *cfg, const WarpAccess *w, int nwarps)
 {
-    MemSys *ms = memsys_new(cfg);
+    MemSys *ms = memsys_new(cfg, NULL);
     MemCounters c;
     memset(&c, 0, sizeof c);
     Insn in = load_insn();
@@ -168,7 +168,7 @@ START_TEST(strong_loads_bypass_l1)
         {SEM_NONE, SCOPE_NONE, CACHE_CV, false},
     };
     for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
-        MemSys *ms = memsys_new(cfg);
+        MemSys *ms = memsys_new(cfg, NULL);
         MemCounters c;
         memset(&c, 0, sizeof c);
         Insn in = load_insn();
@@ -198,7 +198,7 @@ START_TEST(split_calls_equal_whole)
     static const char *const names[] = { "h200", "gtx1060", "k40", "gtx460", "gtx280", "8800gtx" };
     for (size_t k = 0; k < G_N_ELEMENTS(names); k++) {
         GpuConfig *cfg = load(names[k]);
-        MemSys *whole = memsys_new(cfg), *split = memsys_new(cfg);
+        MemSys *whole = memsys_new(cfg, NULL), *split = memsys_new(cfg, NULL);
         MemCounters cw, cs;
         memset(&cw, 0, sizeof cw);
         memset(&cs, 0, sizeof cs);
