@@ -37,8 +37,9 @@ Cache *cache_new(const CacheConfig *cfg);
 Cache *cache_new_in(const CacheConfig *cfg, void *sets);
 size_t cache_sets_bytes(const CacheConfig *cfg);
 /* Of those, the most that accesses to `bytes` of memory from any start
- * use: a set per distinct line, up to all of them.  (Consecutive lines go to consecutive
- * sets, so a small footprint leaves most of the block untouched.) */
+ * use: a set per distinct line, up to all of them.  (Consecutive lines go
+ * to consecutive sets, so a small footprint leaves most of the block
+ * untouched.) */
 size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t bytes);
 void cache_free(Cache *c);
 CacheOutcome cache_read(Cache *c, uint64_t addr);

@@ -27,8 +27,8 @@ static size_t huge_round(size_t n)
     return (n + HOSTMEM_HUGE_BYTES - 1) & ~(HOSTMEM_HUGE_BYTES - 1);
 }
 
-/* A zeroed mapping of whole huge pages holding `bytes`, or NULL; in 4 KiB
- * pages only unless `huge`. */
+/* A zeroed mapping of whole huge pages holding `bytes`, or NULL; given in
+ * 4 KiB pages only, unless `huge_pages`. */
 static void *map_huge(size_t bytes, bool huge_pages)
 {
     size_t len = huge_round(bytes);
