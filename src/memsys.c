@@ -76,6 +76,13 @@ static size_t every_sm(const MemSys *ms, size_t per_sm)
     return per_sm * ms->cfg->num_sms;
 }
 
+/* The block of every SM's sets of one cache (`per_sm` bytes each), of
+ * which the first `sms` SMs may each use what `reach` bytes of memory do. */
+static uint8_t *every_sm_sets(const MemSys *ms, const CacheConfig *cfg, size_t per_sm, uint32_t sms, uint64_t reach)
+{
+    return hostmem_alloc_sparse(every_sm(ms, per_sm), cache_sets_used_bytes(cfg, reach) * sms, per_sm * sms);
+}
+
 MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
 {
     MemSys *ms = g_new0(MemSys, 1);
@@ -96,10 +103,8 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     /* the set blocks keep their tags 8-byte aligned: so does SM i's start */
     ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
-    ms->l1_sets = hostmem_alloc_sparse(every_sm(ms, ms->l1_sets_bytes), cache_sets_used_bytes(&cfg->l1, reach) * sms,
-                                       ms->l1_sets_bytes * sms);
-    ms->ro_sets = hostmem_alloc_sparse(every_sm(ms, ms->ro_sets_bytes),
-                                       cache_sets_used_bytes(&cfg->readonly, reach) * sms, ms->ro_sets_bytes * sms);
+    ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, reach);
+    ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, reach);
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */

@@ -2286,17 +2286,18 @@ static bool run_lockstep(Model *md, uint64_t *end, GError **error)
 }
 
 /* The memory the launch's global and local accesses can reach, for laying
- * out the caches' state (memsys_new): the allocations, and every thread's
- * local frames (all functions', as if all were live at once).  A device
+ * out the caches' state (memsys_new): the allocations, and the local
+ * frames of every thread of its `ctas` CTAs (all functions', as if all
+ * were live at once).  A device
  * malloc heap made during the launch is not counted: underestimating costs
  * speed, never results. */
-static uint64_t launch_reach_bytes(const Model *md)
+static uint64_t launch_reach_bytes(const Model *md, uint64_t ctas)
 {
     uint64_t frames = 0;
     for (guint i = 0; i < md->m->funcs->len; i++)
         frames += module_func(md->m, i)->frame_local_bytes;
     const Dim3 *b = &md->spec.block;
-    uint64_t ctas = md->total_ctas - md->first_cta, per_cta = (uint64_t)b->x * b->y * b->z * frames;
+    uint64_t per_cta = (uint64_t)b->x * b->y * b->z * frames;
     uint64_t local = per_cta && ctas > UINT64_MAX / per_cta ? UINT64_MAX : ctas * per_cta;
     uint64_t global = gmem_bytes(md->img->gmem);
     return global > UINT64_MAX - local ? UINT64_MAX : global + local;
@@ -2320,6 +2321,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     ts->regs_per_thread = regs_per_thread;
     launch_cta_range(spec, &md.first_cta, &md.total_ctas);
     md.next_cta = md.first_cta;
+    uint64_t grid_ctas = md.total_ctas - md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
     md.issue_width = cfg->issue_width;
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
@@ -2334,8 +2336,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * and no check watches the order of accesses */
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
-    md.mem = memsys_new(cfg, &(MemSysUse){.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, md.total_ctas - md.first_cta),
-                                          .bytes = launch_reach_bytes(&md)});
+    md.mem = memsys_new(cfg, &(MemSysUse){.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
+                                          .bytes = launch_reach_bytes(&md, grid_ctas)});
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM
@@ -2344,8 +2346,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * reference they must reproduce (--lockstep; tests compare the two). */
     uint64_t quantum = safe_quantum(cfg);
     /* no more threads than SMs the grid can keep busy, and at least one */
-    uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms),
-                                          md.total_ctas - md.first_cta), 1u);
+    uint32_t nthreads = (uint32_t)MAX(MIN((uint64_t)MIN(MAX(spec->host_threads, 1u), md.nsms), grid_ctas), 1u);
     md.by_quanta = !spec->lockstep && quantum > 0 && !spec->max_cycles && apart;
     if (md.by_quanta) {
         md.per_thread = g_aligned_alloc0(nthreads, sizeof(ThreadCounts), _Alignof(ThreadCounts));
@@ -2365,7 +2366,6 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * is full.  So a grid that does not fill the GPU gives SM i the CTAs i,
      * i + nsms, ... and never more; the slots it would never use are not
      * made (their warps' state is most of a launch's memory) */
-    uint64_t grid_ctas = md.total_ctas - md.first_cta;
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
         sm->id = i;
