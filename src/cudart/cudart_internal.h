@@ -146,10 +146,7 @@ typedef struct {
     GPtrArray *captures;        /* CudartCapture*, active (owned) */
     CudartStream per_thread_stream; /* cudaStreamPerThread's capture state (one per process) */
     uint64_t capture_serial;
-    int capture_mode;           /* cudaThreadExchangeStreamCaptureMode's */
     uint64_t graph_mem_high;    /* graph memory's high-water mark (cudaGraphMemAttrUsedMemHigh) */
-    GArray *call_configs;       /* CudartCallConfig stack: <<<>>> push/pop */
-    cudaError_t last_error;     /* cudaGetLastError returns and clears it */
     cudaError_t sticky_error;   /* a kernel fault: every later call fails */
     uint32_t device_flags;
     size_t limits[CUDART_LIMIT_COUNT]; /* cudaLimit -> value */
@@ -162,6 +159,19 @@ typedef struct {
     json_t *report;             /* per-launch profile entries */
     GPtrArray *kernel_order;    /* CudartKernel*, in order of first launch */
 } CudartDevice;
+
+/* What the CUDA runtime keeps per host thread: a <<<>>> launch's
+ * configuration (pushed and popped by the same thread, so two threads
+ * launching at once never take each other's), the last error, and the
+ * capture interaction mode.  Created on first use, freed at thread exit. */
+typedef struct {
+    GArray *call_configs;       /* CudartCallConfig stack: <<<>>> push/pop */
+    cudaError_t last_error;     /* cudaGetLastError returns and clears it */
+    int capture_mode;           /* cudaThreadExchangeStreamCaptureMode's */
+} CudartThread;
+
+/* The calling thread's state. */
+CudartThread *cudart_thread(void);
 
 /* Locks the device (initialising it on first use). */
 CudartDevice *cudart_enter(void);

@@ -244,7 +244,7 @@ CUDART_API cudaError_t cudaDeviceReset(void)
     CudartDevice *d = cudart_enter();
     cudart_release_user_state(d);
     d->sticky_error = cudaSuccess;
-    d->last_error = cudaSuccess;
+    cudart_thread()->last_error = cudaSuccess;
     return cudart_leave(d, cudart_unusable(d));
 }
 

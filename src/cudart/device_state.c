@@ -1,6 +1,6 @@
 /* device_state.c — the process's simulated device: lazy set-up from the
  * environment warpsim exec passes, the lock every API call takes, error
- * recording, and the clean-up at exit.
+ * recording (per host thread, as CUDA's), and the clean-up at exit.
  *
  * Environment: WARPSIM_CONFIG (GPU configuration name or file, default
  * h200), WARPSIM_FUNCTIONAL=1 (no timing model), WARPSIM_REPORT=FILE (JSON
@@ -38,6 +38,26 @@
 static const size_t default_limits[CUDART_LIMIT_COUNT] = {1024, 1u << 20, 8u << 20, 2, 2048, 32, 0};
 
 static CudartDevice the_device = {0};
+
+static void thread_free(gpointer p)
+{
+    CudartThread *t = p;
+    g_array_unref(t->call_configs);
+    g_free(t);
+}
+
+static GPrivate the_thread = G_PRIVATE_INIT(thread_free);
+
+CudartThread *cudart_thread(void)
+{
+    CudartThread *t = g_private_get(&the_thread);
+    if (!t) {
+        t = g_new0(CudartThread, 1);
+        t->call_configs = g_array_new(FALSE, TRUE, sizeof(CudartCallConfig));
+        g_private_set(&the_thread, t);
+    }
+    return t;
+}
 
 static bool env_flag(const char *name)
 {
@@ -170,7 +190,6 @@ static void initialise(CudartDevice *d)
     d->captures = g_ptr_array_new();
     d->per_thread_stream = (CudartStream){.magic = CUDART_STREAM_MAGIC, .sync_policy = 1};
     d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    d->call_configs = g_array_new(FALSE, TRUE, sizeof(CudartCallConfig));
     d->kernel_order = g_ptr_array_new();
     d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL);
     atexit(at_exit);
@@ -188,7 +207,7 @@ CudartDevice *cudart_enter(void)
 cudaError_t cudart_leave(CudartDevice *d, cudaError_t err)
 {
     if (err != cudaSuccess)
-        d->last_error = err;
+        cudart_thread()->last_error = err;
     g_mutex_unlock(&d->lock);
     return err;
 }
@@ -240,6 +259,6 @@ void cudart_release_user_state(CudartDevice *d)
     cudart_graphs_release(d);
     g_hash_table_remove_all(d->streams);
     g_hash_table_remove_all(d->events);
-    g_array_set_size(d->call_configs, 0);
+    g_array_set_size(cudart_thread()->call_configs, 0);
     memcpy(d->limits, default_limits, sizeof d->limits);
 }

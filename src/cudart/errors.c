@@ -32,8 +32,9 @@ CUDART_API const char *cudaGetErrorName(cudaError_t err)
 CUDART_API cudaError_t cudaGetLastError(void)
 {
     CudartDevice *d = cudart_enter();
-    cudaError_t err = d->last_error;
-    d->last_error = d->sticky_error;
+    CudartThread *t = cudart_thread();
+    cudaError_t err = t->last_error;
+    t->last_error = d->sticky_error;
     g_mutex_unlock(&d->lock);
     return err;
 }
@@ -41,7 +42,7 @@ CUDART_API cudaError_t cudaGetLastError(void)
 CUDART_API cudaError_t cudaPeekAtLastError(void)
 {
     CudartDevice *d = cudart_enter();
-    cudaError_t err = d->last_error;
+    cudaError_t err = cudart_thread()->last_error;
     g_mutex_unlock(&d->lock);
     return err;
 }

@@ -1606,16 +1606,16 @@ CUDART_API cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream, int *cap
                         numDependencies_out);
 }
 
-/* The capture interaction mode: kept (per process, where CUDA keeps one
- * per thread) and swapped as asked; warpsim checks every capture alike
- * (see cudart_capture_begin_op). */
+/* The capture interaction mode: kept per thread and swapped as asked;
+ * warpsim checks every capture alike (see cudart_capture_begin_op). */
 CUDART_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 {
     CudartDevice *d = cudart_enter();
     if (!mode || *mode < MODE_GLOBAL || *mode > MODE_RELAXED)
         return cudart_leave(d, cudaErrorInvalidValue);
-    int old = d->capture_mode;
-    d->capture_mode = *mode;
+    CudartThread *t = cudart_thread();
+    int old = t->capture_mode;
+    t->capture_mode = *mode;
     *mode = old;
     return cudart_leave(d, cudaSuccess);
 }

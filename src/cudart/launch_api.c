@@ -245,7 +245,7 @@ CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, siz
 {
     CudartDevice *d = cudart_enter();
     CudartCallConfig c = {gridDim, blockDim, sharedMem, stream};
-    g_array_append_val(d->call_configs, c);
+    g_array_append_val(cudart_thread()->call_configs, c);
     g_mutex_unlock(&d->lock);
     return 0;
 }
@@ -253,10 +253,11 @@ CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, siz
 CUDART_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
 {
     CudartDevice *d = cudart_enter();
-    if (d->call_configs->len == 0)
+    GArray *configs = cudart_thread()->call_configs;
+    if (configs->len == 0)
         return cudart_leave(d, cudaErrorMissingConfiguration);
-    CudartCallConfig c = g_array_index(d->call_configs, CudartCallConfig, d->call_configs->len - 1);
-    g_array_set_size(d->call_configs, d->call_configs->len - 1);
+    CudartCallConfig c = g_array_index(configs, CudartCallConfig, configs->len - 1);
+    g_array_set_size(configs, configs->len - 1);
     *gridDim = c.grid;
     *blockDim = c.block;
     *sharedMem = c.shared_mem;
