@@ -19,6 +19,7 @@
 #include "cfg.h"
 #include "errors.h"
 #include "exec.h"
+#include "hostpool.h"
 #include "occupancy.h"
 
 #define WARP_QUANTUM 256
@@ -769,7 +770,7 @@ struct LaunchShare {
     CtaQueue q;
     uint32_t nhelpers;
     CtaWorker *wk;       /* nhelpers + 1: the helpers', then the joining caller's */
-    GThread **th;
+    HostJob *helpers;    /* running the first nhelpers; NULL without */
 };
 
 LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t helpers, GError **error)
@@ -790,13 +791,12 @@ LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t
     /* no helper without a CTA of its own to start on */
     sh->nhelpers = (uint32_t)MIN((uint64_t)helpers, end - first > 0 ? end - first - 1 : 0);
     sh->wk = g_new0(CtaWorker, sh->nhelpers + 1);
-    sh->th = g_new0(GThread *, sh->nhelpers);
     for (uint32_t t = 0; t <= sh->nhelpers; t++) {
         sh->wk[t].q = &sh->q;
         launch_stats_init(&sh->wk[t].stats, img->module);
     }
-    for (uint32_t t = 0; t < sh->nhelpers; t++)
-        sh->th[t] = launch_host_thread_new("warpsim-cta", cta_worker_main, &sh->wk[t]);
+    if (sh->nhelpers)
+        sh->helpers = host_pool_run(spec->pool, sh->nhelpers, cta_worker_main, sh->wk, sizeof *sh->wk);
     return sh;
 }
 
@@ -804,10 +804,10 @@ bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error)
 {
     const Module *m = sh->q.img->module;
     cta_worker_main(&sh->wk[sh->nhelpers]);
+    if (sh->helpers)
+        host_job_wait(sh->helpers);
     CtaWorker *first_fault = NULL;
     for (uint32_t t = 0; t <= sh->nhelpers; t++) {
-        if (t < sh->nhelpers)
-            g_thread_join(sh->th[t]);
         CtaWorker *wk = &sh->wk[t];
         if (stats)
             launch_stats_add(stats, &wk->stats, m);
@@ -820,7 +820,6 @@ bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error)
         g_propagate_error(error, g_steal_pointer(&first_fault->error));
     for (uint32_t t = 0; t <= sh->nhelpers; t++)
         g_clear_error(&sh->wk[t].error);
-    g_free(sh->th);
     g_free(sh->wk);
     g_free(sh->shared_offset);
     g_free(sh);

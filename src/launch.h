@@ -80,6 +80,8 @@ typedef struct {
     uint32_t regs_per_thread; /* for the register limit with gpu */
     const struct ExecObserver *observer; /* borrowed; NULL: none.  Hears each step
                                of the warps it selects (exec.h; warpsim trace) */
+    struct HostPool *pool;  /* borrowed; the host threads of the launches of a run
+                               (hostpool.h).  NULL: the launch makes its own */
     bool cooperative;       /* cudaLaunchCooperativeKernel: every CTA of the grid is
                                resident at once (with gpu, the grid must fit: blocks per
                                SM x SMs), this_grid().sync() finds its workspace, and a

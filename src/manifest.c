@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "fpconv.h"
 #include "html_report.h"
+#include "hostpool.h"
 #include "launch.h"
 #include "memory.h"
 #include "module.h"
@@ -1111,6 +1112,7 @@ typedef struct {
     LaunchPlan *plans;
     uint64_t *buffer_addr;
     const char *ptx_override; /* NULL: each launch's own PTX */
+    HostPool *pool;        /* the launches' host threads (several threads only), owned */
 } Run;
 
 static void loaded_module_free(gpointer p)
@@ -1475,6 +1477,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .host_threads = opt ? opt->threads : 1, .lockstep = opt && opt->lockstep, .checks = opt ? opt->checks : 0,
         .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
         .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL, .cooperative = d->cooperative,
+        .pool = r->pool,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
@@ -1618,6 +1621,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .plans = g_new0(LaunchPlan, m->launches->len),
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
         .ptx_override = ptx_override,
+        .pool = opt && opt->threads > 1 ? host_pool_new() : NULL,
     };
     r.gmem->heap_bytes = m->malloc_heap_bytes;
     bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
@@ -1672,6 +1676,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
     g_free(r.buffer_addr);
     g_ptr_array_free(r.modules, TRUE); /* images before the memory they borrow */
     gmem_free(r.gmem);
+    host_pool_free(r.pool);
     *report = rep;
     return ok;
 }

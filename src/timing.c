@@ -40,6 +40,7 @@
 #include "errors.h"
 #include "exec.h"
 #include "hostmem.h"
+#include "hostpool.h"
 #include "timeline.h"
 
 const char *const timing_state_names[STATE_COUNT] = {
@@ -1735,20 +1736,11 @@ typedef struct {
  * run every SM of the quantum alone. */
 #define PAUSES_PER_YIELD 16
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* One wait between two polls of a spinning waiter (*polls counts them). */
 static void spin_wait(uint32_t *polls)
 {
     if (++*polls % PAUSES_PER_YIELD)
-        cpu_relax();
+        host_cpu_relax();
     else
         sched_yield();
 }
@@ -2117,11 +2109,10 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     g_cond_init(&q.done.cond);
     q.taken = g_new0(gint, nthreads);
     QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
-    GThread **th = g_new0(GThread *, nthreads);
     for (uint32_t k = 0; k < nthreads; k++)
         wk[k] = (QuantaWorker){&q, k, g_new(uint32_t, md->nsms)};
-    for (uint32_t k = 1; k < nthreads; k++)
-        th[k] = launch_host_thread_new("warpsim-sm", quanta_worker, &wk[k]);
+    HostJob *workers = nthreads > 1 ? host_pool_run(md->spec.pool, nthreads - 1, quanta_worker, &wk[1], sizeof *wk)
+                                    : NULL;
     /* An access beyond the SM issued at t is back at t + reach at the
      * earliest.  With several threads, quanta of half that let the memory
      * system work through one quantum's accesses (on this thread) while
@@ -2206,14 +2197,13 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     md->nlive = 0;
     q.quit = true;
     quanta_start(&q);
-    for (uint32_t k = 1; k < nthreads; k++)
-        g_thread_join(th[k]);
+    if (workers)
+        host_job_wait(workers);
     launch_host_pins_free(q.pins);
     for (uint32_t i = 0; i < md->nsms; i++) {
         *end = MAX(*end, md->sms[i].end);
         g_clear_error(&md->sms[i].fault);
     }
-    g_free(th);
     for (uint32_t k = 0; k < nthreads; k++)
         g_free(wk[k].mine);
     g_free(wk);

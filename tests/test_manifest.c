@@ -796,7 +796,9 @@ START_TEST(threads_do_not_change_results)
     /* many CTAs without atomics (run in parallel), a 3-D grid, and
      * atomics (kept in order) */
     const char *manifests[] = {"traces/matmul_tiled/launch.json", "traces/dec2zero/random.json",
-                               "tests/gpu-probe/lib/grid3d.json", "tests/gpu-probe/lib/atomics.json"};
+                               "tests/gpu-probe/lib/grid3d.json", "tests/gpu-probe/lib/atomics.json",
+                               /* one launch 4 times: its host threads are the run's, reused */
+                               "traces/labs/ilp_tlp/serial.json"};
     /* functional, and timed on GPUs with and without L1 for global loads
      * (the timing model's quanta follow the L1 or the L2 latency); not on
      * cc 1.x, which has no 3-D grids */

@@ -128,6 +128,7 @@ typedef struct {
     GpuConfig *gpu;
     bool functional;
     uint32_t host_threads;
+    struct HostPool *pool;      /* the launches' host threads (hostpool.h), owned */
     char *report_path;          /* WARPSIM_REPORT */
     bool summary;               /* WARPSIM_SUMMARY */
     GlobalMemory *gmem;

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cudart_internal.h"
+#include "hostpool.h"
 #include "report.h"
 
 /* PCIe 4.0 x16 as programs see it: about 25 GB/s and a few microseconds
@@ -85,6 +86,7 @@ static void at_exit(void)
     CudartDevice *d = &the_device;
     g_mutex_lock(&d->lock);
     cudart_profile_finish(d);
+    g_clear_pointer(&d->pool, host_pool_free);
     g_mutex_unlock(&d->lock);
 }
 
@@ -174,6 +176,7 @@ static void initialise(CudartDevice *d)
     d->report_path = report && *report ? g_strdup(report) : NULL;
     const char *threads = g_getenv("WARPSIM_THREADS");
     d->host_threads = threads && atoi(threads) > 0 ? (uint32_t)atoi(threads) : launch_host_cores();
+    d->pool = d->host_threads > 1 ? host_pool_new() : NULL;
     d->gmem = gmem_new();
     d->modules = g_ptr_array_new();
     d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);

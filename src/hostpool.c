@@ -1,0 +1,199 @@
+/* hostpool.c — host worker threads kept across launches (contract in
+ * hostpool.h).
+ *
+ * One lock guards the pool: its idle workers, each worker's assignment and
+ * each job's count of workers still running.  A worker sleeps on a
+ * condition of its own, so that a job wakes only the workers it takes; a
+ * job's waiter sleeps on the pool's `done`, broadcast as jobs end (jobs
+ * are few and short-lived, the broadcasts cheap).
+ * Waking a sleeping thread took 0.1-0.6 ms on a 2-vCPU guest (measured:
+ * its vCPU had halted), more than many launches' work.  So a worker polls
+ * for its next job for POOL_SPIN_US before it sleeps, and the waiter of a
+ * job polls as long for its end: launches in a row find their workers
+ * awake, and an idle pool costs at most that much CPU per job.  A worker
+ * that a job pinned to a CPU (timing.c) polls there, away from the CPU its
+ * caller was pinned to; set free to poll anywhere, it was found on the
+ * caller's CPU and slowed launches in a row 2.5x (measured).  It gets the
+ * CPUs it was allowed when it started back before it sleeps, so that what
+ * a job did to it is gone by the time a job that does not pin finds it.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
+#include "hostpool.h"
+
+#include <sched.h>
+
+#include "launch.h"
+
+#define POOL_SPIN_US 500
+
+typedef struct {
+    HostPool *pool;
+    GThread *thread;
+    GCond wake;
+    GThreadFunc fn;         /* the assignment (under pool->lock), NULL while idle */
+    void *data;
+    HostJob *job;
+    gint called;            /* set with an assignment (or, fn NULL, to quit), cleared
+                               as the worker takes it: polled without the lock */
+} PoolWorker;
+
+struct HostPool {
+    GMutex lock;
+    GCond done;             /* some job's last worker returned */
+    GPtrArray *workers;     /* PoolWorker *, owned: every thread made */
+    GPtrArray *idle;        /* PoolWorker *, borrowed: those without a job */
+};
+
+struct HostJob {
+    HostPool *pool;
+    gint running;           /* workers still on it: changed under pool->lock, polled */
+    bool own_pool;          /* made for this job: freed by host_job_wait */
+};
+
+/* Polls, for POOL_SPIN_US at most, until *word is zero (want_zero) or not. */
+static void poll_briefly(gint *word, bool want_zero)
+{
+    gint64 until = g_get_monotonic_time() + POOL_SPIN_US;
+    for (uint32_t polls = 0;; polls++) {
+        if ((g_atomic_int_get(word) == 0) == want_zero)
+            return;
+        if (polls % 64 == 63 && g_get_monotonic_time() >= until)
+            return;
+        host_cpu_relax();
+    }
+}
+
+static gpointer worker_main(gpointer p)
+{
+    PoolWorker *w = p;
+    HostPool *pool = w->pool;
+#ifdef CPU_COUNT
+    cpu_set_t allowed;
+    bool restore = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+#endif
+    g_mutex_lock(&pool->lock);
+    for (;;) {
+        if (!g_atomic_int_get(&w->called)) {
+            g_mutex_unlock(&pool->lock);
+            poll_briefly(&w->called, false);
+#ifdef CPU_COUNT
+            if (restore && !g_atomic_int_get(&w->called))
+                (void)sched_setaffinity(0, sizeof allowed, &allowed);
+#endif
+            g_mutex_lock(&pool->lock);
+        }
+        while (!g_atomic_int_get(&w->called))
+            g_cond_wait(&w->wake, &pool->lock);
+        g_atomic_int_set(&w->called, 0);
+        if (!w->fn) /* quit with no job left */
+            break;
+        GThreadFunc fn = w->fn;
+        void *data = w->data;
+        HostJob *job = w->job;
+        g_mutex_unlock(&pool->lock);
+        (void)fn(data);
+        g_mutex_lock(&pool->lock);
+        w->fn = NULL;
+        w->job = NULL;
+        g_ptr_array_add(pool->idle, w);
+        if (g_atomic_int_dec_and_test(&job->running))
+            g_cond_broadcast(&pool->done);
+    }
+    g_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+HostPool *host_pool_new(void)
+{
+    HostPool *pool = g_new0(HostPool, 1);
+    g_mutex_init(&pool->lock);
+    g_cond_init(&pool->done);
+    pool->workers = g_ptr_array_new();
+    pool->idle = g_ptr_array_new();
+    return pool;
+}
+
+void host_pool_free(HostPool *pool)
+{
+    if (!pool)
+        return;
+    g_mutex_lock(&pool->lock);
+    for (guint i = 0; i < pool->workers->len; i++) {
+        PoolWorker *w = g_ptr_array_index(pool->workers, i);
+        g_atomic_int_set(&w->called, 1); /* with no fn: quit */
+        g_cond_signal(&w->wake);
+    }
+    g_mutex_unlock(&pool->lock);
+    for (guint i = 0; i < pool->workers->len; i++) {
+        PoolWorker *w = g_ptr_array_index(pool->workers, i);
+        g_thread_join(w->thread);
+        g_cond_clear(&w->wake);
+        g_free(w);
+    }
+    g_ptr_array_free(pool->workers, TRUE);
+    g_ptr_array_free(pool->idle, TRUE);
+    g_cond_clear(&pool->done);
+    g_mutex_clear(&pool->lock);
+    g_free(pool);
+}
+
+uint32_t host_pool_threads(const HostPool *pool)
+{
+    return pool ? pool->workers->len : 0;
+}
+
+HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, size_t size)
+{
+    HostJob *job = g_new0(HostJob, 1);
+    if (!pool) {
+        pool = host_pool_new();
+        job->own_pool = true;
+    }
+    job->pool = pool;
+    job->running = (gint)n;
+    /* the idle workers take their items at once, under one lock, so that
+     * none comes back for a second: the items run side by side */
+    uint32_t k = 0;
+    g_mutex_lock(&pool->lock);
+    for (; k < n && pool->idle->len; k++) {
+        PoolWorker *w = g_ptr_array_steal_index_fast(pool->idle, pool->idle->len - 1);
+        w->fn = fn;
+        w->data = (uint8_t *)data + k * size;
+        w->job = job;
+        g_atomic_int_set(&w->called, 1);
+        g_cond_signal(&w->wake);
+    }
+    /* new threads, given their items before they start: they never wait */
+    PoolWorker **fresh = g_new(PoolWorker *, n - k);
+    for (uint32_t j = k; j < n; j++) {
+        PoolWorker *w = g_new0(PoolWorker, 1);
+        w->pool = pool;
+        g_cond_init(&w->wake);
+        w->fn = fn;
+        w->data = (uint8_t *)data + j * size;
+        w->job = job;
+        w->called = 1;
+        g_ptr_array_add(pool->workers, w);
+        fresh[j - k] = w;
+    }
+    g_mutex_unlock(&pool->lock);
+    for (uint32_t j = k; j < n; j++)
+        fresh[j - k]->thread = launch_host_thread_new("warpsim-host", worker_main, fresh[j - k]);
+    g_free(fresh);
+    return job;
+}
+
+void host_job_wait(HostJob *job)
+{
+    HostPool *pool = job->pool;
+    poll_briefly(&job->running, true);
+    g_mutex_lock(&pool->lock);
+    while (g_atomic_int_get(&job->running))
+        g_cond_wait(&pool->done, &pool->lock);
+    g_mutex_unlock(&pool->lock);
+    if (job->own_pool)
+        host_pool_free(pool);
+    g_free(job);
+}
