@@ -1512,7 +1512,7 @@ static void model_free(Model *md)
     g_free(md->slot_bit);
     g_free(md->may_run_ahead);
     g_free(md->shared_offset);
-    memsys_free(md->mem);
+    memsys_give(md->spec.memsys_keep, md->mem);
 }
 
 /* The launch stops with an error that lists every resident warp's state. */
@@ -2326,8 +2326,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * and no check watches the order of accesses */
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
-    md.mem = memsys_new(cfg, &(MemSysUse){.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
-                                          .bytes = launch_reach_bytes(&md, grid_ctas)});
+    MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
+                     .bytes = launch_reach_bytes(&md, grid_ctas)};
+    md.mem = memsys_take(spec->memsys_keep, cfg, &use);
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM
