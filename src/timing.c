@@ -637,7 +637,7 @@ static uint64_t *slot_scoreboard(const Model *md, const Sm *sm, const WarpSlot *
 }
 
 /* Look at the warp's next instruction: when its operands are ready. */
-static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
+static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
 {
     uint32_t f, pc;
     s->next = NULL;
@@ -679,7 +679,7 @@ static void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s)
     s->dep_state = state;
 }
 
-static void slot_peek(Model *md, Sm *sm, WarpSlot *s)
+static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
 {
     slot_peek_insn(md, sm, s);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
@@ -728,7 +728,7 @@ static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
 
 /* Files a live warp with a next instruction as ready (its operands and
  * fetch allow issue at `now`) or waiting until they do. */
-static inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
+static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
@@ -1209,8 +1209,9 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
         steps_func = n ? steps[0].func : 0;
+        /* may_run_ahead() allows no call or return, and no pc past 16 bits */
+        g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
         for (uint32_t i = 0; i < n; i++) {
-            g_assert(steps[i].func == steps_func && steps[i].pc <= UINT16_MAX); /* may_run_ahead */
             s->ahead_pc[i] = (uint16_t)steps[i].pc;
             s->ahead_wavefronts[i] = ctx.accessed >> i & 1 ? ctx.wavefronts[i] : 0;
         }
