@@ -6,6 +6,7 @@
  * condition of its own, so that a job wakes only the workers it takes; a
  * job's waiter sleeps on the pool's `done`, broadcast as jobs end (jobs
  * are few and short-lived, the broadcasts cheap).
+ *
  * Waking a sleeping thread took 0.1-0.6 ms on a 2-vCPU guest (measured:
  * its vCPU had halted), more than many launches' work.  So a worker polls
  * for its next job for POOL_SPIN_US before it sleeps, and the waiter of a
