@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudart_internal.h"
 #include "hostpool.h"
@@ -81,9 +82,14 @@ static void symbol_free(gpointer p)
     g_free(s);
 }
 
+/* A child the program forked (and that did not exec) has a copy of the
+ * parent's device, profile and all, but none of its threads: at its exit it
+ * neither reports the parent's kernels again nor ends those threads. */
 static void at_exit(void)
 {
     CudartDevice *d = &the_device;
+    if (getpid() != d->owner_pid)
+        return;
     g_mutex_lock(&d->lock);
     cudart_profile_finish(d);
     g_clear_pointer(&d->pool, host_pool_free);
@@ -197,6 +203,7 @@ static void initialise(CudartDevice *d)
     d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     d->kernel_order = g_ptr_array_new();
     d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL);
+    d->owner_pid = getpid();
     atexit(at_exit);
 }
 
