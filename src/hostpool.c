@@ -45,6 +45,7 @@ struct HostPool {
     GCond done;             /* some job's last worker returned */
     GPtrArray *workers;     /* PoolWorker *, owned: every thread made */
     GPtrArray *idle;        /* PoolWorker *, borrowed: those without a job */
+    uint32_t sleeping;      /* workers done polling, waiting on their condition */
 };
 
 struct HostJob {
@@ -85,8 +86,12 @@ static gpointer worker_main(gpointer p)
 #endif
             g_mutex_lock(&pool->lock);
         }
-        while (!g_atomic_int_get(&w->called))
-            g_cond_wait(&w->wake, &pool->lock);
+        if (!g_atomic_int_get(&w->called)) {
+            pool->sleeping++;
+            while (!g_atomic_int_get(&w->called))
+                g_cond_wait(&w->wake, &pool->lock);
+            pool->sleeping--;
+        }
         g_atomic_int_set(&w->called, 0);
         if (!w->fn) /* quit with no job left */
             break;
@@ -143,6 +148,14 @@ void host_pool_free(HostPool *pool)
 uint32_t host_pool_threads(const HostPool *pool)
 {
     return pool ? pool->workers->len : 0;
+}
+
+uint32_t host_pool_sleeping(HostPool *pool)
+{
+    g_mutex_lock(&pool->lock);
+    uint32_t n = pool->sleeping;
+    g_mutex_unlock(&pool->lock);
+    return n;
 }
 
 HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, size_t size)

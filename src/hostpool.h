@@ -30,8 +30,10 @@ typedef struct HostJob HostJob;
 HostPool *host_pool_new(void);
 void host_pool_free(HostPool *pool);
 
-/* The threads the pool holds now, busy or idle. */
+/* The threads the pool holds now, busy or idle; of them, those asleep
+ * (done polling: their CPUs given back). */
 uint32_t host_pool_threads(const HostPool *pool);
+uint32_t host_pool_sleeping(HostPool *pool);
 
 /* n >= 1; fn's return value is ignored. */
 HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, size_t size);

@@ -1,8 +1,8 @@
 /* test_hostpool.c — host worker threads kept across launches (hostpool.c):
  * every item of a job runs once, on a thread of its own; later jobs reuse
  * the threads; jobs started together run together; a job without a pool
- * makes and ends its own threads; and a worker a job pinned to one CPU gets
- * its CPUs back once it has gone to sleep.
+ * makes and ends its own threads; idle workers go to sleep; and a worker a
+ * job pinned to one CPU gets its CPUs back once it has gone to sleep.
  */
 #include <check.h>
 #include <glib.h>
@@ -137,7 +137,11 @@ START_TEST(a_pinned_worker_gets_its_cpus_back)
     cpu_set_t before, after;
     host_job_wait(host_pool_run(pool, 1, pin_to_one, &before, sizeof before));
     ck_assert_int_ge(CPU_COUNT(&before), 2);
-    g_usleep(200 * 1000); /* it polls for half a millisecond, then sleeps */
+    /* it polls for half a millisecond, then sleeps */
+    gint64 until = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+    while (host_pool_sleeping(pool) < 1 && g_get_monotonic_time() < until)
+        g_usleep(1000);
+    ck_assert_uint_eq(host_pool_sleeping(pool), 1);
     host_job_wait(host_pool_run(pool, 1, read_affinity, &after, sizeof after));
     ck_assert_uint_eq(host_pool_threads(pool), 1);
     ck_assert(CPU_EQUAL(&before, &after));
