@@ -82,8 +82,8 @@ typedef struct {
                                of the warps it selects (exec.h; warpsim trace) */
     struct HostPool *pool;  /* borrowed; the host threads of the launches of a run
                                (hostpool.h).  NULL: the launch makes its own */
-    struct MemSysKeep *memsys_keep; /* borrowed; timed launches of a run keep their
-                               memory system's host state in it (memsys.h). NULL: none */
+    struct TimingKeep *timing_keep; /* borrowed; timed launches of a run keep their
+                               host state in it (timing.h). NULL: each makes its own */
     bool cooperative;       /* cudaLaunchCooperativeKernel: every CTA of the grid is
                                resident at once (with gpu, the grid must fit: blocks per
                                SM x SMs), this_grid().sync() finds its workspace, and a

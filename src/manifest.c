@@ -1113,7 +1113,7 @@ typedef struct {
     uint64_t *buffer_addr;
     const char *ptx_override; /* NULL: each launch's own PTX */
     HostPool *pool;        /* the launches' host threads (several threads only), owned */
-    MemSysKeep *memsys;    /* the timed launches' memory system, kept between them, owned */
+    TimingKeep *timing_keep; /* what timed launches keep between them (timing.h), owned */
 } Run;
 
 static void loaded_module_free(gpointer p)
@@ -1478,7 +1478,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         .host_threads = opt ? opt->threads : 1, .lockstep = opt && opt->lockstep, .checks = opt ? opt->checks : 0,
         .max_cycles = opt ? opt->max_cycles : 0, .fault_log = fault_log, .gpu = gpu,
         .regs_per_thread = p->regs, .observer = opt ? opt->observer : NULL, .cooperative = d->cooperative,
-        .pool = r->pool, .memsys_keep = r->memsys,
+        .pool = r->pool, .timing_keep = r->timing_keep,
     };
     LaunchStats total, one;
     TimingStats ttotal, tone;
@@ -1623,7 +1623,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
         .ptx_override = ptx_override,
         .pool = opt && opt->threads > 1 ? host_pool_new() : NULL,
-        .memsys = memsys_keep_new(),
+        .timing_keep = timing_keep_new(),
     };
     r.gmem->heap_bytes = m->malloc_heap_bytes;
     bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
@@ -1679,7 +1679,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
     g_ptr_array_free(r.modules, TRUE); /* images before the memory they borrow */
     gmem_free(r.gmem);
     host_pool_free(r.pool);
-    memsys_keep_free(r.memsys);
+    timing_keep_free(r.timing_keep);
     *report = rep;
     return ok;
 }

@@ -114,55 +114,6 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     return ms;
 }
 
-struct MemSysKeep {
-    GMutex lock;
-    MemSys *kept;          /* NULL when none, or while a launch has it */
-};
-
-MemSysKeep *memsys_keep_new(void)
-{
-    MemSysKeep *k = g_new0(MemSysKeep, 1);
-    g_mutex_init(&k->lock);
-    return k;
-}
-
-void memsys_keep_free(MemSysKeep *k)
-{
-    if (!k)
-        return;
-    memsys_free(k->kept);
-    g_mutex_clear(&k->lock);
-    g_free(k);
-}
-
-MemSys *memsys_take(MemSysKeep *k, const GpuConfig *cfg, const MemSysUse *use)
-{
-    MemSys *ms = NULL;
-    if (k) {
-        g_mutex_lock(&k->lock);
-        ms = g_steal_pointer(&k->kept);
-        g_mutex_unlock(&k->lock);
-    }
-    if (ms && ms->cfg == cfg) {
-        memsys_reset(ms);
-        return ms;
-    }
-    memsys_free(ms);
-    return memsys_new(cfg, use);
-}
-
-void memsys_give(MemSysKeep *k, MemSys *ms)
-{
-    if (k && ms) {
-        g_mutex_lock(&k->lock);
-        MemSys *older = k->kept; /* two launches at once: keep the later */
-        k->kept = ms;
-        g_mutex_unlock(&k->lock);
-        ms = older;
-    }
-    memsys_free(ms);
-}
-
 void memsys_free(MemSys *ms)
 {
     if (!ms)

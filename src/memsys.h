@@ -57,17 +57,6 @@ void memsys_free(MemSys *ms);
 /* Cold caches and idle servers: the start of a launch. */
 void memsys_reset(MemSys *ms);
 
-/* A MemSys kept from one launch of a run to the next: the next launch on
- * the same GpuConfig (the same object) resets it rather than mapping its
- * host blocks again and touching their pages for the first time, which
- * cost a small launch a fifth of its time (measured).  Page sizes stay as
- * the first launch's hint chose them; nothing modelled depends on them.
- * memsys_take(NULL, ...) is memsys_new, memsys_give(NULL, ms) memsys_free. */
-typedef struct MemSysKeep MemSysKeep;
-MemSysKeep *memsys_keep_new(void);
-void memsys_keep_free(MemSysKeep *k);
-MemSys *memsys_take(MemSysKeep *k, const GpuConfig *cfg, const MemSysUse *use);
-void memsys_give(MemSysKeep *k, MemSys *ms);
 /* `a` holds what the executor recorded (space resolved); local addresses are
  * offsets in the thread's frame and `local_id` makes them unique per warp. */
 MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,

@@ -212,7 +212,7 @@ typedef struct {
      * SB_PACK(cycle its value is available, state a reader waits in) */
     uint64_t *regs;
     uint32_t ready_words;
-    size_t layout_at;    /* where its arrays start in Model.block (sm_prepare) */
+    size_t layout_at, layout_end; /* where its arrays lie in Model.block (sm_prepare) */
     /* slots in SLOT_WAITING, by the cycle they become ready: those due in
      * the next WHEEL_SIZE cycles in the wheel, later ones in the heap */
     WakeWheel wheel;
@@ -323,8 +323,94 @@ typedef struct {
     ThreadCounts *per_thread; /* quantum mode: per host thread, the counts of the SMs it ran */
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
     void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
-    size_t block_bytes;
+    size_t block_bytes;  /* what the layout uses of it */
+    size_t block_made;   /* its size as allocated (TimingKeep: maybe more) */
+    bool block_stale;    /* kept from an earlier launch: each SM clears its part */
 } Model;
+
+struct TimingKeep {
+    GMutex lock;
+    const GpuConfig *cfg; /* mem's */
+    MemSys *mem;
+    uint8_t *block;
+    size_t block_made;
+};
+
+TimingKeep *timing_keep_new(void)
+{
+    TimingKeep *k = g_new0(TimingKeep, 1);
+    g_mutex_init(&k->lock);
+    return k;
+}
+
+void timing_keep_free(TimingKeep *k)
+{
+    if (!k)
+        return;
+    memsys_free(k->mem);
+    hostmem_free(k->block, k->block_made);
+    g_mutex_clear(&k->lock);
+    g_free(k);
+}
+
+/* The kept memory system, reset, when it is cfg's; else NULL. */
+static MemSys *keep_take_memsys(TimingKeep *k, const GpuConfig *cfg)
+{
+    if (!k)
+        return NULL;
+    g_mutex_lock(&k->lock);
+    MemSys *mem = g_steal_pointer(&k->mem);
+    bool same = k->cfg == cfg;
+    g_mutex_unlock(&k->lock);
+    if (mem && same) {
+        memsys_reset(mem);
+        return mem;
+    }
+    memsys_free(mem);
+    return NULL;
+}
+
+/* The kept block when it holds `bytes` (not cleared), its size in *made;
+ * else NULL. */
+static uint8_t *keep_take_block(TimingKeep *k, size_t bytes, size_t *made)
+{
+    if (!k)
+        return NULL;
+    g_mutex_lock(&k->lock);
+    uint8_t *block = g_steal_pointer(&k->block);
+    *made = k->block_made;
+    g_mutex_unlock(&k->lock);
+    if (block && *made >= bytes)
+        return block;
+    hostmem_free(block, *made);
+    return NULL;
+}
+
+/* Keeps what the launch had (what k held before goes: two launches at once
+ * keep the later's), or frees it without a keep. */
+static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t *block, size_t made)
+{
+    if (k) {
+        g_mutex_lock(&k->lock);
+        if (mem) {
+            MemSys *older = k->mem;
+            k->mem = mem;
+            k->cfg = cfg;
+            mem = older;
+        }
+        if (block) {
+            uint8_t *older = k->block;
+            size_t older_made = k->block_made;
+            k->block = block;
+            k->block_made = made;
+            block = older;
+            made = older_made;
+        }
+        g_mutex_unlock(&k->lock);
+    }
+    memsys_free(mem);
+    hostmem_free(block, made);
+}
 
 /* ------------------------------------------------------------------ */
 /* wake heaps and ready masks                                           */
@@ -909,6 +995,8 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
  * CTAs (dispatch_sms). */
 static void sm_prepare(const Model *md, Sm *sm)
 {
+    if (md->block_stale) /* as a new block's pages would be */
+        memset((uint8_t *)md->block + sm->layout_at, 0, sm->layout_end - sm->layout_at);
     Carve carving = {md->block, sm->layout_at};
     sm_layout(md, sm, &carving);
     for (uint32_t k = 0; k < md->schedulers; k++) {
@@ -1502,7 +1590,7 @@ static void model_free(Model *md)
         }
     }
     g_aligned_free(md->sms);
-    hostmem_free(md->block, md->block_bytes);
+    keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
         g_free(md->may_run_ahead[f]);
@@ -1513,7 +1601,6 @@ static void model_free(Model *md)
     g_free(md->slot_bit);
     g_free(md->may_run_ahead);
     g_free(md->shared_offset);
-    memsys_give(md->spec.memsys_keep, md->mem);
 }
 
 /* The launch stops with an error that lists every resident warp's state. */
@@ -2329,7 +2416,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     decode_module(&md);
     MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
                      .bytes = launch_reach_bytes(&md, grid_ctas)};
-    md.mem = memsys_take(spec->memsys_keep, cfg, &use);
+    md.mem = keep_take_memsys(spec->timing_keep, cfg);
+    if (!md.mem)
+        md.mem = memsys_new(cfg, &use);
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM
@@ -2383,9 +2472,15 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     for (uint32_t i = 0; i < md.nsms; i++) {
         md.sms[i].layout_at = carving.used;
         sm_layout(&md, &md.sms[i], &carving);
+        md.sms[i].layout_end = carving.used;
     }
     md.block_bytes = carving.used;
-    md.block = hostmem_alloc0(md.block_bytes);
+    md.block = keep_take_block(spec->timing_keep, md.block_bytes, &md.block_made);
+    md.block_stale = md.block != NULL;
+    if (!md.block) {
+        md.block = hostmem_alloc0(md.block_bytes);
+        md.block_made = md.block_bytes;
+    }
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
         sm->wake = UINT64_MAX;

@@ -74,6 +74,18 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
 
 /* regs_per_thread feeds occupancy (0: registers do not limit).  The model's
  * caches start cold for every launch. */
+/* What the timed launches of a run keep on the host from one launch to the
+ * next: the memory system (reset to cold caches and idle servers when the
+ * next launch is on the same GpuConfig object) and the block of the SMs'
+ * warp state (each SM clears its part as it gets its first CTAs), rather
+ * than mapping both again and touching their pages for the first time,
+ * which cost a small launch about a third of its time (measured).  Page
+ * sizes stay as the launch that made them chose; nothing modelled depends
+ * on them.  Given in LaunchSpec.timing_keep; one launch at a time. */
+typedef struct TimingKeep TimingKeep;
+TimingKeep *timing_keep_new(void);
+void timing_keep_free(TimingKeep *k);
+
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error);
 

@@ -26,7 +26,7 @@ typedef struct {
  * `name` with overrides), its memory system kept in `keep` (or not). */
 static void run_timed_on(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
                          uint32_t regs, GpuConfig *given, const char *name, const char *const *overrides,
-                         uint64_t budget, MemSysKeep *keep, Result *r)
+                         uint64_t budget, TimingKeep *keep, Result *r)
 {
     GError *error = NULL;
     GpuConfig *cfg = given ? given : config_load(name, overrides, &error);
@@ -44,7 +44,7 @@ static void run_timed_on(const char *ptx, uint32_t grid, uint32_t block, uint64_
     if (module_func(m, k)->params->len > 1)
         ck_assert(launch_pack_param(m, k, 1, scalar, params, &error));
     LaunchSpec spec = {.kernel = k, .grid = {grid, 1, 1}, .block = {block, 1, 1}, .params = params,
-                       .max_instructions = budget, .memsys_keep = keep};
+                       .max_instructions = budget, .timing_keep = keep};
     launch_stats_init(&r->ls, m);
     timing_stats_init(&r->ts, m);
     ck_assert_msg(timing_run(img, &spec, cfg, regs, &r->ls, &r->ts, &error), "run: %s", error ? error->message : "");
@@ -177,16 +177,17 @@ static const char *copy_ptx =
     "add.f32 %r6, %r6, 0f3F800000;\nmul.wide.u32 %rd4, %r5, 4;\nadd.s64 %rd5, %rd3, %rd4;\n"
     "st.global.f32 [%rd5], %r6;\nDONE:\nret;\n}\n";
 
-/* A memory system kept from one launch to the next starts the next one as
- * cold as a new one: a DRAM stream whose data a warm L2 would hold times
- * and counts the same on every launch. */
-START_TEST(kept_memory_system_starts_cold)
+/* What a run keeps from one timed launch to the next (TimingKeep: the
+ * memory system, the SMs' block) starts the next one as cold and clear as
+ * new: a DRAM stream whose data a warm L2 would hold times and counts the
+ * same on every launch (a stale block changes the cycles too). */
+START_TEST(kept_state_starts_cold)
 {
     const uint32_t n = 1u << 16;
     GError *error = NULL;
     GpuConfig *cfg = config_load("h200", NULL, &error);
     ck_assert_msg(cfg, "config: %s", error ? error->message : "");
-    MemSysKeep *keep = memsys_keep_new();
+    TimingKeep *keep = timing_keep_new();
     Result fresh, kept[3];
     run_timed_on(copy_ptx, n / 256, 256, 2ull * n * 4, n, 16, cfg, NULL, NULL, 0, NULL, &fresh);
     for (int i = 0; i < 3; i++)
@@ -197,7 +198,7 @@ START_TEST(kept_memory_system_starts_cold)
         ck_assert_mem_eq(&kept[i].ts.mem, &fresh.ts.mem, sizeof fresh.ts.mem);
         ck_assert_mem_eq(kept[i].ts.state_cycles, fresh.ts.state_cycles, sizeof fresh.ts.state_cycles);
     }
-    memsys_keep_free(keep);
+    timing_keep_free(keep);
     config_free(cfg);
 }
 END_TEST
@@ -483,7 +484,7 @@ static Suite *suite(void)
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
-    tcase_add_test(t, kept_memory_system_starts_cold);
+    tcase_add_test(t, kept_state_starts_cold);
     tcase_add_test(t, occupancy_limits_resident_blocks);
     tcase_add_test(t, barrier_wait_is_attributed);
     tcase_add_test(t, run_ahead_changes_nothing);

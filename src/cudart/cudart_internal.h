@@ -130,7 +130,7 @@ typedef struct {
     uint32_t host_threads;
     struct HostPool *pool;      /* the launches' host threads (hostpool.h), owned */
     int owner_pid;              /* the process that set the device up (at_exit) */
-    MemSysKeep *memsys;         /* the timed launches' memory system, kept between them, owned */
+    TimingKeep *timing_keep;    /* what timed launches keep between them (timing.h), owned */
     char *report_path;          /* WARPSIM_REPORT */
     bool summary;               /* WARPSIM_SUMMARY */
     GlobalMemory *gmem;

@@ -93,7 +93,7 @@ static void at_exit(void)
     g_mutex_lock(&d->lock);
     cudart_profile_finish(d);
     g_clear_pointer(&d->pool, host_pool_free);
-    g_clear_pointer(&d->memsys, memsys_keep_free);
+    g_clear_pointer(&d->timing_keep, timing_keep_free);
     g_mutex_unlock(&d->lock);
 }
 
@@ -184,7 +184,7 @@ static void initialise(CudartDevice *d)
     const char *threads = g_getenv("WARPSIM_THREADS");
     d->host_threads = threads && atoi(threads) > 0 ? (uint32_t)atoi(threads) : launch_host_cores();
     d->pool = d->host_threads > 1 ? host_pool_new() : NULL;
-    d->memsys = memsys_keep_new();
+    d->timing_keep = timing_keep_new();
     d->gmem = gmem_new();
     d->modules = g_ptr_array_new();
     d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);

@@ -113,7 +113,7 @@ static cudaError_t run_kernel(CudartDevice *d, const CudartOp *op)
         .kernel = k->kernel, .grid = g, .block = b, .dynamic_shared_bytes = op->u.kernel.smem,
         .params = op->u.kernel.params, .gridid = ++d->gridid, .nsm = gpu->num_sms,
         .host_threads = d->host_threads, .gpu = gpu, .regs_per_thread = k->regs,
-        .cooperative = op->u.kernel.cooperative, .pool = d->pool, .memsys_keep = d->memsys,
+        .cooperative = op->u.kernel.cooperative, .pool = d->pool, .timing_keep = d->timing_keep,
     };
     LaunchStats ls;
     TimingStats ts;
