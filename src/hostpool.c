@@ -145,9 +145,12 @@ void host_pool_free(HostPool *pool)
     g_free(pool);
 }
 
-uint32_t host_pool_threads(const HostPool *pool)
+uint32_t host_pool_threads(HostPool *pool)
 {
-    return pool ? pool->workers->len : 0;
+    g_mutex_lock(&pool->lock); /* a job elsewhere may be adding threads */
+    uint32_t n = pool->workers->len;
+    g_mutex_unlock(&pool->lock);
+    return n;
 }
 
 uint32_t host_pool_sleeping(HostPool *pool)

@@ -32,7 +32,7 @@ void host_pool_free(HostPool *pool);
 
 /* The threads the pool holds now, busy or idle; of them, those asleep
  * (done polling: their CPUs given back). */
-uint32_t host_pool_threads(const HostPool *pool);
+uint32_t host_pool_threads(HostPool *pool);
 uint32_t host_pool_sleeping(HostPool *pool);
 
 /* n >= 1; fn's return value is ignored. */

@@ -161,11 +161,11 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
 /* A launch's CTAs shared out among threads, for launches whose CTAs may
  * run apart (launch_ctas_run_apart): launch_share_new() starts `helpers`
  * threads taking CTAs one at a time (fewer when there are fewer CTAs); the
- * caller, free to do other
- * work meanwhile, then joins them with launch_share_join(), which takes
- * the CTAs left until none is, waits for the helpers, adds every thread's
- * statistics to `stats`, frees the share and reports the fault of the
- * lowest-numbered faulting CTA.  Results are launch_run()'s. */
+ * caller, free to do other work meanwhile, then joins them with
+ * launch_share_join(), which takes the CTAs left until none is, waits for
+ * the helpers, adds every thread's statistics to `stats`, frees the share
+ * and reports the fault of the lowest-numbered faulting CTA.  Results are
+ * launch_run()'s. */
 typedef struct LaunchShare LaunchShare;
 LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t helpers, GError **error);
 bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);

@@ -56,7 +56,6 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use);
 void memsys_free(MemSys *ms);
 /* Cold caches and idle servers: the start of a launch. */
 void memsys_reset(MemSys *ms);
-
 /* `a` holds what the executor recorded (space resolved); local addresses are
  * offsets in the thread's frame and `local_id` makes them unique per warp. */
 MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,

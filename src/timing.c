@@ -2414,11 +2414,12 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
      * and no check watches the order of accesses */
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
-    MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
-                     .bytes = launch_reach_bytes(&md, grid_ctas)};
     md.mem = keep_take_memsys(spec->timing_keep, cfg);
-    if (!md.mem)
+    if (!md.mem) {
+        MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
+                         .bytes = launch_reach_bytes(&md, grid_ctas)};
         md.mem = memsys_new(cfg, &use);
+    }
     md.nsms = cfg->num_sms;
     md.sms = g_aligned_alloc0(MAX(md.nsms, 1u), sizeof(Sm), _Alignof(Sm));
     /* Quanta when the results cannot tell, even on one host thread: an SM
