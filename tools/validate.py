@@ -301,6 +301,19 @@ def main():
         if errs:
             lines += ["", "Mean absolute cycle error over %d launches: %.1f %%; median %.1f %%." %
                       (len(errs), 100 * sum(errs) / len(errs), 100 * sorted(errs)[len(errs) // 2])]
+        lines += ["", "### Where the SASS is not the PTX", "",
+                  "warpsim runs the PTX; the GPU runs what ptxas makes of it.  Some errors above come from",
+                  "that rather than from the model's parameters:", "",
+                  "- **dec2zero (+50 to +75 %).** ptxas unrolls the PTX's 4-step loop 4 times more (the SASS",
+                  "  loop steps by -16: `cuobjdump -sass`), so the GPU takes one loop branch where warpsim takes",
+                  "  four.  `tools/hw-measure/branch_loop.cu` measures that loop alone on the H200 (2026-11-22):",
+                  "  7.17 cycles per PTX iteration with 1 to 8 warps, i.e. 29 cycles per SASS iteration of",
+                  "  VIADD, ISETP and a taken BRA, where 4-cycle ALU latencies leave about 20 for the branch.",
+                  "- **Why the configuration's branch latency stays 6.** ptxas unrolls most loops of the",
+                  "  traces, so a PTX-level model that charged a taken branch 20 cycles would charge it for",
+                  "  branches the SASS no longer has.  On this table, `--set latency.branch=12` gives a mean",
+                  "  error of 19.2 % and `=20` 25.8 %, against 14.6 % with 6 (measured 2026-11-22); the",
+                  "  h200 configuration's `latency.branch` source says so."]
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("wrote %s" % args.out)
