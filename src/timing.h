@@ -72,8 +72,6 @@ void timing_stats_clear(TimingStats *t);
 /* Sums counts (a repeated launch); cycles add up too. */
 void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const Module *m);
 
-/* regs_per_thread feeds occupancy (0: registers do not limit).  The model's
- * caches start cold for every launch. */
 /* What the timed launches of a run keep on the host from one launch to the
  * next: the memory system (reset to cold caches and idle servers when the
  * next launch is on the same GpuConfig object) and the block of the SMs'
@@ -81,11 +79,15 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
  * than mapping both again and touching their pages for the first time,
  * which cost a small launch about a third of its time (measured).  Page
  * sizes stay as the launch that made them chose; nothing modelled depends
- * on them.  Given in LaunchSpec.timing_keep; one launch at a time. */
+ * on them.  Given in LaunchSpec.timing_keep.  Launches that run at once may
+ * share it: a launch takes what it holds, so the other makes its own, and
+ * the one that ends last keeps its state. */
 typedef struct TimingKeep TimingKeep;
 TimingKeep *timing_keep_new(void);
 void timing_keep_free(TimingKeep *k);
 
+/* regs_per_thread feeds occupancy (0: registers do not limit).  The model's
+ * caches start cold for every launch. */
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error);
 
