@@ -122,6 +122,15 @@ void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegLi
     insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
+uint32_t cfg_block_line(const Function *f, const BasicBlock *bb)
+{
+    uint32_t line = 0;
+    for (uint32_t i = bb->first; i <= bb->last && i < func_ninsns(f); i++)
+        if (!line || func_insn(f, i)->line < line)
+            line = func_insn(f, i)->line;
+    return line;
+}
+
 void cfg_reglist_clear(CfgRegList *l)
 {
     g_free(l->v);

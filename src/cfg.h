@@ -97,6 +97,10 @@ typedef struct {
  * guard) and writes (defs), as liveness sees them; the lists are reset and
  * grown as needed.  cfg_reglist_clear frees one. */
 void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegList *defs);
+/* The PTX line the block starts at: its instructions' first line (the
+ * scheduler may have moved a later one to its front; schedule.h), 0 for
+ * an empty block. */
+uint32_t cfg_block_line(const Function *f, const BasicBlock *bb);
 void cfg_reglist_clear(CfgRegList *l);
 
 bool cfg_build(Module *m, uint32_t func_index, GError **error);   /* sets Function.cfg */

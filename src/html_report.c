@@ -99,7 +99,7 @@ void html_report_note_launch(HtmlReport *h, json_t *entry, const Module *m, uint
         for (uint32_t b = 0; b < cfg->nblocks; b++) {
             const BasicBlock *bb = &cfg->blocks[b];
             SnapBlock *sb = &sf->blocks[b];
-            sb->first_line = bb->first < func_ninsns(fn) ? func_insn(fn, bb->first)->line : 0;
+            sb->first_line = cfg_block_line(fn, bb);
             sb->last_line = bb->last < func_ninsns(fn) ? func_insn(fn, bb->last)->line : sb->first_line;
             sb->nsucc = bb->nsucc;
             sb->succ[0] = bb->succ[0];

@@ -49,7 +49,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     gint64 max_insts = 0, max_cycles = 0;
     gint threads = 0, sample_waves = 0;
     gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
-    gboolean lockstep = FALSE;
+    gboolean lockstep = FALSE, schedule_loads = FALSE;
     GpuConfig *gpu = NULL;
     char *timeline_path = NULL, *html_path = NULL; /* docs/timeline.md, docs/html-report.md */
     gint64 timeline_limit = 0;
@@ -70,6 +70,9 @@ static int cmd_run(int argc, char **argv, GError **error)
          "quanta reproduce (for checking; results are the same)", NULL},
         {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
+        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
+         "Issue each straight-line stretch of PTX in the order a list scheduler like ptxas's would: global loads "
+         "(and the arithmetic feeding them) first, so their latencies overlap (docs/model.md)", NULL},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
          "Report shared-memory accesses of two warps to one byte between the same barriers (a data race)", NULL},
         {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck,
@@ -127,7 +130,7 @@ static int cmd_run(int argc, char **argv, GError **error)
                       .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
                       .threads = threads ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
-                      .sample_waves = (uint32_t)sample_waves,
+                      .sample_waves = (uint32_t)sample_waves, .schedule_loads = schedule_loads,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))
         goto out;

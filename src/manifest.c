@@ -25,6 +25,7 @@
 #include "ptx_parser.h"
 #include "report.h"
 #include "sampling.h"
+#include "schedule.h"
 #include "timing.h"
 
 #define DEFAULT_NSM 132            /* %nsmid of a functional run: the default config's SMs */
@@ -1112,6 +1113,7 @@ typedef struct {
     LaunchPlan *plans;
     uint64_t *buffer_addr;
     const char *ptx_override; /* NULL: each launch's own PTX */
+    bool schedule_loads;   /* RunOptions.schedule_loads */
     HostPool *pool;        /* the launches' host threads (several threads only), owned */
     TimingKeep *timing_keep; /* what timed launches keep between them (timing.h), owned */
 } Run;
@@ -1136,6 +1138,8 @@ static LoadedModule *module_for(Run *r, const char *ptx, GError **error)
     if (!mod)
         return NULL;
     ModuleImage *img = NULL;
+    for (guint f = 0; r->schedule_loads && f < mod->funcs->len; f++)
+        schedule_function(module_func(mod, f));
     if (!cfg_build_all(mod, error) || !(img = image_load(mod, r->gmem, error))) {
         module_free(mod);
         return NULL;
@@ -1622,6 +1626,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .plans = g_new0(LaunchPlan, m->launches->len),
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
         .ptx_override = ptx_override,
+        .schedule_loads = opt && opt->schedule_loads,
         .pool = opt && opt->threads > 1 ? host_pool_new() : NULL,
         .timing_keep = timing_keep_new(),
     };

@@ -141,6 +141,7 @@ typedef struct {
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
     struct Cfg *cfg;      /* owned; NULL until cfg_build */
+    bool scheduled;       /* insns are in issue order (schedule.h; cfg_build) */
     /* Only in a module parsed with deferral (ptx_parse_string_deferring):
      * the first instruction outside warpsim's subset in this body or in a
      * function it calls (directly or not).  The instruction itself was

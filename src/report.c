@@ -87,7 +87,7 @@ static json_t *divergence_map(const Module *m, const LaunchStats *s)
             json_object_set_new(e, "function", json_string(fn->name));
             json_object_set_new(e, "block", json_integer(b));
             json_object_set_new(e, "label", bb->label ? json_string(bb->label) : json_null());
-            json_object_set_new(e, "line", json_integer(bb->first < func_ninsns(fn) ? func_insn(fn, bb->first)->line : 0));
+            json_object_set_new(e, "line", json_integer(cfg_block_line(fn, bb)));
             json_object_set_new(e, "tau", json_integer((json_int_t)s->block_visits[f][b]));
             json_object_set_new(e, "delta", json_integer(s->block_divergent && s->block_divergent[f]
                                                              ? (json_int_t)s->block_divergent[f][b] : 0));

@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "module.h"
 #include "ptx_parser.h"
+#include "schedule.h"
 #include "testutil.h"
 
 /* ------------------------------------------------ hand-built modules */
@@ -784,6 +785,80 @@ static const char *call_loop_ptx =
     "    ret;\n"                               /* 16 */
     "}\n";
 
+/* ------------------------------------------------ load scheduling */
+
+static const char SCHED_PTX[] =
+    ".version 7.0\n"                                   /* 1 */
+    ".target sm_80\n"                                  /* 2 */
+    ".address_size 64\n"                               /* 3 */
+    ".visible .entry k(.param .u64 p, .param .u64 q)\n" /* 4 */
+    "{\n"                                              /* 5 */
+    "  .reg .f32 %f<8>;\n"                             /* 6 */
+    "  .reg .b64 %rd<4>;\n"                            /* 7 */
+    "  ld.param.u64 %rd1, [p];\n"                      /* 8 */
+    "  ld.param.u64 %rd2, [q];\n"                      /* 9 */
+    "  ld.global.f32 %f1, [%rd1];\n"                   /* 10 */
+    "  add.f32 %f2, %f1, 0f3F800000;\n"                /* 11: waits for line 10 */
+    "  st.shared.f32 [%rd2], %f2;\n"                   /* 12: shared, cannot alias global */
+    "  ld.global.f32 %f3, [%rd1+4];\n"                 /* 13: may pass 11 and 12 */
+    "  add.f32 %f4, %f3, %f2;\n"                       /* 14 */
+    "  st.global.f32 [%rd2], %f4;\n"                   /* 15 */
+    "  ld.global.f32 %f5, [%rd1+8];\n"                 /* 16: may not pass the global store */
+    "  mul.f32 %f6, %f5, %f5;\n"                       /* 17 */
+    "$L_next:\n"                                       /* 18 */
+    "  ld.global.f32 %f7, [%rd1+12];\n"                /* 19: a branch target starts a stretch */
+    "  bar.sync 0;\n"                                  /* 20: fixed */
+    "  add.f32 %f7, %f7, %f6;\n"                       /* 21 */
+    "  ret;\n"                                         /* 22 */
+    "}\n";
+
+/* Where the instruction written on `line` is now. */
+static uint32_t pos_of_line(const Function *f, uint32_t line)
+{
+    for (uint32_t i = 0; i < func_ninsns(f); i++)
+        if (func_insn(f, i)->line == line)
+            return i;
+    ck_abort_msg("no instruction on line %u", line);
+    return 0;
+}
+
+START_TEST(test_schedule_hoists_loads)
+{
+    GError *err = NULL;
+    Module *m = ptx_parse_string(SCHED_PTX, "inline.ptx", &err);
+    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
+    Function *f = module_func(m, 0);
+    uint32_t label_at = pos_of_line(f, 19), n = func_ninsns(f);
+    schedule_function(f);
+    ck_assert(f->scheduled);
+    ck_assert_uint_eq(func_ninsns(f), n);
+    /* the second load passes the arithmetic and the shared store before it */
+    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 11));
+    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 12));
+    /* dependences hold: the address before the loads, each use after its load */
+    ck_assert_uint_lt(pos_of_line(f, 8), pos_of_line(f, 10));
+    ck_assert_uint_lt(pos_of_line(f, 10), pos_of_line(f, 11));
+    ck_assert_uint_lt(pos_of_line(f, 11), pos_of_line(f, 12));
+    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 14));
+    /* a global load never passes a global store (they may alias) */
+    ck_assert_uint_lt(pos_of_line(f, 15), pos_of_line(f, 16));
+    /* the branch target, the barrier and what follows stay where they were */
+    ck_assert_uint_eq(pos_of_line(f, 19), label_at);
+    for (uint32_t line = 20; line <= 22; line++)
+        ck_assert_uint_eq(pos_of_line(f, line), label_at + line - 19);
+    /* once only: a second call changes nothing */
+    Insn before[32];
+    ck_assert_uint_le(n, G_N_ELEMENTS(before));
+    memcpy(before, func_insn(f, 0), n * sizeof(Insn));
+    schedule_function(f);
+    ck_assert(memcmp(before, func_insn(f, 0), n * sizeof(Insn)) == 0);
+    /* the analyses accept the new order */
+    ck_assert_msg(cfg_build_all(m, &err), "cfg failed: %s", err ? err->message : "?");
+    ck_assert_uint_eq(cfg_block_line(f, &f->cfg->blocks[0]), 8);
+    module_free(m);
+}
+END_TEST
+
 static Module *parse_or_fail(const char *text)
 {
     GError *err = NULL;
@@ -1054,6 +1129,7 @@ static Suite *cfg_suite(void)
     tcase_add_test(p, test_parsed_call_loop);
     tcase_add_test(p, test_parsed_guarded_ret);
     tcase_add_test(p, test_traces_invariants);
+    tcase_add_test(p, test_schedule_hoists_loads);
     tcase_set_timeout(p, 60);
     suite_add_tcase(s, p);
     return s;

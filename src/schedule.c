@@ -1,0 +1,180 @@
+/* schedule.c — list scheduling of straight-line PTX (contract in schedule.h).
+ *
+ * A stretch is at most SCHEDULE_MAX_STRETCH movable instructions between
+ * two fixed points, so the pairwise dependence test (quadratic in the
+ * stretch) stays cheap on the longest unrolled bodies; most stretches hold
+ * a few dozen instructions.
+ */
+#include "schedule.h"
+
+#include <string.h>
+
+#include "cfg.h"
+
+/* One instruction of a stretch as the scheduler sees it. */
+typedef struct {
+    CfgRegList uses, defs;
+    bool memory, store;
+    uint8_t space;        /* PtxSpace of a load or store */
+    bool long_load;       /* a global, local or generic load */
+} Node;
+
+static bool reads_time(const Insn *in)
+{
+    for (unsigned i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++) {
+        const Operand *o = &in->opd[i];
+        if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
+                                    o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
+                                    o->reg == SREG_GLOBALTIMER_HI))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the instruction may move within its stretch (else it ends one). */
+static bool movable(const Function *f, const Insn *in)
+{
+    if (in->op >= OP_COUNT || reads_time(in))
+        return false;
+    /* the carry flag is state no operand names */
+    if ((in->flags & FL_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
+        return false;
+    if (in->op == OP_LD || in->op == OP_ST) {
+        bool weak = in->sem == SEM_NONE || in->sem == SEM_WEAK;
+        return weak && in->cache != CACHE_CV && in->space < SPACE_REG;
+    }
+    const OpInfo *op = &isa_ops[in->op];
+    switch (op->latency) {
+    case LAT_ALU: case LAT_MUL: case LAT_FMA: case LAT_DIV: case LAT_SFU: case LAT_CVT:
+        break;
+    default:
+        return false;
+    }
+    FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
+    if (u != UNIT_INT && u != UNIT_FP32 && u != UNIT_FP64 && u != UNIT_SFU)
+        return false;
+    /* a register the function does not declare: leave it to validation */
+    CfgRegList uses = {0}, defs = {0};
+    cfg_insn_regs(f, in, &uses, &defs);
+    bool known = true;
+    for (uint32_t i = 0; i < uses.n; i++)
+        known = known && uses.v[i] < f->regs->len;
+    for (uint32_t i = 0; i < defs.n; i++)
+        known = known && defs.v[i] < f->regs->len;
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    return known;
+}
+
+static bool lists_meet(const CfgRegList *a, const CfgRegList *b)
+{
+    for (uint32_t i = 0; i < a->n; i++)
+        for (uint32_t k = 0; k < b->n; k++)
+            if (a->v[i] == b->v[k])
+                return true;
+    return false;
+}
+
+static bool may_alias(const Node *a, const Node *b)
+{
+    return a->space == SPACE_GENERIC || b->space == SPACE_GENERIC || a->space == b->space;
+}
+
+/* j (later in the PTX) must stay after i. */
+static bool depends(const Node *i, const Node *j)
+{
+    if (lists_meet(&i->defs, &j->uses) || lists_meet(&i->defs, &j->defs) || lists_meet(&i->uses, &j->defs))
+        return true;
+    return i->memory && j->memory && (i->store || j->store) && may_alias(i, j);
+}
+
+/* Reorders insns[first, first + n), all movable. */
+static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
+{
+    if (n < 2)
+        return;
+    Node *node = g_new0(Node, n);
+    for (uint32_t k = 0; k < n; k++) {
+        const Insn *in = func_insn(f, first + k);
+        cfg_insn_regs(f, in, &node[k].uses, &node[k].defs);
+        node[k].memory = in->op == OP_LD || in->op == OP_ST;
+        node[k].store = in->op == OP_ST;
+        node[k].space = in->space;
+        node[k].long_load = in->op == OP_LD && (in->space == SPACE_GLOBAL || in->space == SPACE_LOCAL ||
+                                                in->space == SPACE_GENERIC);
+    }
+    /* dependences as a bit matrix: row j holds the i < j it waits for */
+    uint32_t words = (n + 63) / 64;
+    uint64_t *after = g_new0(uint64_t, (size_t)n * words);
+    for (uint32_t j = 1; j < n; j++)
+        for (uint32_t i = 0; i < j; i++)
+            if (depends(&node[i], &node[j]))
+                after[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+    /* the longest path to the stretch's end, loads weighing the most */
+    uint64_t *height = g_new0(uint64_t, n);
+    for (uint32_t j = n; j-- > 0;) {
+        height[j] += node[j].long_load ? SCHEDULE_LOAD_WEIGHT : 0;
+        for (uint32_t i = 0; i < j; i++)
+            if (after[(size_t)j * words + i / 64] >> (i % 64) & 1)
+                height[i] = MAX(height[i], height[j]);
+    }
+    uint32_t *waiting = g_new0(uint32_t, n); /* predecessors not placed yet */
+    for (uint32_t j = 0; j < n; j++)
+        for (uint32_t w = 0; w < words; w++)
+            waiting[j] += (uint32_t)__builtin_popcountll(after[(size_t)j * words + w]);
+    bool *placed = g_new0(bool, n);
+    Insn *order = g_new(Insn, n);
+    for (uint32_t step = 0; step < n; step++) {
+        uint32_t best = n;
+        for (uint32_t k = 0; k < n; k++)
+            if (!placed[k] && !waiting[k] && (best == n || height[k] > height[best]))
+                best = k;   /* ties: the first in the PTX */
+        g_assert(best < n); /* the graph only points backwards: something is always ready */
+        placed[best] = true;
+        order[step] = *func_insn(f, first + best);
+        for (uint32_t j = best + 1; j < n; j++)
+            if (after[(size_t)j * words + best / 64] >> (best % 64) & 1)
+                waiting[j]--;
+    }
+    memcpy(func_insn(f, first), order, n * sizeof *order);
+    for (uint32_t k = 0; k < n; k++) {
+        cfg_reglist_clear(&node[k].uses);
+        cfg_reglist_clear(&node[k].defs);
+    }
+    g_free(order);
+    g_free(placed);
+    g_free(waiting);
+    g_free(height);
+    g_free(after);
+    g_free(node);
+}
+
+void schedule_function(Function *f)
+{
+    if (f->scheduled || !f->is_defined || !f->insns)
+        return;
+    f->scheduled = true;
+    uint32_t n = func_ninsns(f);
+    /* branch targets start stretches */
+    bool *target = g_new0(bool, n + 1);
+    for (guint k = 0; f->labels && k < f->labels->len; k++) {
+        uint32_t at = g_array_index(f->labels, Label, k).insn;
+        if (at <= n)
+            target[at] = true;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const Insn *in = func_insn(f, i);
+        for (unsigned o = 0; o < in->nopd && o < INSN_MAX_OPERANDS; o++)
+            if (in->opd[o].kind == OPD_LABEL && in->opd[o].imm >= 0 && (uint64_t)in->opd[o].imm <= n)
+                target[in->opd[o].imm] = true;
+    }
+    uint32_t start = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        bool fixed = i < n && !movable(f, func_insn(f, i));
+        if (i == n || target[i] || fixed || i - start == SCHEDULE_MAX_STRETCH) {
+            schedule_stretch(f, start, i - start);
+            start = fixed ? i + 1 : i; /* a fixed instruction belongs to no stretch */
+        }
+    }
+    g_free(target);
+}
