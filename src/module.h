@@ -196,6 +196,20 @@ static inline bool insn_writes_first_operand_late(const Insn *in)
     return (in->op == OP_BAR || in->op == OP_BARRIER) && in->mode == BAR_RED;
 }
 
+/* The instruction reads a clock (%clock, %clock64, %globaltimer...): its
+ * result depends on when it runs, so it neither runs ahead nor moves. */
+static inline bool insn_reads_clock(const Insn *in)
+{
+    for (unsigned i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++) {
+        const Operand *o = &in->opd[i];
+        if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
+                                    o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
+                                    o->reg == SREG_GLOBALTIMER_HI))
+            return true;
+    }
+    return false;
+}
+
 /* NO_INDEX when absent */
 uint32_t module_find_func(const Module *m, const char *name);
 /* Find a kernel by exact .entry name or unique demangled-name prefix

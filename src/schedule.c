@@ -19,22 +19,10 @@ typedef struct {
     bool long_load;       /* a global, local or generic load */
 } Node;
 
-static bool reads_time(const Insn *in)
-{
-    for (unsigned i = 0; i < in->nopd && i < INSN_MAX_OPERANDS; i++) {
-        const Operand *o = &in->opd[i];
-        if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
-                                    o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
-                                    o->reg == SREG_GLOBALTIMER_HI))
-            return true;
-    }
-    return false;
-}
-
 /* Whether the instruction may move within its stretch (else it ends one). */
-static bool movable(const Function *f, const Insn *in)
+static bool movable(const Insn *in)
 {
-    if (in->op >= OP_COUNT || reads_time(in))
+    if (in->op >= OP_COUNT || insn_reads_clock(in))
         return false;
     /* the carry flag is state no operand names */
     if ((in->flags & FL_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
@@ -51,19 +39,7 @@ static bool movable(const Function *f, const Insn *in)
         return false;
     }
     FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    if (u != UNIT_INT && u != UNIT_FP32 && u != UNIT_FP64 && u != UNIT_SFU)
-        return false;
-    /* a register the function does not declare: leave it to validation */
-    CfgRegList uses = {0}, defs = {0};
-    cfg_insn_regs(f, in, &uses, &defs);
-    bool known = true;
-    for (uint32_t i = 0; i < uses.n; i++)
-        known = known && uses.v[i] < f->regs->len;
-    for (uint32_t i = 0; i < defs.n; i++)
-        known = known && defs.v[i] < f->regs->len;
-    cfg_reglist_clear(&uses);
-    cfg_reglist_clear(&defs);
-    return known;
+    return u == UNIT_INT || u == UNIT_FP32 || u == UNIT_FP64 || u == UNIT_SFU;
 }
 
 static bool lists_meet(const CfgRegList *a, const CfgRegList *b)
@@ -170,7 +146,7 @@ void schedule_function(Function *f)
     }
     uint32_t start = 0;
     for (uint32_t i = 0; i <= n; i++) {
-        bool fixed = i < n && !movable(f, func_insn(f, i));
+        bool fixed = i < n && !movable(func_insn(f, i));
         if (i == n || target[i] || fixed || i - start == SCHEDULE_MAX_STRETCH) {
             schedule_stretch(f, start, i - start);
             start = fixed ? i + 1 : i; /* a fixed instruction belongs to no stretch */

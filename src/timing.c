@@ -635,13 +635,8 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bo
     } else if (u != UNIT_INT && u != UNIT_FP32 && u != UNIT_FP64 && u != UNIT_SFU) {
         return RUN_AHEAD_NO;
     }
-    for (unsigned i = 0; i < in->nopd; i++) {
-        const Operand *o = &in->opd[i];
-        if (o->kind == OPD_SREG && (o->reg == SREG_CLOCK || o->reg == SREG_CLOCK_HI || o->reg == SREG_CLOCK64 ||
-                                    o->reg == SREG_GLOBALTIMER || o->reg == SREG_GLOBALTIMER_LO ||
-                                    o->reg == SREG_GLOBALTIMER_HI))
-            return RUN_AHEAD_NO;
-    }
+    if (insn_reads_clock(in))
+        return RUN_AHEAD_NO;
     return record ? RUN_AHEAD_RECORD : access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 

@@ -812,40 +812,30 @@ static const char SCHED_PTX[] =
     "  ret;\n"                                         /* 22 */
     "}\n";
 
-/* Where the instruction written on `line` is now. */
-static uint32_t pos_of_line(const Function *f, uint32_t line)
-{
-    for (uint32_t i = 0; i < func_ninsns(f); i++)
-        if (func_insn(f, i)->line == line)
-            return i;
-    ck_abort_msg("no instruction on line %u", line);
-    return 0;
-}
-
 START_TEST(test_schedule_hoists_loads)
 {
     GError *err = NULL;
     Module *m = ptx_parse_string(SCHED_PTX, "inline.ptx", &err);
     ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
     Function *f = module_func(m, 0);
-    uint32_t label_at = pos_of_line(f, 19), n = func_ninsns(f);
+    uint32_t label_at = tu_insn_at_line(f, 19), n = func_ninsns(f);
     schedule_function(f);
     ck_assert(f->scheduled);
     ck_assert_uint_eq(func_ninsns(f), n);
     /* the second load passes the arithmetic and the shared store before it */
-    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 11));
-    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 12));
+    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 11));
+    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 12));
     /* dependences hold: the address before the loads, each use after its load */
-    ck_assert_uint_lt(pos_of_line(f, 8), pos_of_line(f, 10));
-    ck_assert_uint_lt(pos_of_line(f, 10), pos_of_line(f, 11));
-    ck_assert_uint_lt(pos_of_line(f, 11), pos_of_line(f, 12));
-    ck_assert_uint_lt(pos_of_line(f, 13), pos_of_line(f, 14));
+    ck_assert_uint_lt(tu_insn_at_line(f, 8), tu_insn_at_line(f, 10));
+    ck_assert_uint_lt(tu_insn_at_line(f, 10), tu_insn_at_line(f, 11));
+    ck_assert_uint_lt(tu_insn_at_line(f, 11), tu_insn_at_line(f, 12));
+    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 14));
     /* a global load never passes a global store (they may alias) */
-    ck_assert_uint_lt(pos_of_line(f, 15), pos_of_line(f, 16));
+    ck_assert_uint_lt(tu_insn_at_line(f, 15), tu_insn_at_line(f, 16));
     /* the branch target, the barrier and what follows stay where they were */
-    ck_assert_uint_eq(pos_of_line(f, 19), label_at);
+    ck_assert_uint_eq(tu_insn_at_line(f, 19), label_at);
     for (uint32_t line = 20; line <= 22; line++)
-        ck_assert_uint_eq(pos_of_line(f, line), label_at + line - 19);
+        ck_assert_uint_eq(tu_insn_at_line(f, line), label_at + line - 19);
     /* once only: a second call changes nothing */
     Insn before[32];
     ck_assert_uint_le(n, G_N_ELEMENTS(before));

@@ -862,14 +862,12 @@ START_TEST(which_launches_run_in_parallel)
 }
 END_TEST
 
-static json_t *timed_launch_as(const char *manifest, const GpuConfig *gpu, uint32_t sample_waves, uint32_t threads,
-                               bool schedule_loads)
+/* The first launch's report of a run with `opt`, whose outputs must pass. */
+static json_t *launch_with(const char *manifest, RunOptions opt)
 {
     GError *e = NULL;
     Manifest *m = manifest_load(manifest, &e);
     ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
-    RunOptions opt = {.config = gpu, .threads = threads, .sample_waves = sample_waves,
-                      .schedule_loads = schedule_loads};
     json_t *report = NULL;
     guint failed = 0;
     ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
@@ -882,7 +880,7 @@ static json_t *timed_launch_as(const char *manifest, const GpuConfig *gpu, uint3
 
 static json_t *timed_launch(const char *manifest, const GpuConfig *gpu, uint32_t sample_waves, uint32_t threads)
 {
-    return timed_launch_as(manifest, gpu, sample_waves, threads, false);
+    return launch_with(manifest, (RunOptions){.config = gpu, .threads = threads, .sample_waves = sample_waves});
 }
 
 /* The 7-point stencil of radius 3 interleaves each global load with the
@@ -893,8 +891,9 @@ START_TEST(scheduled_loads_overlap)
     GError *e = NULL;
     GpuConfig *gpu = config_load("h200", NULL, &e);
     ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
-    json_t *plain = timed_launch_as("traces/stencil/base_r3.json", gpu, 0, 1, false);
-    json_t *scheduled = timed_launch_as("traces/stencil/base_r3.json", gpu, 0, 2, true);
+    const char *stencil = "traces/stencil/base_r3.json";
+    json_t *plain = timed_launch(stencil, gpu, 0, 1);
+    json_t *scheduled = launch_with(stencil, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true});
     json_int_t pc = metric(plain, "sm__cycles_elapsed.max"), sc = metric(scheduled, "sm__cycles_elapsed.max");
     ck_assert_msg(sc < pc * 3 / 4, "scheduled %lld cycles against %lld in PTX order", (long long)sc, (long long)pc);
     /* the same instructions and memory traffic, in another order */
@@ -902,18 +901,10 @@ START_TEST(scheduled_loads_overlap)
     ck_assert_int_eq(metric(plain, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
                      metric(scheduled, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
     /* quanta on two threads reproduce lockstep with the scheduled order too */
-    GError *e2 = NULL;
-    Manifest *m = manifest_load("traces/stencil/base_r3.json", &e2);
-    ck_assert_msg(m != NULL, "%s", e2 ? e2->message : "?");
-    RunOptions opt = {.config = gpu, .threads = 1, .lockstep = true, .schedule_loads = true};
-    json_t *report = NULL;
-    guint failed = 0;
-    ck_assert(manifest_run(m, &opt, &report, &failed, &e2));
-    ck_assert_uint_eq(failed, 0);
-    json_t *lock = json_array_get(json_object_get(report, "launches"), 0);
+    json_t *lock = launch_with(stencil, (RunOptions){.config = gpu, .threads = 1, .lockstep = true,
+                                                     .schedule_loads = true});
     ck_assert_int_eq(metric(lock, "sm__cycles_elapsed.max"), sc);
-    json_decref(report);
-    manifest_free(m);
+    json_decref(lock);
     json_decref(plain);
     json_decref(scheduled);
     config_free(gpu);

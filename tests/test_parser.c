@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "module.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -80,15 +81,6 @@ static const Insn *insn(const Function *f, uint32_t i)
     return func_insn(f, i);
 }
 
-/* first instruction on PTX line `line` */
-static uint32_t at_line(const Function *f, uint32_t line)
-{
-    for (uint32_t i = 0; i < func_ninsns(f); i++)
-        if (func_insn(f, i)->line == line)
-            return i;
-    ck_abort_msg("no instruction on line %u", line);
-    return 0;
-}
 
 static uint32_t f32b(float x)
 {
@@ -370,31 +362,31 @@ START_TEST(test_nvcc_misc)
     ck_assert_uint_eq(c1->callee_reg, reg(f, "%rd32"));
     ck_assert_uint_eq(c1->args[0], p0b);
     ck_assert_uint_eq(c1->rets[0], r0b);
-    uint32_t ci = at_line(f, 256);
+    uint32_t ci = tu_insn_at_line(f, 256);
     ck_assert_int_eq(insn(f, ci)->op, OP_CALL);
     ck_assert_uint_eq(insn(f, ci)->call, 0);
     ck_assert(insn(f, ci)->flags & FL_UNI);
-    ck_assert_uint_eq(insn(f, at_line(f, 279))->call, 1);
+    ck_assert_uint_eq(insn(f, tu_insn_at_line(f, 279))->call, 1);
     /* st.param.b32 [param0+0] in the first block names the first param0 */
-    const Insn *in = insn(f, at_line(f, 254));
+    const Insn *in = insn(f, tu_insn_at_line(f, 254));
     ck_assert_uint_eq(in->opd[0].sym, p0a);
-    in = insn(f, at_line(f, 276));
+    in = insn(f, tu_insn_at_line(f, 276));
     ck_assert_uint_eq(in->opd[0].sym, p0b);
 
-    in = insn(f, at_line(f, 174)); /* mov.u64 %SPL, __local_depot4 */
+    in = insn(f, tu_insn_at_line(f, 174)); /* mov.u64 %SPL, __local_depot4 */
     ck_assert_int_eq(in->opd[1].kind, OPD_SYMBOL);
     ck_assert_uint_eq(in->opd[1].sym, var(m, "__local_depot4", misc));
-    in = insn(f, at_line(f, 220)); /* mov.u32 %r14, tile */
+    in = insn(f, tu_insn_at_line(f, 220)); /* mov.u32 %r14, tile */
     ck_assert_uint_eq(in->opd[1].sym, tile);
-    in = insn(f, at_line(f, 197)); /* st.local.v4.f32 [%rd6], {...} */
+    in = insn(f, tu_insn_at_line(f, 197)); /* st.local.v4.f32 [%rd6], {...} */
     ck_assert_int_eq(in->vec, 4);
     ck_assert_int_eq(in->space, SPACE_LOCAL);
     ck_assert_int_eq(in->opd[1].kind, OPD_VEC);
     ck_assert_uint_eq(in->opd[1].vec_count, 4);
     ck_assert_uint_eq(in->opd[1].vec_regs[3], reg(f, "%f6"));
-    in = insn(f, at_line(f, 206));
+    in = insn(f, tu_insn_at_line(f, 206));
     ck_assert_int_eq(in->opd[0].imm, 16);
-    in = insn(f, at_line(f, 248)); /* shfl.sync.down.b32 %r31|%p1, ... */
+    in = insn(f, tu_insn_at_line(f, 248)); /* shfl.sync.down.b32 %r31|%p1, ... */
     ck_assert_int_eq(in->op, OP_SHFL);
     ck_assert_int_eq(in->mode, SHFL_DOWN);
     ck_assert(in->flags & FL_SYNC);
@@ -402,33 +394,33 @@ START_TEST(test_nvcc_misc)
     ck_assert_uint_eq(in->opd[0].reg, reg(f, "%r31"));
     ck_assert_uint_eq(in->opd[0].reg2, reg(f, "%p1"));
     ck_assert_uint_eq(in->nopd, 5);
-    in = insn(f, at_line(f, 264)); /* atom.global.add.f32 ..., 0f3F800000 */
+    in = insn(f, tu_insn_at_line(f, 264)); /* atom.global.add.f32 ..., 0f3F800000 */
     ck_assert_int_eq(in->op, OP_ATOM);
     ck_assert_int_eq(in->atom, ATOM_ADD);
     ck_assert_int_eq(in->type, PTX_TYPE_F32);
     ck_assert_int_eq(in->opd[2].imm, 0x3F800000);
-    in = insn(f, at_line(f, 266));
+    in = insn(f, tu_insn_at_line(f, 266));
     ck_assert_int_eq(in->atom, ATOM_CAS);
     ck_assert_uint_eq(in->nopd, 4);
-    in = insn(f, at_line(f, 291)); /* fma.rn.f64 ..., 0d3FF8000000000000 */
+    in = insn(f, tu_insn_at_line(f, 291)); /* fma.rn.f64 ..., 0d3FF8000000000000 */
     ck_assert_uint_eq((uint64_t)in->opd[2].imm, f64b(1.5));
-    in = insn(f, at_line(f, 307)); /* vote.sync.ballot.b32 */
+    in = insn(f, tu_insn_at_line(f, 307)); /* vote.sync.ballot.b32 */
     ck_assert_int_eq(in->mode, VOTE_BALLOT);
     ck_assert(in->flags & FL_SYNC);
-    in = insn(f, at_line(f, 311)); /* ld.u32: generic */
+    in = insn(f, tu_insn_at_line(f, 311)); /* ld.u32: generic */
     ck_assert_int_eq(in->space, SPACE_GENERIC);
-    in = insn(f, at_line(f, 179)); /* cvta.to.global.u64 */
+    in = insn(f, tu_insn_at_line(f, 179)); /* cvta.to.global.u64 */
     ck_assert_int_eq(in->op, OP_CVTA);
     ck_assert_int_eq(in->space, SPACE_GLOBAL);
     ck_assert(in->flags & FL_TO);
-    in = insn(f, at_line(f, 236)); /* bar.sync 0 */
+    in = insn(f, tu_insn_at_line(f, 236)); /* bar.sync 0 */
     ck_assert_int_eq(in->op, OP_BAR);
     ck_assert_int_eq(in->mode, BAR_SYNC);
     ck_assert_int_eq(in->opd[0].kind, OPD_IMM);
     /* facti: the loop label and .pragma inside the body */
-    in = insn(ff, at_line(ff, 108)); /* @%p5 bra $L__BB2_5 */
-    ck_assert_int_eq(in->opd[0].imm, at_line(ff, 103));
-    ck_assert_int_eq(insn(ff, at_line(ff, 70))->opd[2].imm, -3);
+    in = insn(ff, tu_insn_at_line(ff, 108)); /* @%p5 bra $L__BB2_5 */
+    ck_assert_int_eq(in->opd[0].imm, tu_insn_at_line(ff, 103));
+    ck_assert_int_eq(insn(ff, tu_insn_at_line(ff, 70))->opd[2].imm, -3);
     module_free(m);
 }
 END_TEST
@@ -446,25 +438,25 @@ START_TEST(test_nvcc_structs_half)
     for (guint i = 0; i < f->regs->len; i++)
         lows += strcmp(g_array_index(f->regs, RegInfo, i).name, "low") == 0;
     ck_assert_uint_eq(lows, 2);
-    const Insn *in = insn(f, at_line(f, 94)); /* mov.b32 {low,high}, %r2 */
+    const Insn *in = insn(f, tu_insn_at_line(f, 94)); /* mov.b32 {low,high}, %r2 */
     ck_assert_int_eq(in->opd[0].kind, OPD_VEC);
     ck_assert_uint_eq(in->opd[0].vec_count, 2);
-    const Insn *in2 = insn(f, at_line(f, 95)); /* mov.b16 %rs3, low: same scope */
+    const Insn *in2 = insn(f, tu_insn_at_line(f, 95)); /* mov.b16 %rs3, low: same scope */
     ck_assert_uint_eq(in2->opd[1].reg, in->opd[0].vec_regs[0]);
-    const Insn *in3 = insn(f, at_line(f, 99)); /* the second scope's {low,high} */
+    const Insn *in3 = insn(f, tu_insn_at_line(f, 99)); /* the second scope's {low,high} */
     ck_assert_uint_ne(in3->opd[0].vec_regs[0], in->opd[0].vec_regs[0]);
-    ck_assert_uint_eq(insn(f, at_line(f, 100))->opd[1].reg, in3->opd[0].vec_regs[1]);
-    in = insn(f, at_line(f, 120)); /* mov.b64 %fd2, {%r9,%r10} */
+    ck_assert_uint_eq(insn(f, tu_insn_at_line(f, 100))->opd[1].reg, in3->opd[0].vec_regs[1]);
+    in = insn(f, tu_insn_at_line(f, 120)); /* mov.b64 %fd2, {%r9,%r10} */
     ck_assert_int_eq(in->opd[1].kind, OPD_VEC);
     ck_assert_uint_eq(in->opd[1].vec_regs[1], reg(f, "%r10"));
-    in = insn(f, at_line(f, 89)); /* add.f16x2 */
+    in = insn(f, tu_insn_at_line(f, 89)); /* add.f16x2 */
     ck_assert_int_eq(in->type, PTX_TYPE_F16X2);
-    in = insn(f, at_line(f, 111)); /* div.rn.f64 ..., 0d4008000000000000 */
+    in = insn(f, tu_insn_at_line(f, 111)); /* div.rn.f64 ..., 0d4008000000000000 */
     ck_assert_uint_eq((uint64_t)in->opd[2].imm, f64b(3.0));
-    in = insn(f, at_line(f, 126)); /* atom.global.exch.b64 ..., 5 */
+    in = insn(f, tu_insn_at_line(f, 126)); /* atom.global.exch.b64 ..., 5 */
     ck_assert_int_eq(in->atom, ATOM_EXCH);
     ck_assert_int_eq(in->opd[2].imm, 5);
-    in = insn(f, at_line(f, 134)); /* bfind.shiftamt.u32 */
+    in = insn(f, tu_insn_at_line(f, 134)); /* bfind.shiftamt.u32 */
     ck_assert(in->flags & FL_SHIFTAMT);
     const Function *mk = func(m, "_Z2mkifd");
     in = insn(mk, 2); /* cvt.rzi.s32.f64 */
@@ -486,13 +478,13 @@ START_TEST(test_nvcc_debug_build)
     const Function *fib = func(m, "_Z3fibi");
     /* labels after the last instruction point one past the end */
     ck_assert_uint_eq(func_ninsns(fib), 21);
-    const Insn *in = insn(fib, at_line(fib, 29)); /* setp after .loc 1 1 42 */
+    const Insn *in = insn(fib, tu_insn_at_line(fib, 29)); /* setp after .loc 1 1 42 */
     ck_assert_uint_eq(in->src_file, 1);
     ck_assert_uint_eq(in->src_line, 1);
     ck_assert_uint_eq(fib->calls->len, 2);
     ck_assert_uint_eq(g_array_index(fib->calls, CallSite, 0).callee, module_find_func(m, "_Z3fibi"));
-    in = insn(fib, at_line(fib, 31)); /* @%p2 bra $L__BB0_2 */
-    ck_assert_int_eq(in->opd[0].imm, at_line(fib, 40));
+    in = insn(fib, tu_insn_at_line(fib, 31)); /* @%p2 bra $L__BB0_2 */
+    ck_assert_int_eq(in->opd[0].imm, tu_insn_at_line(fib, 40));
     module_free(m);
 }
 END_TEST
@@ -501,12 +493,12 @@ START_TEST(test_nvcc_inlined_loc)
 {
     Module *m = parse_file_ok("tests/ptx/valid/nvcc13_lineinfo_inlined.ptx");
     const Function *f = func(m, "_Z2kdPf");
-    const Insn *in = insn(f, at_line(f, 35)); /* mul.f32 %f2 after the inlined_at .loc of sq */
+    const Insn *in = insn(f, tu_insn_at_line(f, 35)); /* mul.f32 %f2 after the inlined_at .loc of sq */
     ck_assert_int_eq(in->op, OP_MUL);
     ck_assert_uint_eq(in->src_line, 1);
-    in = insn(f, at_line(f, 37));
+    in = insn(f, tu_insn_at_line(f, 37));
     ck_assert_uint_eq(in->src_line, 2);
-    in = insn(f, at_line(f, 39));
+    in = insn(f, tu_insn_at_line(f, 39));
     ck_assert_uint_eq(in->src_line, 3);
     ck_assert_uint_eq(in->src_file, 1);
     module_free(m);
@@ -542,7 +534,7 @@ START_TEST(test_nvcc_kernels)
     const Variable *str = module_var(m, module_find_global(m, "$str"));
     ck_assert_uint_eq(str->size, 13);
     ck_assert_str_eq((const char *)str->init, "hello %d %f\n");
-    const Insn *in = insn(hello, at_line(hello, 536)); /* mov.u64 %rd3, 4609434218613702656 */
+    const Insn *in = insn(hello, tu_insn_at_line(hello, 536)); /* mov.u64 %rd3, 4609434218613702656 */
     ck_assert_uint_eq((uint64_t)in->opd[1].imm, f64b(1.5));
     /* struct by value: .param .align 8 .b8 x[48] */
     const Function *mk = func(m, "_Z5mkbig3Bigi");
@@ -554,7 +546,7 @@ START_TEST(test_nvcc_kernels)
     ck_assert_uint_eq(mk->frame_param_bytes, 104);
     uint32_t bi = module_find_func(m, "_Z4bigkP3Big");
     const Function *bk = module_func(m, bi);
-    in = insn(bk, at_line(bk, 592)); /* st.param.v4.b8 [param0+44], {...} */
+    in = insn(bk, tu_insn_at_line(bk, 592)); /* st.param.v4.b8 [param0+44], {...} */
     ck_assert_int_eq(in->vec, 4);
     ck_assert_int_eq(in->type, PTX_TYPE_B8);
     ck_assert_int_eq(in->opd[0].imm, 44);
@@ -564,7 +556,7 @@ START_TEST(test_nvcc_kernels)
     uint32_t mm = module_find_func(m, "_Z11matMulTiledPKfS0_Pfi");
     ck_assert_uint_eq(module_var(m, var(m, "_ZZ11matMulTiledPKfS0_PfiE2Bs", mm))->size, 1024);
     const Function *mf = module_func(m, mm);
-    in = insn(mf, at_line(mf, 150)); /* ld.shared.f32 %f11, [%r8+64] */
+    in = insn(mf, tu_insn_at_line(mf, 150)); /* ld.shared.f32 %f11, [%r8+64] */
     ck_assert_int_eq(in->space, SPACE_SHARED);
     ck_assert_int_eq(in->opd[1].imm, 64);
     module_free(m);

@@ -1,6 +1,7 @@
 /* testutil.c — run a PTX kernel from a string for the unit tests. */
 #include "testutil.h"
 
+#include <check.h>
 #include <glib.h>
 #include <string.h>
 
@@ -69,6 +70,15 @@ out:
     module_free(m);
     gmem_free(g);
     return message;
+}
+
+uint32_t tu_insn_at_line(const Function *f, uint32_t line)
+{
+    for (uint32_t i = 0; i < func_ninsns(f); i++)
+        if (func_insn(f, i)->line == line)
+            return i;
+    ck_abort_msg("no instruction on line %u", line);
+    return 0;
 }
 
 char *tu_source_path(const char *relative)

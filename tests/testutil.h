@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "module.h"
+
 typedef struct {
     void *data;   /* host bytes: copied to the device before, back after */
     size_t size;
@@ -24,6 +26,10 @@ typedef void (*TuImageHook)(void *img, void *hook_data);
 char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
                     TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars,
                     TuImageHook hook, void *hook_data);
+
+/* The index of the first instruction of f written on PTX line `line`;
+ * fails the test when there is none. */
+uint32_t tu_insn_at_line(const Function *f, uint32_t line);
 
 /* Absolute path of a file in the source tree (g_free it). */
 char *tu_source_path(const char *relative);
