@@ -72,7 +72,7 @@ static int cmd_run(int argc, char **argv, GError **error)
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
         {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
          "Issue each straight-line stretch of PTX in the order a list scheduler like ptxas's would: global loads "
-         "(and the arithmetic feeding them) first, so their latencies overlap (docs/model.md)", NULL},
+         "(and the arithmetic feeding them) first, so their latencies overlap (docs/validation.md)", NULL},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
          "Report shared-memory accesses of two warps to one byte between the same barriers (a data race)", NULL},
         {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck,
