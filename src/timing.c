@@ -221,9 +221,12 @@ typedef struct {
     uint64_t active_since;
     /* the memory accesses of the instruction being issued: the SM issues
      * one warp at a time and consumes them at once, so its warps share one
-     * record, which stays in the host cache */
-    WarpAccess log;
-    WarpAccess ahead_log; /* the same for the accesses of instructions run ahead */
+     * record, which stays in the host cache.  It and the request below lie
+     * in the SM's part of the block (sm_layout), not here: every launch
+     * allocates and zeroes an Sm for each SM of the GPU, used or not, and
+     * at 2 KB apiece that was 0.1 ms of page faults per launch */
+    WarpAccess *log;
+    WarpAccess *ahead_log; /* the same for the accesses of instructions run ahead */
     /* global accesses run ahead, waiting for their issue: records[i] for
      * each i not in free_records[0 .. nfree_records) */
     WarpAccess *records;
@@ -239,7 +242,7 @@ typedef struct {
      * their quantum (run_quanta), two quanta's worth: Model.filling is the
      * one being run */
     DeferredList deferred[2];
-    MemRequest req;      /* the one being issued: the SM's half of it is done at once */
+    MemRequest *req;     /* the one being issued: the SM's half of it is done at once */
     uint32_t retired;    /* CTAs retired in cycle retired_at, to be replaced */
     uint64_t retired_at;
     GError *fault;
@@ -973,6 +976,9 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->waiting.e = carve(c, n * sizeof(WakeEntry));
     sm->wheel.words = (uint32_t)((n + 63) / 64);
     sm->wheel.bucket = carve(c, WHEEL_SIZE * sm->wheel.words * sizeof(uint64_t));
+    sm->log = carve(c, sizeof *sm->log);
+    sm->ahead_log = carve(c, sizeof *sm->ahead_log);
+    sm->req = carve(c, sizeof *sm->req);
     sm->records = carve(c, md->nrecords * sizeof(WarpAccess));
     sm->free_records = carve(c, md->nrecords);
     const Function *k = module_func(md->m, md->spec.kernel);
@@ -1050,7 +1056,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         WarpSlot *s = &sm->slots[cs->first_slot + i];
         s->w = &cs->cta.warps[i];
         s->cs = cs;
-        s->w->mem_log = &sm->log;
+        s->w->mem_log = sm->log;
         s->nahead = s->ahead_at = s->ahead_record_at = 0;
         g_clear_error(&s->ahead_error);
         uint64_t *sb = slot_scoreboard(md, sm, s);
@@ -1288,7 +1294,7 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         /* a fault is kept in ahead_error until its instruction issues */
         StepPos steps[AHEAD_MAX];
         AheadCtx ctx = {.md = md, .sm = sm, .steps = steps};
-        AheadAccesses accesses = {ahead_access, &ctx, &sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
+        AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
         steps_func = n ? steps[0].func : 0;
@@ -1357,14 +1363,14 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     Warp *w = s->w;
     Cta *cta = &s->cs->cta;
-    sm->log.mask = 0;
+    sm->log->mask = 0;
     StepInfo info;
     /* An instruction executed ahead neither reads the clock nor ends or
      * blocks the warp (may_run_ahead), so issuing it needs nothing of the
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
     uint32_t ahead_wavefronts = 0;
-    const WarpAccess *access = &sm->log; /* what the instruction accessed */
+    const WarpAccess *access = sm->log; /* what the instruction accessed */
     int record = -1;                     /* its record (AHEAD_RECORDED), given back below */
     if (s->ahead_at < s->nahead) { /* executed already */
         ahead_wavefronts = s->ahead_wavefronts[s->ahead_at];
@@ -1409,7 +1415,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             /* the L1 part now; L2 and DRAM see it after its quantum, in
              * lockstep order, and the data cannot be back before then
              * (run_quanta) */
-            MemRequest *r = &sm->req;
+            MemRequest *r = sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem, r);
             DeferredList *later = &sm->deferred[md->filling];
