@@ -70,7 +70,7 @@ int cmd_compare(int argc, char **argv, GError **error)
     char **overrides = NULL, **ptx = NULL, **rule_texts = NULL;
     gint threads = 0, shown = DEFAULT_SHOWN;
     gdouble rtol = 0, atol = 0;
-    gboolean functional = FALSE, quiet = FALSE;
+    gboolean functional = FALSE, quiet = FALSE, schedule_loads = FALSE;
     char *metric_names = compare_metric_names();
     char *fail_help = g_strdup_printf("Exit 1 when a rule holds for some launch: 'outputs', or METRIC OP [+|-]N[%%] "
                                       "with OP one of > >= < <= on B-A (or on the change in %%), e.g. cycles>+2%%, "
@@ -85,6 +85,8 @@ int cmd_compare(int argc, char **argv, GError **error)
          NULL},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
          "Host threads simulating each launch (default: the cores this process may use); results never depend on it", "N"},
+        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
+         "Issue both versions' PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the comparison as JSON to FILE", "FILE"},
         {"rtol", 0, 0, G_OPTION_ARG_DOUBLE, &rtol, "Float elements agree when |B-A| <= atol + rtol*|A| (default 0)", "R"},
         {"atol", 0, 0, G_OPTION_ARG_DOUBLE, &atol, "Absolute tolerance for floats (default 0)", "A"},
@@ -151,7 +153,7 @@ int cmd_compare(int argc, char **argv, GError **error)
         }
     }
     RunOptions opt = {.config = gpu, .functional = functional, .config_name = gpu->name,
-                      .threads = threads ? (uint32_t)threads : launch_host_cores()};
+                      .threads = threads ? (uint32_t)threads : launch_host_cores(), .schedule_loads = schedule_loads};
     if (!run_version(&ver[0], "A", &opt, error) || !run_version(&ver[1], "B", &opt, error))
         goto out;
 

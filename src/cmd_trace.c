@@ -45,7 +45,7 @@ int cmd_trace(int argc, char **argv, GError **error)
 {
     char *config = NULL, *block = NULL, *lanes = NULL;
     gint warp = -1, launch = 0;
-    gboolean functional = FALSE, step = FALSE, json = FALSE;
+    gboolean functional = FALSE, step = FALSE, json = FALSE, schedule_loads = FALSE;
     GOptionEntry entries[] = {
         {"block", 'b', 0, G_OPTION_ARG_STRING, &block, "The CTA: x or x,y,z (default 0)", "B"},
         {"warp", 'w', 0, G_OPTION_ARG_INT, &warp, "Warp index within the CTA (required)", "W"},
@@ -60,6 +60,8 @@ int cmd_trace(int argc, char **argv, GError **error)
         {"step", 's', 0, G_OPTION_ARG_NONE, &step,
          "Wait for a command after each instruction (Enter, c, q, r REG, s; from stdin)", NULL},
         {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print JSON Lines instead of text", NULL},
+        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
+         "Issue the PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST --warp W - print one warp's instructions as they issue");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -101,7 +103,7 @@ int cmd_trace(int argc, char **argv, GError **error)
         goto out;
     /* one host thread, every CTA timed: the trace sees the run the report describes */
     RunOptions opt = {.config = gpu, .functional = functional, .config_name = gpu->name, .threads = 1,
-                      .observer = trace_observer(trace)};
+                      .schedule_loads = schedule_loads, .observer = trace_observer(trace)};
     guint failed = 0;
     GError *run_error = NULL;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, &run_error);

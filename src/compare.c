@@ -564,10 +564,13 @@ json_t *compare_runs(const CompareRun *a, const CompareRun *b, const CompareOpti
     for (int s = 0; s < 2; s++) {
         json_t *info = json_pack("{s:s}", "label", sides[s]->label ? sides[s]->label : (s ? "B" : "A"));
         json_t *name = json_object_get(sides[s]->report, "name"), *config = json_object_get(sides[s]->report, "config");
+        json_t *order = json_object_get(sides[s]->report, "issue_order");
         if (name)
             json_object_set(info, "name", name);
         if (config)
             json_object_set(info, "config", config);
+        if (order)
+            json_object_set(info, "issue_order", order);
         json_object_set_new(out, s ? "b" : "a", info);
     }
     json_object_set_new(out, "tolerance", json_pack("{s:f,s:f}", "rtol", opt->rtol, "atol", opt->atol));
@@ -746,6 +749,9 @@ void compare_print(FILE *out, json_t *cmp)
             json_string_value(json_object_get(b, "label")));
     if (json_object_get(a, "config"))
         fprintf(out, "config: %s\n", json_string_value(json_object_get(a, "config")));
+    const char *order = json_string_value(json_object_get(a, "issue_order"));
+    if (order && strcmp(order, "ptx") != 0)
+        fprintf(out, "issue order: %s (--schedule-loads)\n", order);
     fputc('\n', out);
     print_buffers(out, cmp);
     size_t i;

@@ -399,11 +399,13 @@ static char *find_cudart_dir(GError **error)
 static int cmd_exec(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL;
-    gboolean functional = FALSE, summary = FALSE;
+    gboolean functional = FALSE, summary = FALSE, schedule_loads = FALSE;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config,
          "GPU configuration name or JSON file (default: $WARPSIM_CONFIG, else h200)", "NAME|FILE"},
         {"functional", 'f', 0, G_OPTION_ARG_NONE, &functional, "No timing model: outputs and counts only", NULL},
+        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
+         "Issue each module's PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report of every launch to FILE at exit",
          "FILE"},
         {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
@@ -442,6 +444,8 @@ static int cmd_exec(int argc, char **argv, GError **error)
         g_setenv("WARPSIM_FUNCTIONAL", "1", TRUE);
     if (summary)
         g_setenv("WARPSIM_SUMMARY", "1", TRUE);
+    if (schedule_loads)
+        g_setenv("WARPSIM_SCHEDULE_LOADS", "1", TRUE);
     if (json_path)
         g_setenv("WARPSIM_REPORT", json_path, TRUE);
     fflush(NULL);
@@ -466,7 +470,7 @@ static const Command commands[] = {
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
     {"analyze", cmd_analyze, "FILE.ptx --divergence|--registers [--kernel K] [--config C] [--block N] [--json]",
      "static analyses: uniform/divergent registers and branches, register pressure and occupancy"},
-    {"exec", cmd_exec, "[--config C] [--functional] [--json FILE] [--summary] PROGRAM [ARGS...]",
+    {"exec", cmd_exec, "[--config C] [--functional] [--schedule-loads] [--json FILE] [--summary] PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"compare", cmd_compare, "MANIFEST --ptx A.ptx --ptx B.ptx | A.json B.json [--fail-if RULE]",
      "run two versions of a workload on the same inputs: output check, metric and per-block deltas"},

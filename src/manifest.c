@@ -1138,8 +1138,8 @@ static LoadedModule *module_for(Run *r, const char *ptx, GError **error)
     if (!mod)
         return NULL;
     ModuleImage *img = NULL;
-    for (guint f = 0; r->schedule_loads && f < mod->funcs->len; f++)
-        schedule_function(module_func(mod, f));
+    if (r->schedule_loads)
+        schedule_module(mod);
     if (!cfg_build_all(mod, error) || !(img = image_load(mod, r->gmem, error))) {
         module_free(mod);
         return NULL;
@@ -1635,7 +1635,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
     bool buffers_ready = ok;
     json_t *rep = NULL;
     if (ok) {
-        rep = report_new(config, m->name);
+        rep = report_new(config, m->name, r.schedule_loads);
         json_t *entry = NULL;
         uint32_t ordinal = 0;
         for (guint i = 0; i < m->launches->len && ok; i++)

@@ -23,8 +23,10 @@
 
 #define REPORT_WARPSIM_VERSION "0.1.0"
 
-/* {"warpsim", "config", "launches": []}; name (the manifest's) may be NULL */
-json_t *report_new(const char *config_name, const char *manifest_name);
+/* {"warpsim", "config", "issue_order", "launches": []}; name (the
+ * manifest's) may be NULL; issue_order is "scheduled" when the PTX was
+ * list-scheduled (schedule.h), else "ptx" */
+json_t *report_new(const char *config_name, const char *manifest_name, bool scheduled_loads);
 
 /* {"kernel", "grid": [x,y,z], "block": [x,y,z], "metrics": {}, "checks": {}},
  * appended to report's "launches"; returns a borrowed reference to it. */

@@ -154,3 +154,9 @@ void schedule_function(Function *f)
     }
     g_free(target);
 }
+
+void schedule_module(Module *m)
+{
+    for (guint f = 0; f < m->funcs->len; f++)
+        schedule_function(module_func(m, f));
+}

@@ -23,15 +23,17 @@
  *
  * The order: among the instructions whose predecessors are placed, the one
  * with the longest path to the stretch's end, counting a global, local or
- * generic load as SCHEDULE_LOAD_WEIGHT and anything else as 1; ties keep
+ * generic load as SCHEDULE_LOAD_WEIGHT and anything else as 0; ties keep
  * the PTX's order.  Loads and the address arithmetic that feeds them
  * therefore come first.  Stretches longer than SCHEDULE_MAX_STRETCH
  * instructions are scheduled in pieces of that length.
  *
  * A Function is scheduled once (Function.scheduled), before cfg_build()
  * (whose blocks, liveness and register estimate then follow the new
- * order); the manifest run does it when asked (warpsim run
- * --schedule-loads).  Labels and branch targets keep their instruction
+ * order); schedule_module() does every function of a module.  The
+ * manifest run does it when asked (warpsim run, compare and trace
+ * --schedule-loads), and so does the CUDA runtime for each module it loads
+ * (warpsim exec --schedule-loads, or WARPSIM_SCHEDULE_LOADS=1).  Labels and branch targets keep their instruction
  * indices: a stretch never contains a branch target except at its start.
  */
 #ifndef WARPSIM_SCHEDULE_H
@@ -43,5 +45,6 @@
 #define SCHEDULE_MAX_STRETCH 512u
 
 void schedule_function(Function *f);
+void schedule_module(Module *m);
 
 #endif

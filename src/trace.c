@@ -235,18 +235,21 @@ static void print_header(Trace *t, const TraceRecord *r, FILE *out)
     const Dim3 b = t->opt.block;
     const char *mode = t->opt.timing ? "timing" : "functional";
     const char *cfg = t->opt.config_name ? t->opt.config_name : "";
+    /* in list-scheduled order (schedule.h), lines come out of PTX order */
+    const char *order = k->scheduled ? "scheduled" : "ptx";
     if (t->opt.json) {
-        json_t *h = json_pack("{s:{s:s,s:s,s:I,s:[i,i,i],s:i,s:s,s:s}}", "trace", "ptx", r->module->path, "kernel",
-                              k->name, "launch", (json_int_t)t->opt.launch, "block", b.x, b.y, b.z, "warp",
-                              t->opt.warp, "mode", mode, "config", cfg);
+        json_t *h = json_pack("{s:{s:s,s:s,s:I,s:[i,i,i],s:i,s:s,s:s,s:s}}", "trace", "ptx", r->module->path,
+                              "kernel", k->name, "launch", (json_int_t)t->opt.launch, "block", b.x, b.y, b.z, "warp",
+                              t->opt.warp, "mode", mode, "config", cfg, "issue_order", order);
         char *text = json_dumps(h, JSON_COMPACT);
         fprintf(out, "%s\n", text);
         free(text);
         json_decref(h);
         return;
     }
-    fprintf(out, "# %s: kernel %s, launch %u, block (%u,%u,%u), warp %u, %s%s%s\n", r->module->path, k->name,
-            t->opt.launch, b.x, b.y, b.z, t->opt.warp, mode, *cfg ? " on " : "", cfg);
+    fprintf(out, "# %s: kernel %s, launch %u, block (%u,%u,%u), warp %u, %s%s%s%s\n", r->module->path, k->name,
+            t->opt.launch, b.x, b.y, b.z, t->opt.warp, mode, *cfg ? " on " : "", cfg,
+            k->scheduled ? ", loads scheduled" : "");
     fprintf(out, "# mask: lane 0 first; 1 runs it, 0 on the path but guard false, . waits on another path, "
                  "- no live thread\n");
     fprintf(out, "%10s  %-12s %5s %5s  %-32s  %s\n", t->opt.timing ? "cycle" : "issue", "block", "pc", "line",

@@ -678,6 +678,45 @@ START_TEST(json_result)
 }
 END_TEST
 
+/* The cycles of version A and the issue order both sides report, from a
+ * compare of stencil r3 with itself. */
+static json_int_t stencil_cycles(bool scheduled, const char *order)
+{
+    char *dir = g_dir_make_tmp("ws-compare-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "cmp.json", NULL);
+    char *out = NULL;
+    const char *args[] = {"traces/stencil/base_r3.json", "--ptx", "traces/stencil/stencil.ptx", "--json", path, "-q",
+                          scheduled ? "--schedule-loads" : NULL, NULL};
+    ck_assert_int_eq(warpsim(args, &out), 0);
+    g_free(out);
+    json_error_t jerr;
+    json_t *j = json_load_file(path, 0, &jerr);
+    ck_assert_msg(j, "%s", jerr.text);
+    for (int s = 0; s < 2; s++)
+        ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, s ? "b" : "a"), "issue_order")), order);
+    json_int_t cycles = -1;
+    json_t *row;
+    size_t i;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(j, "launches"), 0), "metrics"), i, row)
+        if (strcmp(json_string_value(json_object_get(row, "name")), "cycles") == 0)
+            cycles = json_integer_value(json_object_get(row, "a"));
+    ck_assert_int_gt(cycles, 0);
+    json_decref(j);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+    return cycles;
+}
+
+/* --schedule-loads list-schedules both versions: their loads overlap */
+START_TEST(schedule_loads_applies_to_both)
+{
+    json_int_t ptx = stencil_cycles(false, "ptx"), scheduled = stencil_cycles(true, "scheduled");
+    ck_assert_msg(scheduled < ptx * 3 / 4, "scheduled %lld cycles against %lld", (long long)scheduled, (long long)ptx);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -698,6 +737,7 @@ static Suite *compare_suite(void)
     tcase_add_test(kernels, add_versus_sub_is_flagged);
     tcase_add_test(kernels, a_renamed_rewrite_is_matched);
     tcase_add_test(kernels, threads_do_not_change_anything);
+    tcase_add_test(kernels, schedule_loads_applies_to_both);
     tcase_add_test(kernels, exit_statuses);
     tcase_add_test(kernels, json_result);
     suite_add_tcase(s, kernels);

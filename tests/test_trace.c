@@ -495,6 +495,72 @@ START_TEST(command_line)
 }
 END_TEST
 
+static gint compare_i64(gconstpointer a, gconstpointer b)
+{
+    gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One warp's PTX lines in issue order, one per record, after the header
+ * (whose issue_order must be `order`). */
+static GString *traced_lines(const char *manifest, bool scheduled, const char *order)
+{
+    char *exe = g_build_filename(BUILD_ROOT, "src", "warpsim", NULL);
+    char *mf = tu_source_path(manifest);
+    char *out = NULL, *err = NULL;
+    gint status = 0;
+    char *argv[] = {exe, "trace", mf, "--warp", "0", "--functional", "--json", scheduled ? "--schedule-loads" : NULL,
+                    NULL};
+    ck_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    ck_assert_msg(WEXITSTATUS(status) == 0, "%s", err);
+    char **lines = g_strsplit(out, "\n", -1);
+    json_t *header = json_loads(lines[0], 0, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(header, "trace"), "issue_order")), order);
+    GString *seq = g_string_new(NULL);
+    for (char **l = lines + 1; *l && **l; l++) {
+        json_t *rec = json_loads(*l, 0, NULL);
+        ck_assert(rec);
+        g_string_append_printf(seq, "%lld ", (long long)json_integer_value(json_object_get(rec, "line")));
+        json_decref(rec);
+    }
+    json_decref(header);
+    g_strfreev(lines);
+    g_free(out);
+    g_free(err);
+    g_free(mf);
+    g_free(exe);
+    return seq;
+}
+
+/* --schedule-loads: the same instructions, in another order, and the
+ * header says so. */
+START_TEST(command_line_schedule_loads)
+{
+    GString *ptx = traced_lines("traces/stencil/base_r3.json", false, "ptx");
+    GString *scheduled = traced_lines("traces/stencil/base_r3.json", true, "scheduled");
+    ck_assert_str_ne(ptx->str, scheduled->str);
+    /* as multisets the two sequences agree: sort the numbers */
+    GArray *sorted[2];
+    GString *seqs[2] = {ptx, scheduled};
+    for (int i = 0; i < 2; i++) {
+        sorted[i] = g_array_new(FALSE, FALSE, sizeof(gint64));
+        char **nums = g_strsplit(seqs[i]->str, " ", -1);
+        for (char **n = nums; *n && **n; n++) {
+            gint64 v = g_ascii_strtoll(*n, NULL, 10);
+            g_array_append_val(sorted[i], v);
+        }
+        g_strfreev(nums);
+        g_array_sort(sorted[i], compare_i64);
+    }
+    ck_assert_uint_eq(sorted[0]->len, sorted[1]->len);
+    ck_assert(memcmp(sorted[0]->data, sorted[1]->data, sorted[0]->len * sizeof(gint64)) == 0);
+    for (int i = 0; i < 2; i++) {
+        g_array_free(sorted[i], TRUE);
+        g_string_free(seqs[i], TRUE);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace");
@@ -507,6 +573,7 @@ static Suite *suite(void)
     tcase_add_test(t, lanes_show_sources_and_destinations);
     tcase_add_test(t, step_quits_and_prints_registers);
     tcase_add_test(t, command_line);
+    tcase_add_test(t, command_line_schedule_loads);
     suite_add_tcase(s, t);
     return s;
 }

@@ -127,6 +127,7 @@ typedef struct {
                                    soname the program linked (device_state.c) */
     GpuConfig *gpu;
     bool functional;
+    bool schedule_loads;        /* WARPSIM_SCHEDULE_LOADS: list-schedule each module (schedule.h) */
     uint32_t host_threads;
     struct HostPool *pool;      /* the launches' host threads (hostpool.h), owned */
     int owner_pid;              /* the process that set the device up (at_exit) */

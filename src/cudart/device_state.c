@@ -179,6 +179,7 @@ static void initialise(CudartDevice *d)
     d->abi_release = linked_release();
     d->functional = env_flag("WARPSIM_FUNCTIONAL");
     d->summary = env_flag("WARPSIM_SUMMARY");
+    d->schedule_loads = env_flag("WARPSIM_SCHEDULE_LOADS");
     const char *report = g_getenv("WARPSIM_REPORT");
     d->report_path = report && *report ? g_strdup(report) : NULL;
     const char *threads = g_getenv("WARPSIM_THREADS");
@@ -202,7 +203,7 @@ static void initialise(CudartDevice *d)
     d->per_thread_stream = (CudartStream){.magic = CUDART_STREAM_MAGIC, .sync_policy = 1};
     d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     d->kernel_order = g_ptr_array_new();
-    d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL);
+    d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL, d->schedule_loads);
     d->owner_pid = getpid();
     atexit(at_exit);
 }

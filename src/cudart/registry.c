@@ -20,6 +20,7 @@
 #include "errors.h"
 #include "fatbin.h"
 #include "ptx_parser.h"
+#include "schedule.h"
 
 /* The module of one fat binary: its PTX (the highest architecture), or for
  * a -rdc=true program each translation unit's, parsed apart and linked
@@ -71,6 +72,8 @@ static void load_module(CudartDevice *d, CudartModule *cm)
         goto out;
     }
     cm->module = parse_units(picks, &error);
+    if (cm->module && d->schedule_loads)
+        schedule_module(cm->module);
     if (cm->module && cfg_build_all(cm->module, &error))
         cm->image = image_load(cm->module, d->gmem, &error);
     if (!cm->image) {
