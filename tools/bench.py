@@ -249,6 +249,36 @@ def cores_text():
     return "%d" % usable if usable == total else "%d (pinned with taskset; the machine has %d)" % (usable, total)
 
 
+def host_memory_text():
+    """What can make first touches of memory slow, and runs of one binary
+    differ: the transparent huge page mode warpsim's large blocks rely on
+    (src/hostmem.h), and whether the VM hands freed memory back to its
+    host (virtio-balloon free page reporting, feature bit 5): then every
+    run first-touches memory the host must fault in again."""
+    parts = []
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            mode = f.read().split("[", 1)[1].split("]", 1)[0]
+        parts.append("transparent huge pages: %s" % mode)
+    except (OSError, IndexError):
+        parts.append("transparent huge pages: unknown")
+    base = "/sys/bus/virtio/drivers/virtio_balloon"
+    try:
+        devices = [d for d in os.listdir(base) if d.startswith("virtio")]
+    except OSError:
+        devices = []
+    for d in devices:
+        try:
+            with open(os.path.join(base, d, "features")) as f:
+                bits = f.read().strip()
+        except OSError:
+            continue
+        reporting = len(bits) > 5 and bits[5] == "1"
+        parts.append("VM balloon free page reporting: %s" % ("on (freed memory goes back to the host)"
+                                                            if reporting else "off"))
+    return "; ".join(parts)
+
+
 def machine_description(warpsim, commit=None):
     """The machine and the code measured; `commit` overrides the commit
     read from this checkout (for a binary built from another tree)."""
@@ -265,6 +295,7 @@ def machine_description(warpsim, commit=None):
         "memory": "%.1f GiB" % (int(mem_kib.split()[0]) / 2**20) if mem_kib else "unknown",
         "os": (read_first("/etc/os-release", "PRETTY_NAME") or platform.system()) + ", kernel " + platform.release(),
         "compiler": (command_line(["cc", "--version"]) or "unknown").splitlines()[0],
+        "host_memory": host_memory_text(),
         "python": platform.python_version(),
         "warpsim_commit": commit or "unknown",
         "warpsim_version": version.splitlines()[0] if version else "unknown",
@@ -462,9 +493,10 @@ def machine_section(machine, runs):
     loads = [machine[k] for k in ("load_before", "load_after") if k in machine]
     load = "- load average (1 min), before%s the runs: %s\n" % (" / after" if len(loads) > 1 else "",
                                                               " / ".join("%.2f" % v for v in loads))
-    keys = [("CPU", "cpu"), ("cores", "cores"), ("memory", "memory"), ("OS", "os"), ("compiler", "compiler"),
+    keys = [("CPU", "cpu"), ("cores", "cores"), ("memory", "memory"), ("host memory", "host_memory"), ("OS", "os"),
+            ("compiler", "compiler"),
             ("Python", "python"), ("warpsim", "warpsim_version"), ("commit", "warpsim_commit"), ("date", "date")]
-    return "\n".join("- %s: %s" % (label, machine[k]) for label, k in keys) + "\n" + load + "- runs per workload and mode: %d (medians)" % runs
+    return "\n".join("- %s: %s" % (label, machine.get(k, "not recorded")) for label, k in keys) + "\n" + load + "- runs per workload and mode: %d (medians)" % runs
 
 
 def render(machine, args, modes, results, notes, baseline, memory, sampling=None, other=None):
