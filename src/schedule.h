@@ -32,9 +32,10 @@
  * (whose blocks, liveness and register estimate then follow the new
  * order); schedule_module() does every function of a module.  The
  * manifest run does it when asked (warpsim run, compare and trace
- * --schedule-loads), and so does the CUDA runtime for each module it loads
- * (warpsim exec --schedule-loads, or WARPSIM_SCHEDULE_LOADS=1).  Labels and branch targets keep their instruction
- * indices: a stretch never contains a branch target except at its start.
+ * --schedule-loads), and so does the CUDA runtime for each module it
+ * loads (warpsim exec --schedule-loads, or WARPSIM_SCHEDULE_LOADS=1).
+ * Labels and branch targets keep their instruction indices: a stretch
+ * never contains a branch target except at its start.
  */
 #ifndef WARPSIM_SCHEDULE_H
 #define WARPSIM_SCHEDULE_H
