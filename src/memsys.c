@@ -536,6 +536,11 @@ void memsys_finish(MemSys *ms, MemCounters *c)
     c->dram_bytes_write += cache_flush_dirty(ms->l2) * SECTOR_BYTES;
 }
 
+uint64_t memsys_dram_busy_until(const MemSys *ms)
+{
+    return (ms->dram_server.next_free + FRAC - 1) / FRAC;
+}
+
 void mem_counters_add(MemCounters *into, const MemCounters *from)
 {
     /* every field is a uint64_t count */

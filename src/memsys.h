@@ -93,6 +93,9 @@ void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint3
 
 /* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
 void memsys_finish(MemSys *ms, MemCounters *c);
+/* The cycle by which DRAM has served every access given to it so far:
+ * writes hold no warp, so a launch can end before they drain. */
+uint64_t memsys_dram_busy_until(const MemSys *ms);
 void mem_counters_add(MemCounters *into, const MemCounters *from);
 
 #endif

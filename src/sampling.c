@@ -8,10 +8,15 @@
  * counting a last, partial wave by its share of CTAs.
  * A kernel that saturates DRAM builds a queue over many waves, so its
  * first waves look faster than its last: the estimate is never below the
- * time DRAM needs to read the whole grid's data (the detailed waves' bytes
- * read, scaled by CTAs) at the configured bandwidth.  Writes are left out:
- * the dirty lines flushed at the end of the detailed run are counted as
- * DRAM writes but cost it no time, so they would not scale.
+ * time DRAM needs for the whole grid's traffic at the configured
+ * bandwidth.  That traffic is the detailed waves' bytes read and written,
+ * scaled by CTAs, less what the L2 still holds dirty when the grid ends
+ * (written back at the end, counted as DRAM writes but costing no time).
+ * The first waves' writes mostly wait in the L2, which is why their
+ * rhythm misses the write-backs that later waves pay for; at the end of a
+ * long grid the L2 holds its recent traffic, dirty in the share that
+ * writes have of it: at most that share of the L2, and no more than the
+ * grid writes.
  * The error bound assumes the remaining waves vary no more than the
  * detailed ones did: the largest |d_j - mean| per remaining wave, or, with
  * only two detailed waves, the difference between the first and second;
@@ -114,10 +119,17 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
         double rest_waves = (double)(info->waves - waves);
         double rhythm = (double)ts->cycles + mean * rest;
         double dram_floor = 0;
-        if (cfg->dram_bytes_per_cycle > 0)
-            dram_floor = (double)ts->mem.dram_bytes_read * (double)nctas /
-                             (double)detailed.cta_count / cfg->dram_bytes_per_cycle +
+        if (cfg->dram_bytes_per_cycle > 0) {
+            double scale = (double)nctas / (double)detailed.cta_count;
+            double read = (double)ts->mem.dram_bytes_read * scale, written = (double)ts->mem.dram_bytes_write * scale;
+            double write_share = read + written > 0 ? written / (read + written) : 0;
+            double dirty_at_end = MIN(written, (double)cfg->l2.size_bytes * write_share);
+            /* the last writes may drain after the last warp: as long as
+             * they did after the detailed waves */
+            dram_floor = MAX((read + written - dirty_at_end) / cfg->dram_bytes_per_cycle -
+                                 (double)ts->dram_drain_cycles, 0.0) +
                          (double)cfg->launch_overhead_cycles;
+        }
         double estimate = MAX(rhythm, dram_floor);
         double bound = spread * rest_waves + mean * (rest_waves - rest) + (estimate > rhythm ? estimate - rhythm : 0);
         info->sampled = true;

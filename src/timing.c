@@ -1666,6 +1666,7 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
     for (int k = 0; k < STATE_COUNT; k++)
         into->state_cycles[k] += from->state_cycles[k];
     into->sms_used = MAX(into->sms_used, from->sms_used);
+    into->dram_drain_cycles += from->dram_drain_cycles;
     mem_counters_add(&into->mem, &from->mem);
     into->occ = from->occ;
     into->regs_per_thread = from->regs_per_thread;
@@ -2522,6 +2523,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         if (md.sms[i].resident_warps)
             ok = deadlock(&md, error);
     ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
+    uint64_t drained = memsys_dram_busy_until(md.mem);
+    ts->dram_drain_cycles = end && drained > end ? drained - end : 0;
     if (md.tl)
         timeline_launch_end(md.tl, ts->cycles);
     ts->issued = 0;

@@ -59,6 +59,8 @@ typedef struct {
     uint32_t nfuncs;
     uint64_t **insn_stall;       /* [func][pc]: warp-cycles spent before issuing the instruction */
     MemCounters mem;
+    uint64_t dram_drain_cycles;  /* how long DRAM was still busy after the last
+                                    warp's end (memsys_dram_busy_until) */
     Occupancy occ;
     uint32_t regs_per_thread;
     uint64_t *cta_end;           /* when set by the caller (one entry per CTA of
