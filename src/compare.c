@@ -74,6 +74,7 @@ static const MetricDef metric_table[] = {
     {"stall_long_scoreboard", STALL("long_scoreboard"), NULL, FORM_KEY, 2},
     {"stall_math_pipe_throttle", STALL("math_pipe_throttle"), NULL, FORM_KEY, 2},
     {"stall_mio_throttle", STALL("mio_throttle"), NULL, FORM_KEY, 2},
+    {"stall_lg_throttle", STALL("lg_throttle"), NULL, FORM_KEY, 2},
     {"stall_branch_resolving", STALL("branch_resolving"), NULL, FORM_KEY, 2},
     {"stall_barrier", STALL("barrier"), NULL, FORM_KEY, 2},
 };

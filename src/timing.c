@@ -64,6 +64,7 @@ typedef struct {
     uint8_t result_state; /* what a reader of its results waits in */
     uint8_t control;    /* changes the pc: next fetch waits for the branch */
     uint8_t mem_space;  /* PtxSpace of a load or store */
+    uint8_t throttle;   /* WarpStateKind while its unit is busy (throttle_state_of) */
     uint8_t ndeps, ndst;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
@@ -532,6 +533,23 @@ static WarpStateKind result_state_of(FuncUnit u, LatencyClass lat)
     return STATE_WAIT;
 }
 
+/* What a warp waits in while the instruction's unit is busy.  Nsight
+ * counts a memory instruction waiting for the load/store pipe's input as
+ * lg_throttle when it goes to the L1TEX queue for global and local
+ * accesses (generic ones mostly are), as mio_throttle otherwise (shared,
+ * constant, parameter, shuffles, fences, barriers in memory), and
+ * arithmetic waiting for its pipe as math_pipe_throttle. */
+static WarpStateKind throttle_state_of(const Insn *in, FuncUnit u)
+{
+    if (u != UNIT_LSU)
+        return STATE_MATH_PIPE_THROTTLE;
+    bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
+                  in->op == OP_PREFETCH || in->op == OP_PREFETCHU || in->op == OP_CP_ASYNC;
+    PtxSpace space = (PtxSpace)(in->op == OP_CP_ASYNC ? in->space2 : in->space); /* a copy's source */
+    bool lg = space == SPACE_GLOBAL || space == SPACE_LOCAL || space == SPACE_GENERIC;
+    return access && lg ? STATE_LG_THROTTLE : STATE_MIO_THROTTLE;
+}
+
 /* The registers the instruction reads and writes. */
 static void collect_regs(const Function *fn, const Insn *in, RegUse *t)
 {
@@ -569,6 +587,7 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
+    t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
     RegUse use = {0};
     collect_regs(fn, in, &use);
     /* a register outside the function's table has no scoreboard entry */
@@ -1334,13 +1353,10 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         ts->state_cycles[STATE_BRANCH_RESOLVING] += a - from;
         uint64_t b = clamp_u64(s->dep_ready, a, t);
         ts->state_cycles[s->dep_state] += b - a;
-        /* the unit (or memory pipe) was busy until its last free time */
-        uint64_t busy = *ufree;
-        WarpStateKind throttle = STATE_MATH_PIPE_THROTTLE;
-        if (unit == UNIT_LSU && sm->pipe_free > busy) {
-            busy = sm->pipe_free;
-            throttle = STATE_MIO_THROTTLE;
-        }
+        /* the unit (or, for a memory instruction, the SM's memory pipe
+         * behind it) was busy until its last free time */
+        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, sm->pipe_free) : *ufree;
+        WarpStateKind throttle = (WarpStateKind)t_in->throttle;
         uint64_t c = clamp_u64(busy, b, t);
         ts->state_cycles[throttle] += c - b;
         ts->state_cycles[STATE_NOT_SELECTED] += t - c;

@@ -35,7 +35,8 @@
     X(SHORT_SCOREBOARD, "short_scoreboard", "waiting on shared memory, SFU or another MIO result") \
     X(LONG_SCOREBOARD, "long_scoreboard", "waiting on global or local memory (L1TEX)") \
     X(MATH_PIPE_THROTTLE, "math_pipe_throttle", "its functional unit is busy with earlier instructions") \
-    X(MIO_THROTTLE, "mio_throttle", "the SM's load/store pipe is busy") \
+    X(MIO_THROTTLE, "mio_throttle", "a shared, constant or parameter access waits for the load/store pipe") \
+    X(LG_THROTTLE, "lg_throttle", "a global or local access waits for the load/store pipe") \
     X(BRANCH_RESOLVING, "branch_resolving", "waiting for a branch target") \
     X(BARRIER, "barrier", "waiting at a CTA barrier for the other warps")
 

@@ -347,6 +347,45 @@ static const char loads8_ptx[] =
     "add.u32 %r14, %r14, %r11;\nadd.u32 %r14, %r14, %r12;\nadd.u32 %r14, %r14, %r13;\n"
     "add.u32 %r15, %r14, %r5;\nst.global.u32 [%rd4], %r15;\nret;\n}\n";
 
+/* Sixteen independent loads per thread, from global or shared memory, at
+ * immediate offsets: nothing but the load/store units to wait for. */
+static char *loads_kernel(const char *space)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<40>;\n.reg .b64 %rd<4>;\n.shared .align 4 .u32 tile[1024];\n");
+    if (strcmp(space, "global") == 0)
+        g_string_append(s, "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                           "add.s64 %rd3, %rd1, %rd2;\n");
+    else
+        g_string_append(s, "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\ncvt.u64.u32 %rd3, %r2;\n");
+    for (int i = 0; i < 16; i++)
+        g_string_append_printf(s, "ld.%s.u32 %%r%d, [%%rd3+%d];\n", space, 8 + i, 4 * i);
+    g_string_append(s, "ret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* A memory instruction waiting for the load/store unit is lg_throttle
+ * (global and local) or mio_throttle (shared and the rest), as Nsight
+ * names them, never math_pipe_throttle, which is the arithmetic pipes'. */
+START_TEST(memory_throttles_are_named_by_queue)
+{
+    char *global = loads_kernel("global"), *shared = loads_kernel("shared");
+    Result g, sh;
+    run_timed(global, 132 * 8, 256, 132 * 8 * 256 * 4 + 64, 0, "h200", no_overrides, &g);
+    run_timed(shared, 132 * 8, 256, 8, 0, "h200", no_overrides, &sh);
+    ck_assert_uint_gt(g.ts.state_cycles[STATE_LG_THROTTLE], 0);
+    ck_assert_uint_gt(sh.ts.state_cycles[STATE_MIO_THROTTLE], 0);
+    ck_assert_uint_eq(sh.ts.state_cycles[STATE_LG_THROTTLE], 0);
+    /* the loads wait for their unit far longer than the few arithmetic
+     * instructions before them wait for theirs */
+    ck_assert_uint_gt(g.ts.state_cycles[STATE_LG_THROTTLE], 10 * g.ts.state_cycles[STATE_MATH_PIPE_THROTTLE]);
+    ck_assert_uint_gt(sh.ts.state_cycles[STATE_MIO_THROTTLE], 10 * sh.ts.state_cycles[STATE_MATH_PIPE_THROTTLE]);
+    g_free(global);
+    g_free(shared);
+}
+END_TEST
+
 /* A warp runs its warp-private instructions (arithmetic, branches), its
  * shared, constant and parameter accesses and (when the CTAs cannot see
  * each other's) its weak global ones ahead of their issue; a launch with
@@ -481,6 +520,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
+    tcase_add_test(t, memory_throttles_are_named_by_queue);
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
