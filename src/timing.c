@@ -692,28 +692,60 @@ static void renumber_scoreboard(const Function *fn, TInsn *tinsn)
     g_free(entry);
 }
 
-static bool module_has_calls(const Module *m)
+/* The functions a warp of `kernel` can run: the kernel and what it calls,
+ * directly or not; every one when an indirect call is among them (its
+ * target is only known at run time).  A module from nvcc holds every
+ * kernel of its file, and decoding the others cost a small launch a few
+ * percent.  Sets *calls when any of them calls. */
+static bool *reachable_functions(const Module *m, uint32_t kernel, bool *calls)
 {
-    for (uint32_t f = 0; f < m->funcs->len; f++)
-        if (module_func(m, f)->is_defined && module_func(m, f)->calls->len)
-            return true;
-    return false;
+    uint32_t n = m->funcs->len;
+    bool *seen = g_new0(bool, MAX(n, 1u));
+    uint32_t *todo = g_new(uint32_t, MAX(n, 1u)), ntodo = 0;
+    seen[kernel] = true;
+    todo[ntodo++] = kernel;
+    *calls = false;
+    while (ntodo) {
+        const Function *fn = module_func(m, todo[--ntodo]);
+        if (!fn->is_defined)
+            continue;
+        for (guint k = 0; k < fn->calls->len; k++) {
+            *calls = true;
+            uint32_t callee = g_array_index(fn->calls, CallSite, k).callee;
+            if (callee == NO_INDEX || callee >= n) { /* indirect: anything defined */
+                for (uint32_t f = 0; f < n; f++)
+                    seen[f] = true;
+                ntodo = 0;
+                break;
+            }
+            if (!seen[callee]) {
+                seen[callee] = true;
+                todo[ntodo++] = callee;
+            }
+        }
+    }
+    g_free(todo);
+    return seen;
 }
 
 static void decode_module(Model *md)
 {
     const Module *m = md->m;
-    bool renumber = !module_has_calls(m);
+    bool calls;
+    bool *reachable = reachable_functions(m, md->spec.kernel, &calls);
+    bool renumber = !calls;
     md->tinsn = g_new0(TInsn *, MAX(m->funcs->len, 1u));
     md->ninsns = g_new0(uint32_t, MAX(m->funcs->len, 1u));
     md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
     /* a warp runs the kernel and what it calls, with the callees' entries
-     * numbered as their registers: as wide as the widest function then,
-     * else as the kernel (a module from nvcc holds every kernel of a file,
-     * and the rows are touched, so zeroed by the host, whole) */
+     * numbered as their registers: as wide as the widest of them then,
+     * else as the kernel (the rows are touched, so zeroed by the host,
+     * whole) */
     md->max_regs = renumber ? module_func(m, md->spec.kernel)->regs->len : 0;
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
+        if (!reachable[f])
+            continue; /* never run: ninsns[f] stays 0 */
         if (!renumber)
             md->max_regs = MAX(md->max_regs, fn->regs->len);
         if (!fn->is_defined)
@@ -728,6 +760,7 @@ static void decode_module(Model *md)
         if (renumber)
             renumber_scoreboard(fn, md->tinsn[f]);
     }
+    g_free(reachable);
     md->max_regs = MAX(md->max_regs, 1u);
 }
 

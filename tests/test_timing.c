@@ -347,6 +347,33 @@ static const char loads8_ptx[] =
     "add.u32 %r14, %r14, %r11;\nadd.u32 %r14, %r14, %r12;\nadd.u32 %r14, %r14, %r13;\n"
     "add.u32 %r15, %r14, %r5;\nst.global.u32 [%rd4], %r15;\nret;\n}\n";
 
+/* The kernel reaches `dbl` only through a function pointer: the timing
+ * model decodes only the functions a kernel can run, and an indirect call
+ * can run any. */
+static const char indirect_ptx[] =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".func (.param .b32 r) dbl(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+    "ld.param.b32 %r1, [x];\nadd.s32 %r2, %r1, %r1;\nst.param.b32 [r], %r2;\nret;\n}\n"
+    ".visible .entry other(.param .u64 p)\n{\nret;\n}\n"
+    ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "mov.u64 %rd4, dbl;\n"
+    "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n.param .b32 retval0;\n"
+    "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "call (retval0), %rd4, (param0), prototype_0;\nld.param.b32 %r2, [retval0+0];\n}\n"
+    "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+START_TEST(indirect_calls_reach_any_function)
+{
+    Result r;
+    run_timed(indirect_ptx, 1, 32, 128, 0, "h200", no_overrides, &r);
+    const uint32_t *words = (const uint32_t *)r.out;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_uint_eq(words[i], 2 * i);
+    ck_assert_uint_gt(r.ts.cycles, 0);
+}
+END_TEST
+
 /* Sixteen independent loads per thread, from global or shared memory, at
  * immediate offsets: nothing but the load/store units to wait for. */
 static char *loads_kernel(const char *space)
@@ -521,6 +548,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
     tcase_add_test(t, memory_throttles_are_named_by_queue);
+    tcase_add_test(t, indirect_calls_reach_any_function);
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
