@@ -883,14 +883,34 @@ static json_t *timed_launch(const char *manifest, const GpuConfig *gpu, uint32_t
     return launch_with(manifest, (RunOptions){.config = gpu, .threads = threads, .sample_waves = sample_waves});
 }
 
+static GpuConfig *gpu_named(const char *name)
+{
+    GError *e = NULL;
+    GpuConfig *gpu = config_load(name, NULL, &e);
+    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    return gpu;
+}
+
+/* A sampled launch's cycle estimate against the full run's: off by less
+ * than max_error_pct and within the error bound it reports; returns that
+ * bound. */
+static double check_estimate(json_t *full, json_t *sampled, double max_error_pct)
+{
+    json_t *info = json_object_get(sampled, "sampling");
+    double fc = (double)metric(full, "sm__cycles_elapsed.max"), sc = (double)metric(sampled, "sm__cycles_elapsed.max");
+    double error = 100 * fabs(sc - fc) / fc, bound = json_real_value(json_object_get(info, "error_bound_pct"));
+    ck_assert_msg(error < max_error_pct, "estimate %.0f vs %.0f cycles", sc, fc);
+    ck_assert_msg(error <= bound, "error %.2f %% above the bound %.2f %%", error, bound);
+    ck_assert_int_eq((json_int_t)sc, json_integer_value(json_object_get(info, "estimated_cycles")));
+    return bound;
+}
+
 /* The 7-point stencil of radius 3 interleaves each global load with the
  * FMA that uses it: in PTX order every warp waits for them one by one,
  * scheduled they overlap.  Outputs stay right (timed_launch_as checks). */
 START_TEST(scheduled_loads_overlap)
 {
-    GError *e = NULL;
-    GpuConfig *gpu = config_load("h200", NULL, &e);
-    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    GpuConfig *gpu = gpu_named("h200");
     const char *stencil = "traces/stencil/base_r3.json";
     json_t *plain = timed_launch(stencil, gpu, 0, 1);
     json_t *scheduled = launch_with(stencil, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true});
@@ -914,9 +934,7 @@ END_TEST
 START_TEST(sampling_estimates_a_long_grid)
 {
     /* 1024 CTAs of 512 threads on the 10 SMs of a GTX 1060: 26 waves */
-    GError *e = NULL;
-    GpuConfig *gpu = config_load("gtx1060", NULL, &e);
-    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    GpuConfig *gpu = gpu_named("gtx1060");
     const char *manifest = "traces/stencil/sweep/base_r1_x512.json";
     json_t *full = timed_launch(manifest, gpu, 0, 1);
     json_t *sampled = timed_launch(manifest, gpu, 4, 2);
@@ -928,13 +946,8 @@ START_TEST(sampling_estimates_a_long_grid)
     /* functional counts cover the whole grid */
     ck_assert_int_eq(metric(full, "smsp__inst_executed.sum"), metric(sampled, "smsp__inst_executed.sum"));
     ck_assert_int_eq(metric(full, "launch__grid_size"), metric(sampled, "launch__grid_size"));
-    double fc = (double)metric(full, "sm__cycles_elapsed.max"), sc = (double)metric(sampled, "sm__cycles_elapsed.max");
-    ck_assert_msg(fabs(sc - fc) / fc < 0.05, "estimate %.0f vs %.0f cycles", sc, fc);
-    ck_assert_int_eq((json_int_t)sc, json_integer_value(json_object_get(info, "estimated_cycles")));
-    double bound = json_real_value(json_object_get(info, "error_bound_pct"));
+    double bound = check_estimate(full, sampled, 5);
     ck_assert(bound >= 0 && bound < 50);
-    ck_assert_msg(100 * fabs(sc - fc) / fc <= bound, "error %.2f %% above the bound %.2f %%",
-                  100 * fabs(sc - fc) / fc, bound);
     /* a grid of fewer waves than asked for runs in full */
     json_t *small = timed_launch("traces/matmul_tiled/launch.json", gpu, 64, 1);
     ck_assert(json_is_false(json_object_get(json_object_get(small, "sampling"), "sampled")));
@@ -952,9 +965,7 @@ END_TEST
  * alone estimated 64,127 cycles against 78,106. */
 START_TEST(sampling_counts_write_backs)
 {
-    GError *e = NULL;
-    GpuConfig *gpu = config_load("gtx1060", NULL, &e);
-    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    GpuConfig *gpu = gpu_named("gtx1060");
     const char *manifest = "traces/stencil/sweep/base_r1_x512.json";
     json_t *full = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true});
     json_t *sampled = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true,
@@ -964,10 +975,7 @@ START_TEST(sampling_counts_write_backs)
     /* the rhythm of the detailed waves is well below the estimate */
     ck_assert_int_lt(json_integer_value(json_object_get(info, "detailed_cycles")) * 26 / 4,
                      json_integer_value(json_object_get(info, "estimated_cycles")));
-    double fc = (double)metric(full, "sm__cycles_elapsed.max"), sc = (double)metric(sampled, "sm__cycles_elapsed.max");
-    double error = 100 * fabs(sc - fc) / fc, bound = json_real_value(json_object_get(info, "error_bound_pct"));
-    ck_assert_msg(error < 5, "estimate %.0f vs %.0f cycles", sc, fc);
-    ck_assert_msg(error <= bound, "error %.2f %% above the bound %.2f %%", error, bound);
+    check_estimate(full, sampled, 5);
     json_decref(full);
     json_decref(sampled);
     config_free(gpu);
@@ -979,18 +987,13 @@ START_TEST(sampling_counts_a_partial_last_wave)
     /* 1024 CTAs of 256 threads, 3 per SM on the 16 SMs of an 8800 GTX:
      * 21 full waves and a third of one.  Charging the last wave a whole
      * step overestimated the cycles by 3 %, outside the bound reported. */
-    GError *e = NULL;
-    GpuConfig *gpu = config_load("8800gtx", NULL, &e);
-    ck_assert_msg(gpu != NULL, "%s", e ? e->message : "?");
+    GpuConfig *gpu = gpu_named("8800gtx");
     const char *manifest = "traces/coalescing/stride_s8.json";
     json_t *full = timed_launch(manifest, gpu, 0, 1);
     json_t *sampled = timed_launch(manifest, gpu, 4, 1);
     json_t *info = json_object_get(sampled, "sampling");
     ck_assert_int_eq(json_integer_value(json_object_get(info, "waves")), 22);
-    double fc = (double)metric(full, "sm__cycles_elapsed.max"), sc = (double)metric(sampled, "sm__cycles_elapsed.max");
-    double error = 100 * fabs(sc - fc) / fc, bound = json_real_value(json_object_get(info, "error_bound_pct"));
-    ck_assert_msg(error <= bound, "error %.2f %% above the bound %.2f %%", error, bound);
-    ck_assert_msg(error < 2, "estimate %.0f vs %.0f cycles", sc, fc);
+    check_estimate(full, sampled, 2);
     /* on two threads the CTAs after the detailed waves run functionally
      * beside them: the same outputs (checked in timed_launch) and report */
     json_t *overlapped = timed_launch(manifest, gpu, 4, 2);
