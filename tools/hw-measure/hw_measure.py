@@ -109,6 +109,11 @@ METRICS = [
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum',
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum',
+    # why warps did not issue, as warpsim's stall states (docs/metrics.md)
+    *['smsp__warp_issue_stalled_%s_per_warp_active.pct' % r for r in (
+        'barrier', 'branch_resolving', 'lg_throttle', 'long_scoreboard', 'math_pipe_throttle',
+        'mio_throttle', 'not_selected', 'selected', 'short_scoreboard', 'wait', 'no_instruction',
+        'dispatch_stall', 'drain', 'imc_miss', 'membar', 'misc', 'sleeping', 'tex_throttle')],
     # L2 and DRAM
     'lts__t_sector_hit_rate.pct',
     'lts__t_sectors_srcunit_tex_op_read.sum', 'lts__t_sectors_srcunit_tex_op_write.sum',
