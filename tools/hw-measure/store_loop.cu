@@ -30,31 +30,27 @@ __device__ __forceinline__ void note(long long t0, long long *cycles)
     int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;                      \
     int idx = row * n + col
 
+/* the dot product, storing the running sum to OUT[idx] on every step */
+#define STORE_EACH(OUT)                                                                                                \
+    long long t0 = clock64();                                                                                          \
+    float sum = 0;                                                                                                     \
+    (OUT)[idx] = 0;                                                                                                    \
+    for (int k = 0; k < n; k++) {                                                                                      \
+        sum = fmaf(A[row * n + k], B[k * n + col], sum);                                                               \
+        (OUT)[idx] = sum;                                                                                              \
+    }                                                                                                                  \
+    note(t0, cycles)
+
 __global__ void each(const float *A, const float *B, float *C, int n, long long *cycles)
 {
     INDEXES;
-    long long t0 = clock64();
-    float sum = 0;
-    C[idx] = 0;
-    for (int k = 0; k < n; k++) {
-        sum = fmaf(A[row * n + k], B[k * n + col], sum);
-        C[idx] = sum;
-    }
-    note(t0, cycles);
+    STORE_EACH(C);
 }
 
 __global__ void each_far(const float *A, const float *B, float *C, int n, long long *cycles)
 {
     INDEXES;
-    long long t0 = clock64();
-    float sum = 0;
-    float *far = C + 1024 * 1024;
-    far[idx] = 0;
-    for (int k = 0; k < n; k++) {
-        sum = fmaf(A[row * n + k], B[k * n + col], sum);
-        far[idx] = sum;
-    }
-    note(t0, cycles);
+    STORE_EACH(C + 1024 * 1024);
 }
 
 __global__ void end(const float *A, const float *B, float *C, int n, long long *cycles)
@@ -72,14 +68,7 @@ __global__ void each_rst(const float *__restrict__ A, const float *__restrict__ 
                          long long *cycles)
 {
     INDEXES;
-    long long t0 = clock64();
-    float sum = 0;
-    C[idx] = 0;
-    for (int k = 0; k < n; k++) {
-        sum = fmaf(A[row * n + k], B[k * n + col], sum);
-        C[idx] = sum;
-    }
-    note(t0, cycles);
+    STORE_EACH(C);
 }
 
 /* p5's loop as printed: a, b step through A's row and B's column */
