@@ -17,13 +17,16 @@
 #include <cuda_runtime.h>
 
 #define N 64
+#define BLOCKS 16          /* 4 x 4 blocks */
+#define WARPS 8            /* of 16 x 16 threads */
+#define FAR (1024 * 1024)  /* each_far's buffer: floats past C */
 
 __device__ __forceinline__ void note(long long t0, long long *cycles)
 {
     long long t1 = clock64();
     unsigned warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32, block = blockIdx.y * gridDim.x + blockIdx.x;
     if ((threadIdx.y * blockDim.x + threadIdx.x) % 32 == 0)
-        cycles[block * 8 + warp] = t1 - t0;
+        cycles[block * WARPS + warp] = t1 - t0;
 }
 
 #define INDEXES                                                                                                        \
@@ -50,7 +53,7 @@ __global__ void each(const float *A, const float *B, float *C, int n, long long 
 __global__ void each_far(const float *A, const float *B, float *C, int n, long long *cycles)
 {
     INDEXES;
-    STORE_EACH(C + 1024 * 1024);
+    STORE_EACH(C + FAR);
 }
 
 __global__ void end(const float *A, const float *B, float *C, int n, long long *cycles)
@@ -71,8 +74,10 @@ __global__ void each_rst(const float *__restrict__ A, const float *__restrict__ 
     STORE_EACH(C);
 }
 
-/* p5's loop as printed: a, b step through A's row and B's column */
+/* p5's loop as printed, timed: a, b step through A's row and B's column */
 #define PTX_LOOP(LOADS)                                                                                                \
+    long long t0 = clock64();                                                                                          \
+    float sum = 0;                                                                                                     \
     asm volatile("{ .reg .pred p; .reg .f32 x, y; .reg .s32 k; .reg .u64 pa, pb, step;\n\t"                           \
                  "mov.u64 pa, %1; mov.u64 pb, %2; cvt.s64.s32 step, %4; shl.b64 step, step, 2; mov.s32 k, 0;\n"       \
                  "LOOP:\n\t" LOADS "fma.rn.f32 %0, y, x, %0;\n\t"                                                      \
@@ -82,24 +87,19 @@ __global__ void each_rst(const float *__restrict__ A, const float *__restrict__ 
                  "@p bra LOOP; }"                                                                                      \
                  : "+f"(sum)                                                                                           \
                  : "l"(A + row * n), "l"(B + col), "l"(C + idx), "r"(n)                                                \
-                 : "memory")
+                 : "memory");                                                                                  \
+    note(t0, cycles)
 
 __global__ void ptx_each(const float *A, const float *B, float *C, int n, long long *cycles)
 {
     INDEXES;
-    long long t0 = clock64();
-    float sum = 0;
     PTX_LOOP("ld.global.f32 x, [pb];\n\tld.global.f32 y, [pa];\n\t");
-    note(t0, cycles);
 }
 
 __global__ void ptx_noload(const float *A, const float *B, float *C, int n, long long *cycles)
 {
     INDEXES;
-    long long t0 = clock64();
-    float sum = 0;
     PTX_LOOP("cvt.rn.f32.u64 x, pb;\n\tcvt.rn.f32.u64 y, pa;\n\t");
-    note(t0, cycles);
 }
 
 typedef void (*Kernel)(const float *, const float *, float *, int, long long *);
@@ -107,10 +107,10 @@ typedef void (*Kernel)(const float *, const float *, float *, int, long long *);
 int main()
 {
     float *A, *B, *C;
-    long long *cycles, host[16 * 8];
+    long long *cycles, host[BLOCKS * WARPS];
     size_t bytes = N * N * sizeof(float);
     if (cudaMalloc(&A, bytes) != cudaSuccess || cudaMalloc(&B, bytes) != cudaSuccess ||
-        cudaMalloc(&C, 4 * 1024 * 1024 * sizeof(float) + bytes) != cudaSuccess ||
+        cudaMalloc(&C, FAR * sizeof(float) + bytes) != cudaSuccess ||
         cudaMalloc(&cycles, sizeof host) != cudaSuccess) {
         fprintf(stderr, "store_loop: cudaMalloc failed\n");
         return 1;
@@ -132,9 +132,11 @@ int main()
             cudaEventSynchronize(b);
             float ms;
             cudaEventElapsedTime(&ms, a, b);
+            cudaEventDestroy(a);
+            cudaEventDestroy(b);
             cudaMemcpy(host, cycles, sizeof host, cudaMemcpyDeviceToHost);
             long long lo = host[0], hi = host[0];
-            for (int i = 1; i < 16 * 8; i++) {
+            for (int i = 1; i < BLOCKS * WARPS; i++) {
                 lo = host[i] < lo ? host[i] : lo;
                 hi = host[i] > hi ? host[i] : hi;
             }
