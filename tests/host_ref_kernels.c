@@ -759,6 +759,39 @@ static bool model_bank_short(const HostLaunch *l, GError **error)
 /* tileColumns(Padded): thread (tx, ty) of block b sums `iters` copies of
  * in[b*1024 + tx*32 + ty] (the tile read by columns) into out[b*1024 +
  * ty*32 + tx]; padding changes the banks, not the result. */
+/* ---- mio_queue: K independent loads per round (K from the kernel's name),
+ * each round's addresses (round * 8) & mask elements on ---- */
+
+static bool model_mio_loads(const HostLaunch *l, GError **error)
+{
+    int64_t stride, iters, mask;
+    const char *digits = l->kernel + strcspn(l->kernel, "0123456789");
+    int64_t k_loads = g_ascii_strtoll(digits, NULL, 10);
+    if (!need_args(l, 5, error) || !int_arg(l, 2, &stride, error) || !nonneg(l, stride, error) ||
+        !int_arg(l, 3, &iters, error) || !nonneg(l, iters, error) || !int_arg(l, 4, &mask, error) ||
+        !nonneg(l, mask, error))
+        return false;
+    if (k_loads < 1 || k_loads > 8) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: no load count in the kernel's name", l->kernel);
+        return false;
+    }
+    /* every warp of a block stores the same 32 sums at out[block * 32 + lane] */
+    size_t n = (size_t)l->grid[0] * 32;
+    const float *in = buf_arg(l, 0, HT_F32, (size_t)(31 * stride + k_loads + mask), error);
+    float *out = in ? buf_arg(l, 1, HT_F32, n, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t g = 0; g < n; g++) {
+        const float *p = in + (g % 32) * (size_t)stride;
+        float acc = 0.0f;
+        for (int64_t it = 0; it < iters; it++)
+            for (int64_t k = 0; k < k_loads; k++)
+                acc += p[((it * 8) & mask) + k];
+        out[g] = acc;
+    }
+    return true;
+}
+
 static bool model_tile_columns(const HostLaunch *l, GError **error)
 {
     int64_t iters;
@@ -919,6 +952,14 @@ static const struct {
     {"bankShort", NULL, model_bank_short},
     {"tileColumns", NULL, model_tile_columns},
     {"tileColumnsPadded", NULL, model_tile_columns},
+    {"sharedLoads1", NULL, model_mio_loads},
+    {"sharedLoads2", NULL, model_mio_loads},
+    {"sharedLoads4", NULL, model_mio_loads},
+    {"sharedLoads8", NULL, model_mio_loads},
+    {"globalLoads1", NULL, model_mio_loads},
+    {"globalLoads2", NULL, model_mio_loads},
+    {"globalLoads4", NULL, model_mio_loads},
+    {"globalLoads8", NULL, model_mio_loads},
     {"stencilBase_r1", NULL, model_stencil},
     {"stencilCsl_r1", NULL, model_stencil},
     {"stencilBase_r2", NULL, model_stencil},
