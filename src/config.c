@@ -111,6 +111,7 @@ static const KeySpec keys[] = {
     {"scheduler.count", K_UINT, 1, 16, 0, NULL, OFF(schedulers_per_sm)},
     {"scheduler.issue_width", K_UINT, 1, 8, 0, NULL, OFF(issue_width)},
     {"scheduler.policy", K_CHOICE, 0, 0, 0, policy_names, OFF(sched_policy)},
+    {"scheduler.lsu_queue_depth", K_UINT, 0, 256, F_OPTIONAL, NULL, OFF(lsu_queue_depth)},
 
     {"latency.alu", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_ALU)},
     {"latency.mul", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MUL)},

@@ -72,6 +72,10 @@ typedef struct GpuConfig {
     uint32_t schedulers_per_sm;
     uint32_t issue_width;        /* instructions per scheduler per cycle */
     SchedPolicy sched_policy;
+    /* memory instructions a scheduler can hand to the SM's load/store pipe
+     * ahead of it (waiting for the pipe to take them); 0: none, a memory
+     * instruction issues only when the pipe is free */
+    uint32_t lsu_queue_depth;
     /* per latency class (isa.h): cycles from issue until a dependent may issue */
     uint32_t latency[LAT_COUNT];
     /* per functional unit (isa.h; UNIT_ARITH is resolved by type and unused):

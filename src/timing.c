@@ -194,6 +194,15 @@ typedef struct {
     uint32_t resident_ctas, resident_warps;
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
+    /* per scheduler, the queue in front of that pipe (lsu_queue_depth
+     * entries, GpuConfig): the cycles the pipe took, or will take, the
+     * scheduler's last lsu_queue_depth memory instructions, a ring whose
+     * oldest entry is at lsu_queue_at[sched].  Another fits once the
+     * oldest has been taken.  Without a queue (depth 0) a memory
+     * instruction issues only when the pipe is free. */
+    uint64_t *lsu_queue;
+    uint32_t *lsu_queue_at;
+    uint32_t lsu_queue_depth;
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
     uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
     /* per scheduler and functional unit of the next instruction: ready_words
@@ -269,6 +278,7 @@ typedef struct {
     uint32_t ntrans, trans_at, atomic_same;
     uint64_t ready;
     uint64_t back;       /* when its data is back: set by resolve_memory */
+    uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
     uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
     uint8_t tl_kind;
 } Deferred;
@@ -926,13 +936,38 @@ static void sm_wake_slots(const Model *md, Sm *sm, uint64_t t)
         sm_wake_slot(md, sm, heap_pop(&sm->waiting).id);
 }
 
-/* The cycle the scheduler's unit u (and the memory pipe, for LSU
+/* The cycle the scheduler can hand the memory pipe its next memory
+ * instruction: when the queue in front of the pipe has room, or with no
+ * queue, when the pipe is free. */
+static inline uint64_t lsu_accepts(const Sm *sm, uint32_t sched)
+{
+    uint32_t d = sm->lsu_queue_depth;
+    return d ? sm->lsu_queue[sched * d + sm->lsu_queue_at[sched]] : sm->pipe_free;
+}
+
+/* A memory instruction of the scheduler, issued at t, keeps the pipe busy
+ * for `cycles` from when the pipe takes it; returns how long it waited in
+ * the queue for that. */
+static inline uint64_t lsu_enqueue(Sm *sm, uint32_t sched, uint64_t t, uint32_t cycles)
+{
+    uint64_t taken = MAX(sm->pipe_free, t);
+    sm->pipe_free = taken + cycles;
+    uint32_t d = sm->lsu_queue_depth;
+    if (d) {
+        uint32_t *at = &sm->lsu_queue_at[sched];
+        sm->lsu_queue[sched * d + *at] = taken;
+        *at = *at + 1 == d ? 0 : *at + 1;
+    }
+    return taken - t;
+}
+
+/* The cycle the scheduler's unit u (and the memory pipe's queue, for LSU
  * instructions) takes its next instruction. */
 static uint64_t unit_wake(const Sm *sm, uint32_t sched, unsigned u)
 {
     uint64_t t = sm->unit_free[sched * UNIT_COUNT + u];
     if (u == UNIT_LSU)
-        t = MAX(t, sm->pipe_free);
+        t = MAX(t, lsu_accepts(sm, sched));
     return t;
 }
 
@@ -1020,6 +1055,9 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->age = carve(c, n * sizeof(uint64_t));
     sm->start = carve(c, n * sizeof(uint64_t));
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
+    sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
+    sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
+    sm->lsu_queue_depth = md->cfg->lsu_queue_depth;
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
     sm->ready = carve(c, ns * UNIT_COUNT * sm->ready_words * sizeof(uint64_t));
@@ -1386,9 +1424,9 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         ts->state_cycles[STATE_BRANCH_RESOLVING] += a - from;
         uint64_t b = clamp_u64(s->dep_ready, a, t);
         ts->state_cycles[s->dep_state] += b - a;
-        /* the unit (or, for a memory instruction, the SM's memory pipe
-         * behind it) was busy until its last free time */
-        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, sm->pipe_free) : *ufree;
+        /* the unit (or, for a memory instruction, the queue of the SM's
+         * memory pipe behind it) was busy until its last free time */
+        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, lsu_accepts(sm, sched)) : *ufree;
         WarpStateKind throttle = (WarpStateKind)t_in->throttle;
         uint64_t c = clamp_u64(busy, b, t);
         ts->state_cycles[throttle] += c - b;
@@ -1467,9 +1505,10 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             MemRequest *r = sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem, r);
+            uint64_t queued = lsu_enqueue(sm, sched, t, pipe);
             DeferredList *later = &sm->deferred[md->filling];
             Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
-                          .age = sm->age[s - sm->slots], .in = in, .done = done};
+                          .age = sm->age[s - sm->slots], .in = in, .done = done, .queued = (uint32_t)queued};
             if (G_UNLIKELY(sm->tl)) {
                 d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
                 d.tl_kind = (uint8_t)tl_mem_kind(in, access);
@@ -1485,28 +1524,25 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                 g_array_append_vals(later->trans, r->trans, r->ntrans);
                 g_array_append_val(later->recs, d);
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
-                ready = MAX(r->ready, t + 1);
+                ready = MAX(r->ready, t + 1) + queued;
                 if (G_UNLIKELY(sm->tl))
                     timeline_mem(sm->tl, d.slot, (TimelineMemKind)d.tl_kind, t, ready, d.tl_sectors, d.tl_bytes,
                                  in->line);
             }
             state = STATE_LONG_SCOREBOARD;
-            sm->pipe_free = MAX(sm->pipe_free, t) + pipe;
         } else {
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             MemTiming mt = memsys_access(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem);
-            ready = MAX(mt.ready, t + 1);
+            ready = MAX(mt.ready, t + 1) + lsu_enqueue(sm, sched, t, mt.pipe_cycles);
             if (G_UNLIKELY(sm->tl) && mt.long_latency)
                 timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, access), t, ready,
                              (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(access), in->line);
             state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
-            sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
         }
     } else if (ahead_wavefronts) { /* its access was costed when it ran ahead: the same as above */
         MemTiming mt = memsys_short_access(cfg, (PtxSpace)done->mem_space, ahead_wavefronts, t);
-        ready = MAX(mt.ready, t + 1);
+        ready = MAX(mt.ready, t + 1) + lsu_enqueue(sm, sched, t, mt.pipe_cycles);
         state = STATE_SHORT_SCOREBOARD;
-        sm->pipe_free = MAX(sm->pipe_free, t) + mt.pipe_cycles;
     }
     if (record >= 0)
         sm->free_records[sm->nfree_records++] = (uint8_t)record;
@@ -2189,13 +2225,13 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
     for (size_t k = 0; k < rs->n; k++) {
         const Deferred *d = rs->refs[k].d;
         Sm *sm = &md->sms[d->sm];
+        uint64_t ready = MAX(d->back, d->t + 1) + d->queued;
         if (G_UNLIKELY(sm->tl))
-            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, MAX(d->back, d->t + 1), d->tl_sectors,
-                         d->tl_bytes, d->in->line);
+            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, ready, d->tl_sectors, d->tl_bytes,
+                         d->in->line);
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
-        uint64_t ready = MAX(d->back, d->t + 1);
         uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
         uint64_t *sb = slot_scoreboard(md, sm, s);
         for (unsigned i = 0; i < d->done->ndst; i++)

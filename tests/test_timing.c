@@ -413,6 +413,50 @@ START_TEST(memory_throttles_are_named_by_queue)
 }
 END_TEST
 
+/* One warp's eight independent shared loads, each with all 32 lanes in
+ * bank 0 (32 wavefronts), then their sum stored. */
+static const char conflicted_loads_ptx[] =
+    ".version 7.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+    ".reg .b32 %r<40>;\n.reg .b64 %rd<4>;\n.shared .align 4 .u32 tile[1024];\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 7;\nmov.u32 %r3, tile;\nadd.u32 %r4, %r3, %r2;\n"
+    "ld.shared.u32 %r8, [%r4];\nld.shared.u32 %r9, [%r4+4];\nld.shared.u32 %r10, [%r4+8];\n"
+    "ld.shared.u32 %r11, [%r4+12];\nld.shared.u32 %r12, [%r4+16];\nld.shared.u32 %r13, [%r4+20];\n"
+    "ld.shared.u32 %r14, [%r4+24];\nld.shared.u32 %r15, [%r4+28];\n"
+    "add.u32 %r20, %r8, %r9;\nadd.u32 %r20, %r20, %r10;\nadd.u32 %r20, %r20, %r11;\n"
+    "add.u32 %r20, %r20, %r12;\nadd.u32 %r20, %r20, %r13;\nadd.u32 %r20, %r20, %r14;\n"
+    "add.u32 %r20, %r20, %r15;\nld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r20;\nret;\n}\n";
+
+/* The queue in front of the memory pipe (scheduler.lsu_queue_depth)
+ * changes where a warp waits, not when the pipe is done: without one, each
+ * conflicted load waits at issue for the last one's 32 wavefronts
+ * (mio_throttle); with room for all eight they issue back to back and the
+ * warp waits for their results instead (short_scoreboard); with room for
+ * four, both.  The pipe serves the same wavefronts in the same order, so
+ * the results, and the cycles, are the same. */
+START_TEST(memory_queue_moves_the_wait_to_the_scoreboard)
+{
+    static const char *const none[] = {"scheduler.lsu_queue_depth=0", NULL};
+    static const char *const four[] = {"scheduler.lsu_queue_depth=4", NULL};
+    static const char *const eight[] = {"scheduler.lsu_queue_depth=8", NULL};
+    Result r0, r4, r8;
+    run_timed(conflicted_loads_ptx, 1, 32, 8, 0, "h200", none, &r0);
+    run_timed(conflicted_loads_ptx, 1, 32, 8, 0, "h200", four, &r4);
+    run_timed(conflicted_loads_ptx, 1, 32, 8, 0, "h200", eight, &r8);
+    ck_assert_uint_eq(r0.ts.mem.shared_ld_wavefronts, 8 * 32);
+    /* seven loads wait for most of the previous one's 32 wavefronts */
+    ck_assert_uint_ge(r0.ts.state_cycles[STATE_MIO_THROTTLE], 7 * 24);
+    /* with room for all, only the load/store unit's issue interval between
+     * them (h200: 8 lanes per scheduler, 4 cycles) */
+    ck_assert_uint_le(r8.ts.state_cycles[STATE_MIO_THROTTLE], 7 * 3);
+    ck_assert_uint_gt(r4.ts.state_cycles[STATE_MIO_THROTTLE], 0);
+    ck_assert_uint_lt(r4.ts.state_cycles[STATE_MIO_THROTTLE], r0.ts.state_cycles[STATE_MIO_THROTTLE]);
+    ck_assert_uint_gt(r8.ts.state_cycles[STATE_SHORT_SCOREBOARD], r0.ts.state_cycles[STATE_SHORT_SCOREBOARD] + 7 * 24);
+    ck_assert_uint_eq(r0.ts.cycles, r8.ts.cycles);
+    ck_assert_uint_eq(r0.ts.cycles, r4.ts.cycles);
+}
+END_TEST
+
 /* A warp runs its warp-private instructions (arithmetic, branches), its
  * shared, constant and parameter accesses and (when the CTAs cannot see
  * each other's) its weak global ones ahead of their issue; a launch with
@@ -548,6 +592,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
     tcase_add_test(t, memory_throttles_are_named_by_queue);
+    tcase_add_test(t, memory_queue_moves_the_wait_to_the_scoreboard);
     tcase_add_test(t, indirect_calls_reach_any_function);
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, states_add_up_and_runs_repeat);
