@@ -209,6 +209,54 @@ def h200_rows(ws, extra=()):
     return rows
 
 
+STALL_PREFIX, STALL_SUFFIX = "smsp__warp_issue_stalled_", "_per_warp_active.pct"
+
+
+def stall_shares(metrics):
+    """The warp states (stall reasons) of a launch as shares of their sum."""
+    st = {k[len(STALL_PREFIX):-len(STALL_SUFFIX)]: float(v) for k, v in metrics.items()
+          if k.startswith(STALL_PREFIX) and k.endswith(STALL_SUFFIX)}
+    total = sum(st.values())
+    return {k: v / total for k, v in st.items()} if total > 0 else {}
+
+
+def stall_section(rows):
+    """Warpsim's warp states beside Nsight's, launch by launch."""
+    lines = ["", "### Stall reasons", "",
+             "Each launch's warp states (`smsp__warp_issue_stalled_<reason>_per_warp_active.pct`,",
+             "docs/metrics.md) as shares of their sum, measured and modelled: the largest of each, and the",
+             "distance between the two (half the sum of the absolute differences over all reasons: 0 when",
+             "they agree, 1 when they share nothing).  Nsight also counts reasons warpsim does not model",
+             "(`no_instruction` and `imc_miss`: instruction fetch; `dispatch_stall`; `drain`; `sleeping`;",
+             "`membar`; `tex_throttle`; `misc`), so a launch that spends much time in those cannot come",
+             "close to 0.", "",
+             "| workload | measured: largest | warpsim: largest | distance |", "| --- | --- | --- | --- |"]
+    dists, agree = [], 0
+    for name, sim, meas, err in rows:
+        if err:
+            continue
+        hs, ss = stall_shares(meas), stall_shares(sim)
+        if not hs or not ss:
+            continue
+        d = 0.5 * sum(abs(hs.get(k, 0.0) - ss.get(k, 0.0)) for k in set(hs) | set(ss))
+        dists.append(d)
+        htop, stop = max(hs, key=hs.get), max(ss, key=ss.get)
+        agree += htop == stop
+        lines.append("| %s | %s %.0f %% | %s %.0f %% | %.2f |" % (name, htop, 100 * hs[htop], stop, 100 * ss[stop], d))
+    if dists:
+        lines += ["", "Mean distance over %d launches: %.2f; the largest reason agrees in %d." %
+                  (len(dists), sum(dists) / len(dists), agree)]
+    lines += ["", "`traces/mio_queue` measures the queue in front of the memory pipe, which sets where a",
+              "warp waits for a bank-conflicted or many-line load: at issue (`mio_throttle`,",
+              "`lg_throttle`) once the queue is full, else for the result (`short_scoreboard`,",
+              "`long_scoreboard`).  The h200 configuration's `scheduler.lsu_queue_depth` (16) comes from",
+              "it.  Where warpsim shows `short_scoreboard` and the H200 `mio_throttle` (16 warps, K = 4",
+              "and 8), the difference is the PTX's order: ptxas issues four rounds' loads ahead (the SASS",
+              "loop of `sharedLoads1` starts with four LDS), so each warp holds four times as many loads",
+              "in the queue as it does in warpsim, which runs the PTX."]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "src", "warpsim"))
@@ -301,6 +349,7 @@ def main():
         if errs:
             lines += ["", "Mean absolute cycle error over %d launches: %.1f %%; median %.1f %%." %
                       (len(errs), 100 * sum(errs) / len(errs), 100 * sorted(errs)[len(errs) // 2])]
+        lines += stall_section(rows)
         lines += ["", "### Where the SASS is not the PTX", "",
                   "warpsim runs the PTX; the GPU runs what ptxas makes of it.  Some errors above come from",
                   "that rather than from the model's parameters:", "",
@@ -313,7 +362,7 @@ def main():
                   "- **Why the configuration's branch latency stays 6.** ptxas unrolls most loops of the",
                   "  traces, so a PTX-level model that charged a taken branch 20 cycles would charge it for",
                   "  branches the SASS no longer has.  On this table, `--set latency.branch=12` gives a mean",
-                  "  error of 18.4 % and `=20` 24.4 %, against 14.2 % with 6 (measured 2026-11-22); the",
+                  "  error of 16.0 % and `=20` 20.9 %, against 12.5 % with 6 (92 launches, 2026-11-22); the",
                   "  h200 configuration's `latency.branch` source says so.",
                   "- **opencl_vs_cuda p5 (-68 %).** The loop stores its running sum to C on every iteration,",
                   "  and C may alias A and B, so ptxas keeps each iteration's two loads behind the last store",
