@@ -97,6 +97,13 @@ const char *isa_space_name(PtxSpace s)
     return s < SPACE_COUNT ? names[s] : "?";
 }
 
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2)
+{
+    if (op == OP_CVT && (isa_type_class(t) & TC_INT) && (isa_type_class(t2) & TC_INT))
+        return LAT_ALU;
+    return isa_ops[op].latency;
+}
+
 FuncUnit isa_unit_for(PtxOpcode op, PtxType t)
 {
     FuncUnit u = isa_ops[op].unit;

@@ -190,5 +190,10 @@ static inline bool isa_type_is_float(PtxType t) { return isa_types[t].tclass == 
 static inline bool isa_type_is_signed(PtxType t) { return isa_types[t].tclass == TC_SINT; }
 /* the unit an instruction of this opcode and type occupies */
 FuncUnit isa_unit_for(PtxOpcode op, PtxType t);
+/* The latency class of op with type suffixes t and t2 (cvt's destination
+ * and source types): the op's class in ptx_ops.def, except that cvt
+ * between two integer types is LAT_ALU (a move, shift or sign extension in
+ * the machine code, not a conversion). */
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2);
 
 #endif

@@ -116,6 +116,21 @@ static Module *parse_body(const char *body, char **err)
     return m;
 }
 
+/* cvt between integer types is timed as the ALU operation the machine code
+ * makes of it; a conversion to, from or between floating-point types keeps
+ * the cvt class, and other ops their table's class. */
+START_TEST(test_latency_by_types)
+{
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_S64, PTX_TYPE_S32), LAT_ALU);
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_U32, PTX_TYPE_U16), LAT_ALU);
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F32, PTX_TYPE_S32), LAT_CVT);
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_S32, PTX_TYPE_F32), LAT_CVT);
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F32, PTX_TYPE_F16), LAT_CVT);
+    ck_assert_int_eq(isa_latency_for(OP_DIV, PTX_TYPE_S32, PTX_TYPE_S32), LAT_DIV);
+    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_F32, PTX_TYPE_F32), isa_ops[OP_ADD].latency);
+}
+END_TEST
+
 START_TEST(test_new_instructions_decode)
 {
     static const struct {
@@ -192,6 +207,7 @@ static Suite *isa_suite(void)
     tcase_add_test(t, test_every_modifier_group_is_used);
     tcase_add_test(t, test_redux_modifiers);
     tcase_add_test(t, test_dotted_names);
+    tcase_add_test(t, test_latency_by_types);
     suite_add_tcase(s, t);
     TCase *d = tcase_create("decode");
     tcase_add_test(d, test_new_instructions_decode);

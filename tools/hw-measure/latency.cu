@@ -1,0 +1,120 @@
+// latency.cu — the H200's latency for the instructions whose latency class
+// in configs/h200.json had no published measurement.
+//
+// Each kernel runs, in one warp, 64 dependent copies of one PTX instruction
+// (or pair: cvt goes int -> float -> int) between two clock64() reads, and
+// prints the cycles per copy once the empty kernel's cycles (the same
+// set-up, no instructions) are taken off.  The instructions are inline
+// PTX, so ptxas compiles exactly them; those that are software sequences
+// in SASS (div.rn, rcp.rn, sqrt.rn, integer div/rem, f64 division, and
+// the approximate ones without .ftz, which handle denormals) are measured
+// as the whole sequence, which is what one PTX instruction costs.  Chains
+// that ptxas folds are left out, since they would measure the folding:
+// integer adds, rcp.approx.ftz applied twice (x again) and any shuffle
+// of the same lanes twice (shfl.idx by one lane is idempotent).
+// Build and run on the GPU machine: nvcc -arch=sm_90 -o latency latency.cu
+// && ./latency.  configs/h200.json's latency sources quote the results.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define R4(x) x x x x
+#define R64(x) R4(R4(R4(x)))
+
+#define LAT_KERNEL(name, body)                                                                       \
+    __global__ void name(float x, float y, int a, int b, long long *cycles, float *out)              \
+    {                                                                                                \
+        float r;                                                                                     \
+        long long t0 = clock64();                                                                    \
+        asm volatile("{ .reg .f32 f, g, t; .reg .s32 i, j; .reg .f64 d, e;\n\t"                      \
+                     "mov.f32 f, %1; mov.f32 g, %2; mov.s32 i, %3; mov.s32 j, %4;\n\t"                \
+                     "cvt.f64.f32 d, f; cvt.f64.f32 e, g;\n\t" R64(body)                             \
+                     "cvt.rn.f32.s32 t, i; add.f32 f, f, t; cvt.rn.f32.f64 t, d; add.f32 %0, f, t; }" \
+                     : "=f"(r)                                                                       \
+                     : "f"(x), "f"(y), "r"(a), "r"(b));                                              \
+        long long t1 = clock64();                                                                    \
+        out[threadIdx.x] = r;                                                                        \
+        if (threadIdx.x == 0)                                                                        \
+            *cycles = t1 - t0;                                                                       \
+    }
+
+LAT_KERNEL(k_empty, "")
+LAT_KERNEL(k_add_f32, "add.f32 f, f, g;\n\t")
+LAT_KERNEL(k_fma_f32, "fma.rn.f32 f, f, g, g;\n\t")
+LAT_KERNEL(k_div_rn_f32, "div.rn.f32 f, f, g;\n\t")
+LAT_KERNEL(k_div_full_f32, "div.full.f32 f, f, g;\n\t")
+LAT_KERNEL(k_div_s32, "div.s32 i, i, j;\n\t")
+LAT_KERNEL(k_rem_s32, "rem.s32 i, i, j;\n\t")
+LAT_KERNEL(k_div_rn_f64, "div.rn.f64 d, d, e;\n\t")
+LAT_KERNEL(k_fma_f64, "fma.rn.f64 d, d, e, e;\n\t")
+LAT_KERNEL(k_rcp_rn_f32, "rcp.rn.f32 f, f;\n\t")
+LAT_KERNEL(k_rcp_approx_f32, "rcp.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_sqrt_rn_f32, "sqrt.rn.f32 f, f;\n\t")
+LAT_KERNEL(k_sqrt_approx_f32, "sqrt.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_rsqrt_approx_f32, "rsqrt.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_sin_approx_f32, "sin.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_ex2_approx_f32, "ex2.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_lg2_approx_f32, "lg2.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_cvt_pair, "cvt.rn.f32.s32 f, i;\n\tcvt.rzi.s32.f32 i, f;\n\t")
+LAT_KERNEL(k_sqrt_approx_ftz_f32, "sqrt.approx.ftz.f32 f, f;\n\t")
+LAT_KERNEL(k_rsqrt_approx_ftz_f32, "rsqrt.approx.ftz.f32 f, f;\n\t")
+LAT_KERNEL(k_sin_approx_ftz_f32, "sin.approx.ftz.f32 f, f;\n\t")
+LAT_KERNEL(k_ex2_approx_ftz_f32, "ex2.approx.ftz.f32 f, f;\n\t")
+LAT_KERNEL(k_lg2_approx_ftz_f32, "lg2.approx.ftz.f32 f, f;\n\t")
+
+typedef void (*Kernel)(float, float, int, int, long long *, float *);
+
+int main()
+{
+    static const struct {
+        const char *name;
+        Kernel k;
+        int per_step; /* instructions per copy */
+    } cases[] = {
+        {"empty", k_empty, 1},
+        {"add.f32", k_add_f32, 1},
+        {"fma.rn.f32", k_fma_f32, 1},
+        {"div.rn.f32", k_div_rn_f32, 1},
+        {"div.full.f32", k_div_full_f32, 1},
+        {"div.s32", k_div_s32, 1},
+        {"rem.s32", k_rem_s32, 1},
+        {"div.rn.f64", k_div_rn_f64, 1},
+        {"fma.rn.f64", k_fma_f64, 1},
+        {"rcp.rn.f32", k_rcp_rn_f32, 1},
+        {"rcp.approx.f32", k_rcp_approx_f32, 1},
+        {"sqrt.rn.f32", k_sqrt_rn_f32, 1},
+        {"sqrt.approx.f32", k_sqrt_approx_f32, 1},
+        {"rsqrt.approx.f32", k_rsqrt_approx_f32, 1},
+        {"sin.approx.f32", k_sin_approx_f32, 1},
+        {"ex2.approx.f32", k_ex2_approx_f32, 1},
+        {"lg2.approx.f32", k_lg2_approx_f32, 1},
+        {"cvt s32->f32->s32", k_cvt_pair, 2},
+        {"sqrt.approx.ftz.f32", k_sqrt_approx_ftz_f32, 1},
+        {"rsqrt.approx.ftz.f32", k_rsqrt_approx_ftz_f32, 1},
+        {"sin.approx.ftz.f32", k_sin_approx_ftz_f32, 1},
+        {"ex2.approx.ftz.f32", k_ex2_approx_ftz_f32, 1},
+        {"lg2.approx.ftz.f32", k_lg2_approx_ftz_f32, 1},
+    };
+    long long *cycles, host, empty = 0;
+    float *out;
+    if (cudaMalloc(&cycles, sizeof host) != cudaSuccess || cudaMalloc(&out, 32 * sizeof(float)) != cudaSuccess) {
+        fprintf(stderr, "latency: cudaMalloc failed\n");
+        return 1;
+    }
+    for (const auto &c : cases) {
+        long long best = -1;
+        for (int rep = 0; rep < 5; rep++) { /* the first run is cold (instruction cache) */
+            c.k<<<1, 32>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out);
+            if (cudaMemcpy(&host, cycles, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                fprintf(stderr, "latency: %s failed\n", c.name);
+                return 1;
+            }
+            if (rep > 0 && (best < 0 || host < best))
+                best = host;
+        }
+        if (c.k == k_empty)
+            empty = best;
+        printf("%-20s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
+               (double)(best - empty) / (64.0 * c.per_step));
+    }
+    return 0;
+}
