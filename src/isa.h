@@ -183,6 +183,14 @@ const ModInfo *isa_find_mod(const char *name, size_t len, ModGroups groups);
 bool isa_mod_exists(const char *name, size_t len);             /* in any group */
 bool isa_find_sreg(const char *name, size_t len, PtxSreg *out);
 const char *isa_space_name(PtxSpace s);
+/* An access to space s takes the L1TEX path to L2 (Nsight's "LG": global
+ * and local, and generic, which addresses global memory but for the rare
+ * shared or local address), not the MIO path of shared, constant and
+ * parameter space. */
+static inline bool isa_space_is_lg(PtxSpace s)
+{
+    return s == SPACE_GLOBAL || s == SPACE_LOCAL || s == SPACE_GENERIC;
+}
 
 static inline unsigned isa_type_size(PtxType t) { return isa_types[t].size; }
 static inline uint32_t isa_type_class(PtxType t) { return isa_types[t].tclass; }

@@ -76,8 +76,7 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
         node[k].memory = in->op == OP_LD || in->op == OP_ST;
         node[k].store = in->op == OP_ST;
         node[k].space = in->space;
-        node[k].long_load = in->op == OP_LD && (in->space == SPACE_GLOBAL || in->space == SPACE_LOCAL ||
-                                                in->space == SPACE_GENERIC);
+        node[k].long_load = in->op == OP_LD && isa_space_is_lg((PtxSpace)in->space);
     }
     /* dependences as a bit matrix: row j holds the i < j it waits for */
     uint32_t words = (n + 63) / 64;

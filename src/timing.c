@@ -194,15 +194,14 @@ typedef struct {
     uint32_t resident_ctas, resident_warps;
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
-    /* per scheduler, the queue in front of that pipe (lsu_queue_depth
-     * entries, GpuConfig): the cycles the pipe took, or will take, the
-     * scheduler's last lsu_queue_depth memory instructions, a ring whose
-     * oldest entry is at lsu_queue_at[sched].  Another fits once the
-     * oldest has been taken.  Without a queue (depth 0) a memory
-     * instruction issues only when the pipe is free. */
+    /* per scheduler, the queue in front of that pipe (GpuConfig's
+     * lsu_queue_depth entries, d): the cycles the pipe took, or will take,
+     * the scheduler's last d memory instructions, a ring whose oldest entry
+     * is at lsu_queue_at[sched].  Another fits once the oldest has been
+     * taken.  Without a queue (d = 0) a memory instruction issues only
+     * when the pipe is free. */
     uint64_t *lsu_queue;
     uint32_t *lsu_queue_at;
-    uint32_t lsu_queue_depth;
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
     uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
     /* per scheduler and functional unit of the next instruction: ready_words
@@ -556,8 +555,7 @@ static WarpStateKind throttle_state_of(const Insn *in, FuncUnit u)
     bool access = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
                   in->op == OP_PREFETCH || in->op == OP_PREFETCHU || in->op == OP_CP_ASYNC;
     PtxSpace space = (PtxSpace)(in->op == OP_CP_ASYNC ? in->space2 : in->space); /* a copy's source */
-    bool lg = space == SPACE_GLOBAL || space == SPACE_LOCAL || space == SPACE_GENERIC;
-    return access && lg ? STATE_LG_THROTTLE : STATE_MIO_THROTTLE;
+    return access && isa_space_is_lg(space) ? STATE_LG_THROTTLE : STATE_MIO_THROTTLE;
 }
 
 /* The registers the instruction reads and writes. */
@@ -939,20 +937,20 @@ static void sm_wake_slots(const Model *md, Sm *sm, uint64_t t)
 /* The cycle the scheduler can hand the memory pipe its next memory
  * instruction: when the queue in front of the pipe has room, or with no
  * queue, when the pipe is free. */
-static inline uint64_t lsu_accepts(const Sm *sm, uint32_t sched)
+static inline uint64_t lsu_accepts(const Model *md, const Sm *sm, uint32_t sched)
 {
-    uint32_t d = sm->lsu_queue_depth;
+    uint32_t d = md->cfg->lsu_queue_depth;
     return d ? sm->lsu_queue[sched * d + sm->lsu_queue_at[sched]] : sm->pipe_free;
 }
 
 /* A memory instruction of the scheduler, issued at t, keeps the pipe busy
  * for `cycles` from when the pipe takes it; returns how long it waited in
  * the queue for that. */
-static inline uint64_t lsu_enqueue(Sm *sm, uint32_t sched, uint64_t t, uint32_t cycles)
+static inline uint64_t lsu_enqueue(const Model *md, Sm *sm, uint32_t sched, uint64_t t, uint32_t cycles)
 {
     uint64_t taken = MAX(sm->pipe_free, t);
     sm->pipe_free = taken + cycles;
-    uint32_t d = sm->lsu_queue_depth;
+    uint32_t d = md->cfg->lsu_queue_depth;
     if (d) {
         uint32_t *at = &sm->lsu_queue_at[sched];
         sm->lsu_queue[sched * d + *at] = taken;
@@ -963,22 +961,22 @@ static inline uint64_t lsu_enqueue(Sm *sm, uint32_t sched, uint64_t t, uint32_t 
 
 /* The cycle the scheduler's unit u (and the memory pipe's queue, for LSU
  * instructions) takes its next instruction. */
-static uint64_t unit_wake(const Sm *sm, uint32_t sched, unsigned u)
+static uint64_t unit_wake(const Model *md, const Sm *sm, uint32_t sched, unsigned u)
 {
     uint64_t t = sm->unit_free[sched * UNIT_COUNT + u];
     if (u == UNIT_LSU)
-        t = MAX(t, lsu_accepts(sm, sched));
+        t = MAX(t, lsu_accepts(md, sm, sched));
     return t;
 }
 
 /* The units (bit u) that have ready slots of the scheduler and take an
  * instruction at t. */
-static uint32_t units_free(const Sm *sm, uint32_t sched, uint64_t t)
+static uint32_t units_free(const Model *md, const Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t free = 0;
     for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1) {
         unsigned u = (unsigned)__builtin_ctz(m);
-        if (unit_wake(sm, sched, u) <= t)
+        if (unit_wake(md, sm, sched, u) <= t)
             free |= 1u << u;
     }
     return free;
@@ -1057,7 +1055,6 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
     sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
-    sm->lsu_queue_depth = md->cfg->lsu_queue_depth;
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
     sm->ready = carve(c, ns * UNIT_COUNT * sm->ready_words * sizeof(uint64_t));
@@ -1426,7 +1423,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         ts->state_cycles[s->dep_state] += b - a;
         /* the unit (or, for a memory instruction, the queue of the SM's
          * memory pipe behind it) was busy until its last free time */
-        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, lsu_accepts(sm, sched)) : *ufree;
+        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, lsu_accepts(md, sm, sched)) : *ufree;
         WarpStateKind throttle = (WarpStateKind)t_in->throttle;
         uint64_t c = clamp_u64(busy, b, t);
         ts->state_cycles[throttle] += c - b;
@@ -1505,7 +1502,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             MemRequest *r = sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem, r);
-            uint64_t queued = lsu_enqueue(sm, sched, t, pipe);
+            uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe);
             DeferredList *later = &sm->deferred[md->filling];
             Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
                           .age = sm->age[s - sm->slots], .in = in, .done = done, .queued = (uint32_t)queued};
@@ -1533,7 +1530,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         } else {
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             MemTiming mt = memsys_access(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem);
-            ready = MAX(mt.ready, t + 1) + lsu_enqueue(sm, sched, t, mt.pipe_cycles);
+            ready = MAX(mt.ready, t + 1) + lsu_enqueue(md, sm, sched, t, mt.pipe_cycles);
             if (G_UNLIKELY(sm->tl) && mt.long_latency)
                 timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, access), t, ready,
                              (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(access), in->line);
@@ -1541,7 +1538,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         }
     } else if (ahead_wavefronts) { /* its access was costed when it ran ahead: the same as above */
         MemTiming mt = memsys_short_access(cfg, (PtxSpace)done->mem_space, ahead_wavefronts, t);
-        ready = MAX(mt.ready, t + 1) + lsu_enqueue(sm, sched, t, mt.pipe_cycles);
+        ready = MAX(mt.ready, t + 1) + lsu_enqueue(md, sm, sched, t, mt.pipe_cycles);
         state = STATE_SHORT_SCOREBOARD;
     }
     if (record >= 0)
@@ -1593,7 +1590,7 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t n = md->schedulers;
     uint32_t count = sm->sched_slots[sched];
     /* the ready slots whose unit is free are exactly those filed under a free unit */
-    uint32_t units = units_free(sm, sched, t);
+    uint32_t units = units_free(md, sm, sched, t);
     if (!units)
         return NULL;
     uint32_t last = sm->last[sched];
@@ -1653,7 +1650,7 @@ static uint64_t sm_next_wake(const Model *md, const Sm *sm, uint64_t floor)
     uint32_t n = md->schedulers;
     for (uint32_t sched = 0; sched < n && wake > floor; sched++)
         for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
-            wake = MIN(wake, unit_wake(sm, sched, (unsigned)__builtin_ctz(m)));
+            wake = MIN(wake, unit_wake(md, sm, sched, (unsigned)__builtin_ctz(m)));
     return MAX(wake, floor);
 }
 

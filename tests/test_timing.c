@@ -447,7 +447,8 @@ START_TEST(memory_queue_moves_the_wait_to_the_scoreboard)
     /* seven loads wait for most of the previous one's 32 wavefronts */
     ck_assert_uint_ge(r0.ts.state_cycles[STATE_MIO_THROTTLE], 7 * 24);
     /* with room for all, only the load/store unit's issue interval between
-     * them (h200: 8 lanes per scheduler, 4 cycles) */
+     * them (h200: 8 lanes per scheduler, one issue every 4 cycles, so 3
+     * cycles of waiting per gap) */
     ck_assert_uint_le(r8.ts.state_cycles[STATE_MIO_THROTTLE], 7 * 3);
     ck_assert_uint_gt(r4.ts.state_cycles[STATE_MIO_THROTTLE], 0);
     ck_assert_uint_lt(r4.ts.state_cycles[STATE_MIO_THROTTLE], r0.ts.state_cycles[STATE_MIO_THROTTLE]);

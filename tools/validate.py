@@ -212,6 +212,11 @@ def h200_rows(ws, extra=()):
 STALL_PREFIX, STALL_SUFFIX = "smsp__warp_issue_stalled_", "_per_warp_active.pct"
 
 
+def mean_median(xs):
+    """Mean and median of a non-empty list, in per cent."""
+    return 100 * sum(xs) / len(xs), 100 * sorted(xs)[len(xs) // 2]
+
+
 def stall_shares(metrics):
     """The warp states (stall reasons) of a launch as shares of their sum."""
     st = {k[len(STALL_PREFIX):-len(STALL_SUFFIX)]: float(v) for k, v in metrics.items()
@@ -328,7 +333,7 @@ def main():
                   "the SASS performs the PTX's accesses; cycles are `sm__cycles_elapsed.max`.", "",
                   "| workload | cycles measured | cycles warpsim | error | exact metrics equal | differing |",
                   "| --- | --- | --- | --- | --- | --- |"]
-        errs = []
+        errs, signed = [], {}
         for name, sim, meas, err in rows:
             if err:
                 lines.append("| %s | | | | | error: %s |" % (name, err))
@@ -337,6 +342,7 @@ def main():
             e = (sc - mc) / mc if mc else None
             if e is not None:
                 errs.append(abs(e))
+                signed[name] = e
             same, diff = 0, []
             for k in H200_EXACT:
                 if k in meas and k in sim:
@@ -348,12 +354,13 @@ def main():
                                                               same, "; ".join(diff)))
         if errs:
             lines += ["", "Mean absolute cycle error over %d launches: %.1f %%; median %.1f %%." %
-                      (len(errs), 100 * sum(errs) / len(errs), 100 * sorted(errs)[len(errs) // 2])]
+                      (len(errs), *mean_median(errs))]
         lines += stall_section(rows)
         lines += ["", "### Where the SASS is not the PTX", "",
                   "warpsim runs the PTX; the GPU runs what ptxas makes of it.  Some errors above come from",
                   "that rather than from the model's parameters:", "",
-                  "- **dec2zero (+50 to +75 %).** ptxas unrolls the PTX's 4-step loop 4 times more (the SASS",
+                  "- **dec2zero (%+.0f to %+.0f %%).** ptxas unrolls the PTX's 4-step loop 4 times more (the SASS" %
+                  tuple(100 * f(e for n, e in signed.items() if n.startswith("traces/dec2zero/")) for f in (min, max)),
                   "  loop steps by -16: `cuobjdump -sass`), so the GPU takes one loop branch where warpsim takes",
                   "  four.  `tools/hw-measure/branch_loop.cu` measures that loop alone on the H200 (2026-11-22):",
                   "  over 1000 iterations, 7.17 cycles per PTX iteration with 2 to 8 warps (7.4-7.8 with one),",
@@ -364,7 +371,8 @@ def main():
                   "  branches the SASS no longer has.  On this table, `--set latency.branch=12` gives a mean",
                   "  error of 15.6 % and `=20` 20.5 %, against 12.2 % with 6 (92 launches, 2026-11-22); the",
                   "  h200 configuration's `latency.branch` source says so.",
-                  "- **opencl_vs_cuda p5 (-68 %).** The loop stores its running sum to C on every iteration,",
+                  "- **opencl_vs_cuda p5 (%+.0f %%).** The loop stores its running sum to C on every iteration," %
+                  (100 * signed.get("traces/opencl_vs_cuda/p5.json", float("nan"))),
                   "  and C may alias A and B, so ptxas keeps each iteration's two loads behind the last store",
                   "  (it unrolls the loop 4 times but every LDG still follows an STG); each iteration then",
                   "  waits for B's next line, which no warp has fetched yet.  `tools/hw-measure/store_loop.cu`",
@@ -398,9 +406,9 @@ def main():
                       "  four LDGs, then four STS, in the SASS).  warpsim issues in PTX order unless asked",
                       "  to reorder each straight-line stretch as a list scheduler would (src/schedule.h).",
                       "  With it the mean absolute error of this table is %.1f %% (median %.1f %%), against"
-                      % (100 * sum(serrs) / len(serrs), 100 * sorted(serrs)[len(serrs) // 2]),
+                      % mean_median(serrs),
                       "  the %.1f %% above; the launches it moves by 10 points or more: %s." %
-                      (100 * sum(errs) / len(errs), "; ".join(moved) or "none"),
+                      (mean_median(errs)[0], "; ".join(moved) or "none"),
                       "  It stays an option because the default runs are what the seeds' claims, the",
                       "  teaching labs and the sampling check were set against: with it, matmul_coalesced",
                       "  and matmul_tiled come out much faster than measured, and the occupancy lab's claim",
