@@ -274,6 +274,71 @@ START_TEST(tesla_wide)
 }
 END_TEST
 
+/* ---- cc >= 2.0 against the rule counted directly ------------------------ */
+
+/* The contract's rule, by brute force: per phase, for every bank, the
+ * distinct bank words its lanes' bytes lie in; the phase costs the most of
+ * any bank (at least 1).  Phases split a warp as the contract says. */
+static uint32_t rule_wavefronts(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes)
+{
+    uint32_t size = a->size ? a->size : 1;
+    uint32_t per_lane = size > bank_bytes ? size / bank_bytes : 1;
+    uint32_t phase_lanes = per_lane >= 32 ? 1 : 32 / per_lane, total = 0;
+    for (uint32_t p = 0; p < 32; p += phase_lanes) {
+        uint64_t words[32 * 4];
+        uint32_t nwords = 0, worst = 0;
+        for (uint32_t i = p; i < p + phase_lanes; i++) {
+            if (!(a->mask >> i & 1))
+                continue;
+            for (uint64_t w = a->addr[i] / bank_bytes; w <= (a->addr[i] + size - 1) / bank_bytes; w++) {
+                bool known = false;
+                for (uint32_t k = 0; k < nwords; k++)
+                    known |= words[k] == w;
+                if (!known)
+                    words[nwords++] = w;
+            }
+        }
+        for (uint32_t b = 0; b < banks; b++) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < nwords; k++)
+                n += words[k] % banks == b;
+            worst = n > worst ? n : worst;
+        }
+        total += nwords ? (worst ? worst : 1) : 0;
+    }
+    return total;
+}
+
+START_TEST(random_patterns_follow_the_rule)
+{
+    /* addresses drawn from a few hundred bytes, so that lanes share words,
+     * banks and both at once; sizes aligned (as PTX requires) or not (the
+     * general path); full and partial warps; 4- and 8-byte banks */
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int n = 0; n < 20000; n++) {
+        uint32_t size = sizes[n % 5], bank_bytes = n & 32 ? 8 : 4;
+        uint32_t span = 64u << (n % 4);
+        bool aligned = n % 7 != 0;
+        WarpAccess a = {.mask = n % 3 ? 0xFFFFFFFFu : 0, .size = size};
+        for (int i = 0; i < 32; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t addr = 4096 + (x >> 20) % span;
+            a.addr[i] = aligned ? addr & ~(uint64_t)(size - 1) : addr;
+            if (!a.mask && (x >> 60) & 1)
+                a.mask |= 1u << i;
+        }
+        if (!a.mask)
+            a.mask = 1;
+        BankResult r;
+        smem_banks(&a, 32, bank_bytes, false, &r);
+        uint32_t want = rule_wavefronts(&a, 32, bank_bytes);
+        ck_assert_msg(r.wavefronts == want, "case %d (size %u, %u-byte banks, mask %08x): %u wavefronts, rule %u", n,
+                      size, bank_bytes, a.mask, r.wavefronts, want);
+    }
+}
+END_TEST
+
 static Suite *banks_suite(void)
 {
     Suite *s = suite_create("smem_banks");
@@ -289,6 +354,7 @@ static Suite *banks_suite(void)
     tcase_add_test(tc, tesla_broadcast);
     tcase_add_test(tc, tesla_bytes_and_shorts);
     tcase_add_test(tc, tesla_wide);
+    tcase_add_test(tc, random_patterns_follow_the_rule);
     suite_add_tcase(s, tc);
     return s;
 }
