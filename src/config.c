@@ -125,6 +125,7 @@ static const KeySpec keys[] = {
     {"latency.branch", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_BRANCH)},
     {"latency.barrier", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_BARRIER)},
     {"latency.membar", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MEMBAR)},
+    {"latency.fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_FP64)},
 
     {"unit_lanes.int", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_INT)},
     {"unit_lanes.fp32", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP32)},
@@ -741,6 +742,8 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
         g->name = g_strdup(top->stem);
     g->source_file = g_strdup(top->label);
     g->unit_lanes[UNIT_ARITH] = g->unit_lanes[UNIT_FP32]; /* resolved by type; kept harmless */
+    if (!g->latency[LAT_FP64]) /* no measurement of its own: as an FP32 fma */
+        g->latency[LAT_FP64] = g->latency[LAT_FMA];
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

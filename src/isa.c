@@ -101,7 +101,10 @@ LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2)
 {
     if (op == OP_CVT && (isa_type_class(t) & TC_INT) && (isa_type_class(t2) & TC_INT))
         return LAT_ALU;
-    return isa_ops[op].latency;
+    LatencyClass lat = isa_ops[op].latency;
+    if (isa_unit_for(op, t) == UNIT_FP64 && (lat == LAT_ALU || lat == LAT_MUL || lat == LAT_FMA))
+        return LAT_FP64;
+    return lat;
 }
 
 FuncUnit isa_unit_for(PtxOpcode op, PtxType t)

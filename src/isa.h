@@ -132,7 +132,7 @@ typedef enum {
 } FuncUnit;
 typedef enum {
     LAT_ALU, LAT_MUL, LAT_FMA, LAT_DIV, LAT_SFU, LAT_CVT, LAT_MEM, LAT_ATOM,
-    LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_COUNT
+    LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_FP64, LAT_COUNT
 } LatencyClass;
 
 typedef struct {
@@ -201,7 +201,8 @@ FuncUnit isa_unit_for(PtxOpcode op, PtxType t);
 /* The latency class of op with type suffixes t and t2 (cvt's destination
  * and source types): the op's class in ptx_ops.def, except that cvt
  * between two integer types is LAT_ALU (a move, shift or sign extension in
- * the machine code, not a conversion). */
+ * the machine code, not a conversion), and that arithmetic of the alu, mul
+ * and fma classes on .f64 is LAT_FP64 (the FP64 pipe's own latency). */
 LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2);
 
 #endif

@@ -191,6 +191,8 @@ START_TEST(bundled_facts)
     ck_assert_uint_eq(c->smem_per_block, 48 * 1024);
     ck_assert_uint_eq(c->l2.size_bytes, 1536 * 1024);
     ck_assert_uint_eq(32 / c->unit_lanes[UNIT_FP64], 32); /* fp64 at 1/32 rate */
+    /* no latency.fp64 of its own: double-precision arithmetic as an fma */
+    ck_assert_uint_eq(c->latency[LAT_FP64], c->latency[LAT_FMA]);
     config_free(c);
 
     c = load_ok("h100", NULL);

@@ -128,6 +128,14 @@ START_TEST(test_latency_by_types)
     ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F32, PTX_TYPE_F16), LAT_CVT);
     ck_assert_int_eq(isa_latency_for(OP_DIV, PTX_TYPE_S32, PTX_TYPE_S32), LAT_DIV);
     ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_F32, PTX_TYPE_F32), isa_ops[OP_ADD].latency);
+    /* double-precision arithmetic has the FP64 pipe's own latency; what
+     * is not arithmetic on it keeps its class */
+    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
+    ck_assert_int_eq(isa_latency_for(OP_MUL, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
+    ck_assert_int_eq(isa_latency_for(OP_FMA, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
+    ck_assert_int_eq(isa_latency_for(OP_DIV, PTX_TYPE_F64, PTX_TYPE_F64), LAT_DIV);
+    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F64, PTX_TYPE_F32), LAT_CVT);
+    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_S64, PTX_TYPE_S64), LAT_ALU);
 }
 END_TEST
 
