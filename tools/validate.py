@@ -369,7 +369,7 @@ def main():
                   "- **Why the configuration's branch latency stays 6.** ptxas unrolls most loops of the",
                   "  traces, so a PTX-level model that charged a taken branch 20 cycles would charge it for",
                   "  branches the SASS no longer has.  On this table, `--set latency.branch=12` gives a mean",
-                  "  error of 15.6 % and `=20` 20.5 %, against 12.2 % with 6 (92 launches, 2026-11-22); the",
+                  "  error of 15.3 % and `=20` 20.1 %, against 11.9 % with 6 (92 launches, 2026-11-22); the",
                   "  h200 configuration's `latency.branch` source says so.",
                   "- **opencl_vs_cuda p5 (%+.0f %%).** The loop stores its running sum to C on every iteration," %
                   (100 * signed.get("traces/opencl_vs_cuda/p5.json", float("nan"))),

@@ -11,9 +11,18 @@
 // as the whole sequence, which is what one PTX instruction costs.  Chains
 // that ptxas folds are left out, since they would measure the folding:
 // integer adds, rcp.approx.ftz applied twice (x again) and any shuffle
-// of the same lanes twice (shfl.idx by one lane is idempotent).
+// of the same lanes twice (shfl.idx by one lane is idempotent), and any
+// shuffle of a value the same in every lane.  So the integer operand
+// starts as the kernel argument plus the lane id, and a shuffle whose
+// source lane is its own operand cannot be folded: it is measured so.  Memory latencies are pointer chases (each load's
+// address is the value the last one read: a shared word, a global line
+// hit in L1, a global line read through L2 only with .cg) and chains of
+// atomics whose operand is the last one's result (32 lanes, one word
+// each, in one shared bank row or one global line).
 // Build and run on the GPU machine: nvcc -arch=sm_90 -o latency latency.cu
 // && ./latency.  configs/h200.json's latency sources quote the results.
+// tools/hw-measure/latency_sim.py runs the same kernels (latency.ptx, from
+// nvcc -arch=sm_90 -ptx latency.cu) in warpsim and prints the same figures.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -25,8 +34,9 @@
     {                                                                                                \
         float r;                                                                                     \
         long long t0 = clock64();                                                                    \
-        asm volatile("{ .reg .f32 f, g, t; .reg .s32 i, j; .reg .f64 d, e;\n\t"                      \
+        asm volatile("{ .reg .f32 f, g, t; .reg .s32 i, j, k; .reg .f64 d, e;\n\t"                      \
                      "mov.f32 f, %1; mov.f32 g, %2; mov.s32 i, %3; mov.s32 j, %4;\n\t"                \
+                     "mov.u32 k, %%laneid; add.s32 i, i, k;\n\t"                                      \
                      "cvt.f64.f32 d, f; cvt.f64.f32 e, g;\n\t" R64(body)                             \
                      "cvt.rn.f32.s32 t, i; add.f32 f, f, t; cvt.rn.f32.f64 t, d; add.f32 %0, f, t; }" \
                      : "=f"(r)                                                                       \
@@ -60,6 +70,45 @@ LAT_KERNEL(k_rsqrt_approx_ftz_f32, "rsqrt.approx.ftz.f32 f, f;\n\t")
 LAT_KERNEL(k_sin_approx_ftz_f32, "sin.approx.ftz.f32 f, f;\n\t")
 LAT_KERNEL(k_ex2_approx_ftz_f32, "ex2.approx.ftz.f32 f, f;\n\t")
 LAT_KERNEL(k_lg2_approx_ftz_f32, "lg2.approx.ftz.f32 f, f;\n\t")
+LAT_KERNEL(k_shfl_idx, "shfl.sync.idx.b32 i, i, i, 0x1f, 0xffffffff;\n\t")
+LAT_KERNEL(k_shfl_bfly, "shfl.sync.bfly.b32 i, i, i, 0x1f, 0xffffffff;\n\t")
+LAT_KERNEL(k_bar_sync, "bar.sync 0;\n\t")
+LAT_KERNEL(k_membar_gl, "membar.gl;\n\t")
+
+/* Memory: each lane starts at its own word (shared: a 32-bit shared
+ * address; global: a 64-bit pointer), which holds its own address, so
+ * every load's address is the value the previous one returned.  The
+ * atomics add 0 plus the last result's low bit, which is always 0, to the
+ * lane's word: each waits for the last one, and the word stays 0. */
+#define MEM_KERNEL(name, body)                                                                 \
+    __global__ void name(unsigned long long *global_words, long long *cycles, float *out)     \
+    {                                                                                          \
+        __shared__ unsigned shared_words[32];                                                  \
+        unsigned lane = threadIdx.x % 32;                                                      \
+        unsigned s = (unsigned)__cvta_generic_to_shared(&shared_words[lane]);                  \
+        unsigned long long *g = &global_words[lane];                                           \
+        shared_words[lane] = s;                                                                \
+        *g = (unsigned long long)g;                                                            \
+        __syncthreads();                                                                       \
+        unsigned long long p = (unsigned long long)g, r;                                       \
+        long long t0 = clock64();                                                              \
+        asm volatile("{ .reg .u32 i, z; .reg .u64 p; mov.u32 i, %1; mov.u64 p, %2; mov.u32 z, 0;\n\t" \
+                     R64(body) "cvt.u64.u32 %0, i; add.u64 %0, %0, p; }"                        \
+                     : "=l"(r)                                                                 \
+                     : "r"(s), "l"(p)                                                          \
+                     : "memory");                                                              \
+        long long t1 = clock64();                                                              \
+        out[threadIdx.x] = (float)r;                                                           \
+        if (threadIdx.x == 0)                                                                  \
+            *cycles = t1 - t0;                                                                 \
+    }
+
+MEM_KERNEL(m_empty, "")
+MEM_KERNEL(m_ld_shared, "ld.shared.u32 i, [i];\n\t")
+MEM_KERNEL(m_ld_global_l1, "ld.global.ca.u64 p, [p];\n\t")
+MEM_KERNEL(m_ld_global_l2, "ld.global.cg.u64 p, [p];\n\t")
+MEM_KERNEL(m_atom_shared, "and.b32 z, z, 1;\n\tatom.shared.add.u32 z, [i], z;\n\t")
+MEM_KERNEL(m_atom_global, "and.b32 z, z, 1;\n\tatom.global.add.u32 z, [p], z;\n\t")
 
 typedef void (*Kernel)(float, float, int, int, long long *, float *);
 
@@ -93,6 +142,24 @@ int main()
         {"sin.approx.ftz.f32", k_sin_approx_ftz_f32, 1},
         {"ex2.approx.ftz.f32", k_ex2_approx_ftz_f32, 1},
         {"lg2.approx.ftz.f32", k_lg2_approx_ftz_f32, 1},
+        {"shfl.idx (own lane)", k_shfl_idx, 1},
+        {"shfl.bfly (own mask)", k_shfl_bfly, 1},
+        {"bar.sync, one warp", k_bar_sync, 1},
+        {"membar.gl, no stores", k_membar_gl, 1},
+    };
+    typedef void (*MemKernel)(unsigned long long *, long long *, float *);
+    static const struct {
+        const char *name;
+        MemKernel k;
+        int threads;
+    } mem_cases[] = {
+        {"empty", m_empty, 32},
+        {"ld.shared chase", m_ld_shared, 32},
+        {"ld.global.ca chase (L1 hit)", m_ld_global_l1, 32},
+        {"ld.global.cg chase (L2 hit)", m_ld_global_l2, 32},
+        {"and + atom.shared.add", m_atom_shared, 32},
+        {"and + atom.global.add", m_atom_global, 32},
+        {"bar.sync, 8 warps", nullptr, 256},
     };
     long long *cycles, host, empty = 0;
     float *out;
@@ -115,6 +182,34 @@ int main()
             empty = best;
         printf("%-20s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
                (double)(best - empty) / (64.0 * c.per_step));
+    }
+    unsigned long long *words; /* the kernels store each word's own address in it */
+    if (cudaMalloc(&words, 32 * sizeof *words) != cudaSuccess) {
+        fprintf(stderr, "latency: cudaMalloc failed\n");
+        return 1;
+    }
+    float *out_block;
+    if (cudaMalloc(&out_block, 256 * sizeof(float)) != cudaSuccess)
+        return 1;
+    long long mem_empty = 0;
+    for (const auto &c : mem_cases) {
+        long long best = -1;
+        for (int rep = 0; rep < 5; rep++) {
+            if (c.k)
+                c.k<<<1, c.threads>>>(words, cycles, out_block);
+            else
+                k_bar_sync<<<1, c.threads>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out_block);
+            if (cudaMemcpy(&host, cycles, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                fprintf(stderr, "latency: %s failed\n", c.name);
+                return 1;
+            }
+            if (rep > 0 && (best < 0 || host < best))
+                best = host;
+        }
+        if (c.k == m_empty)
+            mem_empty = best;
+        long long base = c.k ? mem_empty : empty;
+        printf("%-28s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - base) / 64.0);
     }
     return 0;
 }
