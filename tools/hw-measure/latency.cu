@@ -112,6 +112,21 @@ MEM_KERNEL(m_atom_global, "and.b32 z, z, 1;\n\tatom.global.add.u32 z, [p], z;\n\
 
 typedef void (*Kernel)(float, float, int, int, long long *, float *);
 
+/* The fewest cycles the kernel's clock64() pair saw over runs 2-5 (the
+ * first is cold: instruction cache), or -1 when a run failed. */
+template <typename Launch> static long long best_of_runs(Launch launch, long long *cycles)
+{
+    long long best = -1, host;
+    for (int rep = 0; rep < 5; rep++) {
+        launch();
+        if (cudaMemcpy(&host, cycles, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess)
+            return -1;
+        if (rep > 0 && (best < 0 || host < best))
+            best = host;
+    }
+    return best;
+}
+
 int main()
 {
     static const struct {
@@ -161,22 +176,17 @@ int main()
         {"and + atom.global.add", m_atom_global, 32},
         {"bar.sync, 8 warps", nullptr, 256},
     };
-    long long *cycles, host, empty = 0;
+    long long *cycles, empty = 0;
     float *out;
-    if (cudaMalloc(&cycles, sizeof host) != cudaSuccess || cudaMalloc(&out, 32 * sizeof(float)) != cudaSuccess) {
+    if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, 32 * sizeof(float)) != cudaSuccess) {
         fprintf(stderr, "latency: cudaMalloc failed\n");
         return 1;
     }
     for (const auto &c : cases) {
-        long long best = -1;
-        for (int rep = 0; rep < 5; rep++) { /* the first run is cold (instruction cache) */
-            c.k<<<1, 32>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out);
-            if (cudaMemcpy(&host, cycles, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) {
-                fprintf(stderr, "latency: %s failed\n", c.name);
-                return 1;
-            }
-            if (rep > 0 && (best < 0 || host < best))
-                best = host;
+        long long best = best_of_runs([&] { c.k<<<1, 32>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out); }, cycles);
+        if (best < 0) {
+            fprintf(stderr, "latency: %s failed\n", c.name);
+            return 1;
         }
         if (c.k == k_empty)
             empty = best;
@@ -193,18 +203,17 @@ int main()
         return 1;
     long long mem_empty = 0;
     for (const auto &c : mem_cases) {
-        long long best = -1;
-        for (int rep = 0; rep < 5; rep++) {
-            if (c.k)
-                c.k<<<1, c.threads>>>(words, cycles, out_block);
-            else
-                k_bar_sync<<<1, c.threads>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out_block);
-            if (cudaMemcpy(&host, cycles, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) {
-                fprintf(stderr, "latency: %s failed\n", c.name);
-                return 1;
-            }
-            if (rep > 0 && (best < 0 || host < best))
-                best = host;
+        long long best = best_of_runs(
+            [&] {
+                if (c.k)
+                    c.k<<<1, c.threads>>>(words, cycles, out_block);
+                else
+                    k_bar_sync<<<1, c.threads>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out_block);
+            },
+            cycles);
+        if (best < 0) {
+            fprintf(stderr, "latency: %s failed\n", c.name);
+            return 1;
         }
         if (c.k == m_empty)
             mem_empty = best;
