@@ -121,21 +121,32 @@ static Module *parse_body(const char *body, char **err)
  * the cvt class, and other ops their table's class. */
 START_TEST(test_latency_by_types)
 {
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_S64, PTX_TYPE_S32), LAT_ALU);
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_U32, PTX_TYPE_U16), LAT_ALU);
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F32, PTX_TYPE_S32), LAT_CVT);
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_S32, PTX_TYPE_F32), LAT_CVT);
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F32, PTX_TYPE_F16), LAT_CVT);
-    ck_assert_int_eq(isa_latency_for(OP_DIV, PTX_TYPE_S32, PTX_TYPE_S32), LAT_DIV);
-    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_F32, PTX_TYPE_F32), isa_ops[OP_ADD].latency);
-    /* double-precision arithmetic has the FP64 pipe's own latency; what
-     * is not arithmetic on it keeps its class */
-    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
-    ck_assert_int_eq(isa_latency_for(OP_MUL, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
-    ck_assert_int_eq(isa_latency_for(OP_FMA, PTX_TYPE_F64, PTX_TYPE_F64), LAT_FP64);
-    ck_assert_int_eq(isa_latency_for(OP_DIV, PTX_TYPE_F64, PTX_TYPE_F64), LAT_DIV);
-    ck_assert_int_eq(isa_latency_for(OP_CVT, PTX_TYPE_F64, PTX_TYPE_F32), LAT_CVT);
-    ck_assert_int_eq(isa_latency_for(OP_ADD, PTX_TYPE_S64, PTX_TYPE_S64), LAT_ALU);
+    const struct {
+        PtxOpcode op;
+        PtxType t, t2;
+        LatencyClass want;
+    } cases[] = {
+        {OP_CVT, PTX_TYPE_S64, PTX_TYPE_S32, LAT_ALU},
+        {OP_CVT, PTX_TYPE_U32, PTX_TYPE_U16, LAT_ALU},
+        {OP_CVT, PTX_TYPE_F32, PTX_TYPE_S32, LAT_CVT},
+        {OP_CVT, PTX_TYPE_S32, PTX_TYPE_F32, LAT_CVT},
+        {OP_CVT, PTX_TYPE_F32, PTX_TYPE_F16, LAT_CVT},
+        {OP_DIV, PTX_TYPE_S32, PTX_TYPE_S32, LAT_DIV},
+        {OP_ADD, PTX_TYPE_F32, PTX_TYPE_F32, isa_ops[OP_ADD].latency},
+        /* double-precision arithmetic has the FP64 pipe's own latency; what
+         * is not arithmetic on it keeps its class */
+        {OP_ADD, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
+        {OP_MUL, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
+        {OP_FMA, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
+        {OP_DIV, PTX_TYPE_F64, PTX_TYPE_F64, LAT_DIV},
+        {OP_CVT, PTX_TYPE_F64, PTX_TYPE_F32, LAT_CVT},
+        {OP_ADD, PTX_TYPE_S64, PTX_TYPE_S64, LAT_ALU},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+        ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2) == cases[i].want,
+                      "case %zu (%s.%s.%s): class %d, want %d", i, isa_ops[cases[i].op].name,
+                      isa_types[cases[i].t].spelling, isa_types[cases[i].t2].spelling,
+                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2), (int)cases[i].want);
 }
 END_TEST
 

@@ -127,98 +127,88 @@ template <typename Launch> static long long best_of_runs(Launch launch, long lon
     return best;
 }
 
+/* Threads per block: one warp, but for the barrier also measured with 8. */
+#define WARP 32
+#define BLOCK 256
+
 int main()
 {
     static const struct {
         const char *name;
         Kernel k;
         int per_step; /* instructions per copy */
+        int threads;
     } cases[] = {
-        {"empty", k_empty, 1},
-        {"add.f32", k_add_f32, 1},
-        {"fma.rn.f32", k_fma_f32, 1},
-        {"div.rn.f32", k_div_rn_f32, 1},
-        {"div.full.f32", k_div_full_f32, 1},
-        {"div.s32", k_div_s32, 1},
-        {"rem.s32", k_rem_s32, 1},
-        {"div.rn.f64", k_div_rn_f64, 1},
-        {"fma.rn.f64", k_fma_f64, 1},
-        {"rcp.rn.f32", k_rcp_rn_f32, 1},
-        {"rcp.approx.f32", k_rcp_approx_f32, 1},
-        {"sqrt.rn.f32", k_sqrt_rn_f32, 1},
-        {"sqrt.approx.f32", k_sqrt_approx_f32, 1},
-        {"rsqrt.approx.f32", k_rsqrt_approx_f32, 1},
-        {"sin.approx.f32", k_sin_approx_f32, 1},
-        {"ex2.approx.f32", k_ex2_approx_f32, 1},
-        {"lg2.approx.f32", k_lg2_approx_f32, 1},
-        {"cvt s32->f32->s32", k_cvt_pair, 2},
-        {"sqrt.approx.ftz.f32", k_sqrt_approx_ftz_f32, 1},
-        {"rsqrt.approx.ftz.f32", k_rsqrt_approx_ftz_f32, 1},
-        {"sin.approx.ftz.f32", k_sin_approx_ftz_f32, 1},
-        {"ex2.approx.ftz.f32", k_ex2_approx_ftz_f32, 1},
-        {"lg2.approx.ftz.f32", k_lg2_approx_ftz_f32, 1},
-        {"shfl.idx (own lane)", k_shfl_idx, 1},
-        {"shfl.bfly (own mask)", k_shfl_bfly, 1},
-        {"bar.sync, one warp", k_bar_sync, 1},
-        {"membar.gl, no stores", k_membar_gl, 1},
+        {"empty", k_empty, 1, WARP},
+        {"add.f32", k_add_f32, 1, WARP},
+        {"fma.rn.f32", k_fma_f32, 1, WARP},
+        {"div.rn.f32", k_div_rn_f32, 1, WARP},
+        {"div.full.f32", k_div_full_f32, 1, WARP},
+        {"div.s32", k_div_s32, 1, WARP},
+        {"rem.s32", k_rem_s32, 1, WARP},
+        {"div.rn.f64", k_div_rn_f64, 1, WARP},
+        {"fma.rn.f64", k_fma_f64, 1, WARP},
+        {"rcp.rn.f32", k_rcp_rn_f32, 1, WARP},
+        {"rcp.approx.f32", k_rcp_approx_f32, 1, WARP},
+        {"sqrt.rn.f32", k_sqrt_rn_f32, 1, WARP},
+        {"sqrt.approx.f32", k_sqrt_approx_f32, 1, WARP},
+        {"rsqrt.approx.f32", k_rsqrt_approx_f32, 1, WARP},
+        {"sin.approx.f32", k_sin_approx_f32, 1, WARP},
+        {"ex2.approx.f32", k_ex2_approx_f32, 1, WARP},
+        {"lg2.approx.f32", k_lg2_approx_f32, 1, WARP},
+        {"cvt s32->f32->s32", k_cvt_pair, 2, WARP},
+        {"sqrt.approx.ftz.f32", k_sqrt_approx_ftz_f32, 1, WARP},
+        {"rsqrt.approx.ftz.f32", k_rsqrt_approx_ftz_f32, 1, WARP},
+        {"sin.approx.ftz.f32", k_sin_approx_ftz_f32, 1, WARP},
+        {"ex2.approx.ftz.f32", k_ex2_approx_ftz_f32, 1, WARP},
+        {"lg2.approx.ftz.f32", k_lg2_approx_ftz_f32, 1, WARP},
+        {"shfl.idx (own lane)", k_shfl_idx, 1, WARP},
+        {"shfl.bfly (own mask)", k_shfl_bfly, 1, WARP},
+        {"bar.sync, one warp", k_bar_sync, 1, WARP},
+        {"bar.sync, 8 warps", k_bar_sync, 1, BLOCK},
+        {"membar.gl, no stores", k_membar_gl, 1, WARP},
     };
     typedef void (*MemKernel)(unsigned long long *, long long *, float *);
     static const struct {
         const char *name;
         MemKernel k;
-        int threads;
     } mem_cases[] = {
-        {"empty", m_empty, 32},
-        {"ld.shared chase", m_ld_shared, 32},
-        {"ld.global.ca chase (L1 hit)", m_ld_global_l1, 32},
-        {"ld.global.cg chase (L2 hit)", m_ld_global_l2, 32},
-        {"and + atom.shared.add", m_atom_shared, 32},
-        {"and + atom.global.add", m_atom_global, 32},
-        {"bar.sync, 8 warps", nullptr, 256},
+        {"empty", m_empty},
+        {"ld.shared chase", m_ld_shared},
+        {"ld.global.ca chase (L1 hit)", m_ld_global_l1},
+        {"ld.global.cg chase (L2 hit)", m_ld_global_l2},
+        {"and + atom.shared.add", m_atom_shared},
+        {"and + atom.global.add", m_atom_global},
     };
     long long *cycles, empty = 0;
     float *out;
-    if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, 32 * sizeof(float)) != cudaSuccess) {
+    unsigned long long *words; /* the kernels store each word's own address in it */
+    if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, BLOCK * sizeof(float)) != cudaSuccess ||
+        cudaMalloc(&words, WARP * sizeof *words) != cudaSuccess) {
         fprintf(stderr, "latency: cudaMalloc failed\n");
         return 1;
     }
     for (const auto &c : cases) {
-        long long best = best_of_runs([&] { c.k<<<1, 32>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out); }, cycles);
+        long long best =
+            best_of_runs([&] { c.k<<<1, c.threads>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out); }, cycles);
         if (best < 0) {
             fprintf(stderr, "latency: %s failed\n", c.name);
             return 1;
         }
         if (c.k == k_empty)
             empty = best;
-        printf("%-20s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
+        printf("%-28s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
                (double)(best - empty) / (64.0 * c.per_step));
     }
-    unsigned long long *words; /* the kernels store each word's own address in it */
-    if (cudaMalloc(&words, 32 * sizeof *words) != cudaSuccess) {
-        fprintf(stderr, "latency: cudaMalloc failed\n");
-        return 1;
-    }
-    float *out_block;
-    if (cudaMalloc(&out_block, 256 * sizeof(float)) != cudaSuccess)
-        return 1;
-    long long mem_empty = 0;
     for (const auto &c : mem_cases) {
-        long long best = best_of_runs(
-            [&] {
-                if (c.k)
-                    c.k<<<1, c.threads>>>(words, cycles, out_block);
-                else
-                    k_bar_sync<<<1, c.threads>>>(1.0001f, 0.9999f, 1000003, 7, cycles, out_block);
-            },
-            cycles);
+        long long best = best_of_runs([&] { c.k<<<1, WARP>>>(words, cycles, out); }, cycles);
         if (best < 0) {
             fprintf(stderr, "latency: %s failed\n", c.name);
             return 1;
         }
         if (c.k == m_empty)
-            mem_empty = best;
-        long long base = c.k ? mem_empty : empty;
-        printf("%-28s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - base) / 64.0);
+            empty = best;
+        printf("%-28s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - empty) / 64.0);
     }
     return 0;
 }
