@@ -126,6 +126,8 @@ static const KeySpec keys[] = {
     {"latency.barrier", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_BARRIER)},
     {"latency.membar", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MEMBAR)},
     {"latency.fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_FP64)},
+    {"latency.sfu_sequence", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_SFU_SEQ)},
+    {"latency.div_fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_DIV_FP64)},
 
     {"unit_lanes.int", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_INT)},
     {"unit_lanes.fp32", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP32)},
@@ -742,8 +744,14 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
         g->name = g_strdup(top->stem);
     g->source_file = g_strdup(top->label);
     g->unit_lanes[UNIT_ARITH] = g->unit_lanes[UNIT_FP32]; /* resolved by type; kept harmless */
-    if (!g->latency[LAT_FP64]) /* no measurement of its own: as an FP32 fma */
+    /* optional classes without a measurement of their own: as the class
+     * they were split from */
+    if (!g->latency[LAT_FP64])
         g->latency[LAT_FP64] = g->latency[LAT_FMA];
+    if (!g->latency[LAT_SFU_SEQ])
+        g->latency[LAT_SFU_SEQ] = g->latency[LAT_SFU];
+    if (!g->latency[LAT_DIV_FP64])
+        g->latency[LAT_DIV_FP64] = g->latency[LAT_DIV];
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

@@ -30,6 +30,13 @@ const ModInfo isa_mods[] = {
 };
 const unsigned isa_mod_count = sizeof isa_mods / sizeof isa_mods[0];
 
+const LatencyRule isa_latency_rules[] = {
+#define PTX_LATENCY(op, type, needs, lat, form) {OP_##op, PTX_TYPE_##type, needs, lat, form},
+#include "ptx_latency.def"
+#undef PTX_LATENCY
+};
+const unsigned isa_latency_rule_count = sizeof isa_latency_rules / sizeof isa_latency_rules[0];
+
 static bool same(const char *table_name, const char *s, size_t len)
 {
     return strncmp(table_name, s, len) == 0 && table_name[len] == '\0';
@@ -97,8 +104,13 @@ const char *isa_space_name(PtxSpace s)
     return s < SPACE_COUNT ? names[s] : "?";
 }
 
-LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2)
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags)
 {
+    for (unsigned i = 0; i < isa_latency_rule_count; i++) {
+        const LatencyRule *r = &isa_latency_rules[i];
+        if (r->op == op && (r->type == PTX_TYPE_NONE || r->type == t) && (flags & r->needs) == r->needs)
+            return r->latency;
+    }
     if (op == OP_CVT && (isa_type_class(t) & TC_INT) && (isa_type_class(t2) & TC_INT))
         return LAT_ALU;
     LatencyClass lat = isa_ops[op].latency;

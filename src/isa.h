@@ -132,8 +132,19 @@ typedef enum {
 } FuncUnit;
 typedef enum {
     LAT_ALU, LAT_MUL, LAT_FMA, LAT_DIV, LAT_SFU, LAT_CVT, LAT_MEM, LAT_ATOM,
-    LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_FP64, LAT_COUNT
+    LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_FP64, LAT_SFU_SEQ, LAT_DIV_FP64,
+    LAT_COUNT
 } LatencyClass;
+
+/* A row of isa/ptx_latency.def: instructions of opcode op and type type
+ * (PTX_TYPE_NONE: any) with every flag of needs take latency. */
+typedef struct {
+    uint16_t op;        /* PtxOpcode */
+    uint8_t type;       /* PtxType */
+    uint32_t needs;     /* FL_* */
+    LatencyClass latency;
+    const char *form;   /* which PTX forms, and what the machine code does */
+} LatencyRule;
 
 typedef struct {
     const char *name;
@@ -171,6 +182,8 @@ extern const TypeInfo isa_types[PTX_TYPE_COUNT];
 extern const SregInfo isa_sregs[SREG_COUNT];
 extern const ModInfo isa_mods[];
 extern const unsigned isa_mod_count;
+extern const LatencyRule isa_latency_rules[];
+extern const unsigned isa_latency_rule_count;
 
 /* Lookups take a length so callers can search inside a larger token. */
 bool isa_find_op(const char *name, size_t len, PtxOpcode *out);
@@ -199,10 +212,12 @@ static inline bool isa_type_is_signed(PtxType t) { return isa_types[t].tclass ==
 /* the unit an instruction of this opcode and type occupies */
 FuncUnit isa_unit_for(PtxOpcode op, PtxType t);
 /* The latency class of op with type suffixes t and t2 (cvt's destination
- * and source types): the op's class in ptx_ops.def, except that cvt
- * between two integer types is LAT_ALU (a move, shift or sign extension in
- * the machine code, not a conversion), and that arithmetic of the alu, mul
- * and fma classes on .f64 is LAT_FP64 (the FP64 pipe's own latency). */
-LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2);
+ * and source types) and modifier flags (FL_*): the first row of
+ * isa/ptx_latency.def that matches, else the op's class in ptx_ops.def,
+ * except that cvt between two integer types is LAT_ALU (a move, shift or
+ * sign extension in the machine code, not a conversion), and that
+ * arithmetic of the alu, mul and fma classes on .f64 is LAT_FP64 (the
+ * FP64 pipe's own latency). */
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags);
 
 #endif

@@ -240,7 +240,7 @@ out:
 /* ------------------------------------------------------------------ */
 
 static const char *unit_names[UNIT_COUNT] = {"by type", "integer", "FP32", "FP64", "SFU", "load/store", "branch", "barrier"};
-static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar", "fp64"};
+static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar", "fp64", "sfu_sequence", "div_fp64"};
 
 /* The supported instruction set, straight from isa/ptx_ops.def. */
 static int cmd_isa(int argc, char **argv, GError **error)
@@ -254,7 +254,8 @@ static int cmd_isa(int argc, char **argv, GError **error)
            "an instruction not listed here is rejected with an error naming it.  A unit \"by type\" is the "
            "integer, FP32 or FP64 pipe as the type says; on .f64 the `alu`, `mul` and `fma` latency classes are "
            "`fp64`, and a `cvt` between two integer types has the `alu` latency class (a move, shift or sign "
-           "extension in the machine code).\n\n"
+           "extension in the machine code).  Some instructions' latency class depends on their type and "
+           "modifiers: see [the table below](#latency-classes-by-form).\n\n"
            "| instruction | operands | types | modifiers | unit | latency class | meaning |\n"
            "| --- | --- | --- | --- | --- | --- | --- |\n");
     for (int op = 0; op < OP_COUNT; op++) {
@@ -281,6 +282,22 @@ static int cmd_isa(int argc, char **argv, GError **error)
         g_strfreev(pieces);
         g_string_free(types, TRUE);
         g_string_free(mods, TRUE);
+    }
+    printf("\n## Latency classes by form\n\nFrom `isa/ptx_latency.def`: the first row that matches an "
+           "instruction (its opcode, its type, and every modifier listed) gives its latency class; an "
+           "instruction no row matches takes its opcode's class above.\n\n"
+           "| instruction | type | with | latency class | form |\n| --- | --- | --- | --- | --- |\n");
+    for (unsigned i = 0; i < isa_latency_rule_count; i++) {
+        const LatencyRule *r = &isa_latency_rules[i];
+        GString *with = g_string_new(NULL);
+        for (unsigned k = 0; k < isa_mod_count; k++)
+            if (isa_mods[k].field == F_FLAG && (r->needs & isa_mods[k].value) &&
+                (isa_mods[k].group & isa_ops[r->op].modifier_groups))
+                g_string_append_printf(with, "%s.%s", with->len ? " " : "", isa_mods[k].spelling);
+        printf("| `%s` | %s%s | %s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
+               r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—",
+               latency_names[r->latency], r->form);
+        g_string_free(with, TRUE);
     }
     printf("\n## Special registers\n\n| register | meaning |\n| --- | --- |\n");
     for (int s = 0; s < SREG_COUNT; s++)

@@ -591,7 +591,7 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
     t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2);
+    t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags);
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;

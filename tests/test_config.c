@@ -144,6 +144,12 @@ START_TEST(bundled_facts)
     /* DFMA measured at 8.2 cycles on the H200, against FFMA's 5.0 */
     ck_assert_uint_eq(c->latency[LAT_FP64], 8);
     ck_assert_uint_gt(c->latency[LAT_FP64], c->latency[LAT_FMA]);
+    /* the SFU's sequences and f64 division measured apart from the SFU and
+     * from f32 division (isa/ptx_latency.def) */
+    ck_assert_uint_eq(c->latency[LAT_SFU_SEQ], 42);
+    ck_assert_uint_gt(c->latency[LAT_SFU_SEQ], c->latency[LAT_SFU]);
+    ck_assert_uint_eq(c->latency[LAT_DIV_FP64], 112);
+    ck_assert_uint_gt(c->latency[LAT_DIV_FP64], c->latency[LAT_DIV]);
     config_free(c);
 
     c = load_ok("8800gtx", NULL);
@@ -196,6 +202,9 @@ START_TEST(bundled_facts)
     ck_assert_uint_eq(32 / c->unit_lanes[UNIT_FP64], 32); /* fp64 at 1/32 rate */
     /* no latency.fp64 of its own: double-precision arithmetic as an fma */
     ck_assert_uint_eq(c->latency[LAT_FP64], c->latency[LAT_FMA]);
+    /* nor of the SFU's sequences and f64 division: as the classes they split from */
+    ck_assert_uint_eq(c->latency[LAT_SFU_SEQ], c->latency[LAT_SFU]);
+    ck_assert_uint_eq(c->latency[LAT_DIV_FP64], c->latency[LAT_DIV]);
     config_free(c);
 
     c = load_ok("h100", NULL);
@@ -203,6 +212,7 @@ START_TEST(bundled_facts)
     ck_assert_uint_eq(c->num_sms, 132);
     ck_assert_uint_eq(c->smem_per_sm, 233472); /* from the h200 base */
     ck_assert_uint_eq(c->latency[LAT_FP64], 8); /* inherited from h200 */
+    ck_assert_uint_eq(c->latency[LAT_SFU_SEQ], 42);
     config_free(c);
 
     c = load_ok("9400m", NULL);

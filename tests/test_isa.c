@@ -107,7 +107,8 @@ END_TEST
 static Module *parse_body(const char *body, char **err)
 {
     char *ptx = g_strdup_printf(".version 8.0\n.target sm_90\n.address_size 64\n"
-                                ".visible .entry k()\n{\n.reg .b32 %%r<10>;\n.reg .pred %%p<4>;\n%s\nret;\n}\n", body);
+                                ".visible .entry k()\n{\n.reg .b32 %%r<10>;\n.reg .pred %%p<4>;\n"
+                                ".reg .f32 %%f<10>;\n.reg .f64 %%fd<10>;\n%s\nret;\n}\n", body);
     GError *e = NULL;
     Module *m = ptx_parse_string(ptx, "t.ptx", &e);
     g_free(ptx);
@@ -138,15 +139,83 @@ START_TEST(test_latency_by_types)
         {OP_ADD, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
         {OP_MUL, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
         {OP_FMA, PTX_TYPE_F64, PTX_TYPE_F64, LAT_FP64},
-        {OP_DIV, PTX_TYPE_F64, PTX_TYPE_F64, LAT_DIV},
+        {OP_DIV, PTX_TYPE_F64, PTX_TYPE_F64, LAT_DIV_FP64},
         {OP_CVT, PTX_TYPE_F64, PTX_TYPE_F32, LAT_CVT},
         {OP_ADD, PTX_TYPE_S64, PTX_TYPE_S64, LAT_ALU},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
-        ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2) == cases[i].want,
+        ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0) == cases[i].want,
                       "case %zu (%s.%s.%s): class %d, want %d", i, isa_ops[cases[i].op].name,
                       isa_types[cases[i].t].spelling, isa_types[cases[i].t2].spelling,
-                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2), (int)cases[i].want);
+                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0), (int)cases[i].want);
+}
+END_TEST
+
+/* The SFU's functions and division, written as nvcc writes them, take the
+ * class of what their machine code is (isa/ptx_latency.def): one SFU
+ * instruction, a sequence around it, or a division sequence. */
+START_TEST(test_latency_by_form)
+{
+    static const struct {
+        const char *text;
+        LatencyClass want;
+    } cases[] = {
+        {"rcp.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"rcp.approx.f32 %f1, %f2;", LAT_SFU_SEQ},
+        {"rcp.rn.f32 %f1, %f2;", LAT_DIV},
+        {"rcp.rn.ftz.f32 %f1, %f2;", LAT_DIV},
+        {"rcp.rn.f64 %fd1, %fd2;", LAT_DIV},
+        {"rcp.approx.ftz.f64 %fd1, %fd2;", LAT_SFU},
+        {"sqrt.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"sqrt.approx.f32 %f1, %f2;", LAT_SFU_SEQ},
+        {"sqrt.rn.f32 %f1, %f2;", LAT_SFU_SEQ},
+        {"sqrt.rn.f64 %fd1, %fd2;", LAT_DIV},
+        {"rsqrt.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"rsqrt.approx.f32 %f1, %f2;", LAT_SFU_SEQ},
+        {"rsqrt.approx.f64 %fd1, %fd2;", LAT_SFU_SEQ},
+        {"lg2.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"lg2.approx.f32 %f1, %f2;", LAT_SFU_SEQ},
+        {"ex2.approx.f32 %f1, %f2;", LAT_SFU},
+        {"ex2.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"sin.approx.f32 %f1, %f2;", LAT_SFU},
+        {"cos.approx.ftz.f32 %f1, %f2;", LAT_SFU},
+        {"div.approx.f32 %f1, %f2, %f3;", LAT_SFU},
+        {"div.full.f32 %f1, %f2, %f3;", LAT_SFU},
+        {"div.rn.f32 %f1, %f2, %f3;", LAT_DIV},
+        {"div.rz.ftz.f32 %f1, %f2, %f3;", LAT_DIV},
+        {"div.rn.f64 %fd1, %fd2, %fd3;", LAT_DIV_FP64},
+        {"div.s32 %r1, %r2, %r3;", LAT_DIV},
+        {"rem.u32 %r1, %r2, %r3;", LAT_DIV},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *err;
+        Module *m = parse_body(cases[i].text, &err);
+        ck_assert_msg(m != NULL, "%s: %s", cases[i].text, err);
+        const Insn *in = func_insn(module_func(m, 0), 0);
+        LatencyClass got = isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags);
+        ck_assert_msg(got == cases[i].want, "%s: class %d, want %d", cases[i].text, (int)got, (int)cases[i].want);
+        module_free(m);
+    }
+}
+END_TEST
+
+/* Every row of isa/ptx_latency.def can match something: its opcode takes
+ * its type and the modifiers it needs. */
+START_TEST(test_latency_rules_reachable)
+{
+    for (unsigned i = 0; i < isa_latency_rule_count; i++) {
+        const LatencyRule *r = &isa_latency_rules[i];
+        const OpInfo *o = &isa_ops[r->op];
+        ck_assert_msg(r->type == PTX_TYPE_NONE || (isa_type_class(r->type) & o->type_classes),
+                      "rule %u: '%s' takes no .%s", i, o->name, isa_types[r->type].spelling);
+        uint32_t offered = 0;
+        for (unsigned k = 0; k < isa_mod_count; k++)
+            if (isa_mods[k].field == F_FLAG && (isa_mods[k].group & o->modifier_groups))
+                offered |= isa_mods[k].value;
+        ck_assert_msg((r->needs & offered) == r->needs, "rule %u: '%s' takes no modifier of flags 0x%x", i,
+                      o->name, r->needs & ~offered);
+        ck_assert_int_lt(r->latency, LAT_COUNT);
+    }
 }
 END_TEST
 
@@ -227,6 +296,8 @@ static Suite *isa_suite(void)
     tcase_add_test(t, test_redux_modifiers);
     tcase_add_test(t, test_dotted_names);
     tcase_add_test(t, test_latency_by_types);
+    tcase_add_test(t, test_latency_by_form);
+    tcase_add_test(t, test_latency_rules_reachable);
     suite_add_tcase(s, t);
     TCase *d = tcase_create("decode");
     tcase_add_test(d, test_new_instructions_decode);

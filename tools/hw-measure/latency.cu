@@ -8,7 +8,11 @@
 // PTX, so ptxas compiles exactly them; those that are software sequences
 // in SASS (div.rn, rcp.rn, sqrt.rn, integer div/rem, f64 division, and
 // the approximate ones without .ftz, which handle denormals) are measured
-// as the whole sequence, which is what one PTX instruction costs.  Chains
+// as the whole sequence, which is what one PTX instruction costs
+// (isa/ptx_latency.def sorts the forms into latency classes by these
+// figures).  A division is timed through its dividend and, in the
+// "divisor chain" variants, through its divisor: the reciprocal of a
+// fixed divisor is computed once, out of the chain.  Chains
 // that ptxas folds are left out, since they would measure the folding:
 // integer adds, rcp.approx.ftz applied twice (x again) and any shuffle
 // of the same lanes twice (shfl.idx by one lane is idempotent), and any
@@ -38,7 +42,7 @@
                      "mov.f32 f, %1; mov.f32 g, %2; mov.s32 i, %3; mov.s32 j, %4;\n\t"                \
                      "mov.u32 k, %%laneid; add.s32 i, i, k;\n\t"                                      \
                      "cvt.f64.f32 d, f; cvt.f64.f32 e, g;\n\t" R64(body)                             \
-                     "cvt.rn.f32.s32 t, i; add.f32 f, f, t; cvt.rn.f32.f64 t, d; add.f32 %0, f, t; }" \
+                                          "cvt.rn.f32.s32 t, i; add.f32 f, f, t; cvt.rn.f32.f64 t, d; add.f32 %0, f, t; }" \
                      : "=f"(r)                                                                       \
                      : "f"(x), "f"(y), "r"(a), "r"(b));                                              \
         long long t1 = clock64();                                                                    \
@@ -64,6 +68,16 @@ LAT_KERNEL(k_rsqrt_approx_f32, "rsqrt.approx.f32 f, f;\n\t")
 LAT_KERNEL(k_sin_approx_f32, "sin.approx.f32 f, f;\n\t")
 LAT_KERNEL(k_ex2_approx_f32, "ex2.approx.f32 f, f;\n\t")
 LAT_KERNEL(k_lg2_approx_f32, "lg2.approx.f32 f, f;\n\t")
+LAT_KERNEL(k_div_rn_f32_divisor, "div.rn.f32 f, g, f;\n\t")
+LAT_KERNEL(k_div_full_f32_divisor, "div.full.f32 f, g, f;\n\t")
+LAT_KERNEL(k_div_approx_f32, "div.approx.f32 f, f, g;\n\t")
+LAT_KERNEL(k_div_approx_f32_divisor, "div.approx.f32 f, g, f;\n\t")
+LAT_KERNEL(k_div_rn_f64_divisor, "div.rn.f64 d, e, d;\n\t")
+LAT_KERNEL(k_rcp_rn_f64, "rcp.rn.f64 d, d;\n\t")
+LAT_KERNEL(k_sqrt_rn_f64, "sqrt.rn.f64 d, d;\n\t")
+LAT_KERNEL(k_rcp_approx_ftz_f64, "rcp.approx.ftz.f64 d, d;\n\t")
+LAT_KERNEL(k_rsqrt_approx_f64, "rsqrt.approx.f64 d, d;\n\t")
+LAT_KERNEL(k_cos_approx_ftz_f32, "cos.approx.ftz.f32 f, f;\n\t")
 LAT_KERNEL(k_cvt_pair, "cvt.rn.f32.s32 f, i;\n\tcvt.rzi.s32.f32 i, f;\n\t")
 LAT_KERNEL(k_sqrt_approx_ftz_f32, "sqrt.approx.ftz.f32 f, f;\n\t")
 LAT_KERNEL(k_rsqrt_approx_ftz_f32, "rsqrt.approx.ftz.f32 f, f;\n\t")
@@ -78,9 +92,16 @@ LAT_KERNEL(k_membar_gl, "membar.gl;\n\t")
 /* Memory: each lane starts at its own word (shared: a 32-bit shared
  * address; global: a 64-bit pointer), which holds its own address, so
  * every load's address is the value the previous one returned.  The
- * atomics add 0 plus the last result's low bit, which is always 0, to the
- * lane's word: each waits for the last one, and the word stays 0. */
-#define MEM_KERNEL(name, body)                                                                 \
+ * spread chase instead visits 64 lines SPREAD words apart, in a ring (each
+ * lane's word holds the address of its word in the next line): one line
+ * sits in one L2 slice, near or far from the SM, so the one-line chase
+ * measures one slice's latency and the spread one an average over many.
+ * The one-line atomics add 0 plus the last result's low bit, which is
+ * always 0, to the lane's word: each waits for the last one, and the word
+ * stays 0.  An atom.global.add of 0 returns the word unchanged, the next
+ * address, so the spread ring is chased through atomics too. */
+#define SPREAD 2048 /* words: 16 KiB between the spread chase's lines */
+#define MEM_KERNEL(name, spread, body)                                                                 \
     __global__ void name(unsigned long long *global_words, long long *cycles, float *out)     \
     {                                                                                          \
         __shared__ unsigned shared_words[32];                                                  \
@@ -88,7 +109,8 @@ LAT_KERNEL(k_membar_gl, "membar.gl;\n\t")
         unsigned s = (unsigned)__cvta_generic_to_shared(&shared_words[lane]);                  \
         unsigned long long *g = &global_words[lane];                                           \
         shared_words[lane] = s;                                                                \
-        *g = (unsigned long long)g;                                                            \
+        for (int step = 0; step < 64; step++)                                                  \
+            g[step * (spread)] = (unsigned long long)&g[(step + 1) % 64 * (spread)];           \
         __syncthreads();                                                                       \
         unsigned long long p = (unsigned long long)g, r;                                       \
         long long t0 = clock64();                                                              \
@@ -103,12 +125,14 @@ LAT_KERNEL(k_membar_gl, "membar.gl;\n\t")
             *cycles = t1 - t0;                                                                 \
     }
 
-MEM_KERNEL(m_empty, "")
-MEM_KERNEL(m_ld_shared, "ld.shared.u32 i, [i];\n\t")
-MEM_KERNEL(m_ld_global_l1, "ld.global.ca.u64 p, [p];\n\t")
-MEM_KERNEL(m_ld_global_l2, "ld.global.cg.u64 p, [p];\n\t")
-MEM_KERNEL(m_atom_shared, "and.b32 z, z, 1;\n\tatom.shared.add.u32 z, [i], z;\n\t")
-MEM_KERNEL(m_atom_global, "and.b32 z, z, 1;\n\tatom.global.add.u32 z, [p], z;\n\t")
+MEM_KERNEL(m_empty, 0, "")
+MEM_KERNEL(m_ld_shared, 0, "ld.shared.u32 i, [i];\n\t")
+MEM_KERNEL(m_ld_global_l1, 0, "ld.global.ca.u64 p, [p];\n\t")
+MEM_KERNEL(m_ld_global_l2, 0, "ld.global.cg.u64 p, [p];\n\t")
+MEM_KERNEL(m_ld_global_l2_spread, SPREAD, "ld.global.cg.u64 p, [p];\n\t")
+MEM_KERNEL(m_atom_shared, 0, "and.b32 z, z, 1;\n\tatom.shared.add.u32 z, [i], z;\n\t")
+MEM_KERNEL(m_atom_global, 0, "and.b32 z, z, 1;\n\tatom.global.add.u32 z, [p], z;\n\t")
+MEM_KERNEL(m_atom_global_spread, SPREAD, "atom.global.add.u64 p, [p], 0;\n\t")
 
 typedef void (*Kernel)(float, float, int, int, long long *, float *);
 
@@ -156,6 +180,16 @@ int main()
         {"sin.approx.f32", k_sin_approx_f32, 1, WARP},
         {"ex2.approx.f32", k_ex2_approx_f32, 1, WARP},
         {"lg2.approx.f32", k_lg2_approx_f32, 1, WARP},
+        {"div.rn.f32 (divisor chain)", k_div_rn_f32_divisor, 1, WARP},
+        {"div.full.f32 (divisor chain)", k_div_full_f32_divisor, 1, WARP},
+        {"div.approx.f32", k_div_approx_f32, 1, WARP},
+        {"div.approx.f32 (divisor chain)", k_div_approx_f32_divisor, 1, WARP},
+        {"div.rn.f64 (divisor chain)", k_div_rn_f64_divisor, 1, WARP},
+        {"rcp.rn.f64", k_rcp_rn_f64, 1, WARP},
+        {"sqrt.rn.f64", k_sqrt_rn_f64, 1, WARP},
+        {"rcp.approx.ftz.f64", k_rcp_approx_ftz_f64, 1, WARP},
+        {"rsqrt.approx.f64", k_rsqrt_approx_f64, 1, WARP},
+        {"cos.approx.ftz.f32", k_cos_approx_ftz_f32, 1, WARP},
         {"cvt s32->f32->s32", k_cvt_pair, 2, WARP},
         {"sqrt.approx.ftz.f32", k_sqrt_approx_ftz_f32, 1, WARP},
         {"rsqrt.approx.ftz.f32", k_rsqrt_approx_ftz_f32, 1, WARP},
@@ -177,14 +211,16 @@ int main()
         {"ld.shared chase", m_ld_shared},
         {"ld.global.ca chase (L1 hit)", m_ld_global_l1},
         {"ld.global.cg chase (L2 hit)", m_ld_global_l2},
+        {"ld.global.cg, 64 lines apart", m_ld_global_l2_spread},
         {"and + atom.shared.add", m_atom_shared},
         {"and + atom.global.add", m_atom_global},
+        {"atom.global.add 0 chase, spread", m_atom_global_spread},
     };
     long long *cycles, empty = 0;
     float *out;
     unsigned long long *words; /* the kernels store each word's own address in it */
     if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, BLOCK * sizeof(float)) != cudaSuccess ||
-        cudaMalloc(&words, WARP * sizeof *words) != cudaSuccess) {
+        cudaMalloc(&words, (64 * SPREAD + WARP) * sizeof *words) != cudaSuccess) {
         fprintf(stderr, "latency: cudaMalloc failed\n");
         return 1;
     }
@@ -197,7 +233,7 @@ int main()
         }
         if (c.k == k_empty)
             empty = best;
-        printf("%-28s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
+        printf("%-32s %6lld cycles for 64, %.1f per instruction\n", c.name, best,
                (double)(best - empty) / (64.0 * c.per_step));
     }
     for (const auto &c : mem_cases) {
@@ -208,7 +244,7 @@ int main()
         }
         if (c.k == m_empty)
             empty = best;
-        printf("%-28s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - empty) / 64.0);
+        printf("%-32s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - empty) / 64.0);
     }
     return 0;
 }
