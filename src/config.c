@@ -112,6 +112,8 @@ static const KeySpec keys[] = {
     {"scheduler.issue_width", K_UINT, 1, 8, 0, NULL, OFF(issue_width)},
     {"scheduler.policy", K_CHOICE, 0, 0, 0, policy_names, OFF(sched_policy)},
     {"scheduler.lsu_queue_depth", K_UINT, 0, 256, F_OPTIONAL, NULL, OFF(lsu_queue_depth)},
+    {"scheduler.barrier_arrival_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_arrival_cycles)},
+    {"scheduler.barrier_reset_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_reset_cycles)},
 
     {"latency.alu", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_ALU)},
     {"latency.mul", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MUL)},

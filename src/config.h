@@ -76,6 +76,12 @@ typedef struct GpuConfig {
      * ahead of it (waiting for the pipe to take them); 0: none, a memory
      * instruction issues only when the pipe is free */
     uint32_t lsu_queue_depth;
+    /* cycles the SM's barrier unit takes to count one warp's arrival, one
+     * arrival after another; a barrier opens latency[LAT_BARRIER] after
+     * its last arrival is counted (0: arrivals are counted at once) */
+    uint32_t barrier_arrival_cycles;
+    /* cycles the SM's barrier unit counts no arrival after a barrier opens */
+    uint32_t barrier_reset_cycles;
     /* per latency class (isa.h): cycles from issue until a dependent may issue */
     uint32_t latency[LAT_COUNT];
     /* per functional unit (isa.h; UNIT_ARITH is resolved by type and unused):

@@ -65,6 +65,7 @@ typedef struct {
     uint8_t control;    /* changes the pc: next fetch waits for the branch */
     uint8_t mem_space;  /* PtxSpace of a load or store */
     uint8_t throttle;   /* WarpStateKind while its unit is busy (throttle_state_of) */
+    uint8_t cta_barrier; /* an arrival at a CTA barrier (bar/barrier, not bar.warp.sync) */
     uint8_t ndeps, ndst;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
@@ -194,6 +195,7 @@ typedef struct {
     uint32_t resident_ctas, resident_warps;
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
+    uint64_t barrier_counted; /* when the SM's barrier unit has counted the arrivals issued so far */
     /* per scheduler, the queue in front of that pipe (GpuConfig's
      * lsu_queue_depth entries, d): the cycles the pipe took, or will take,
      * the scheduler's last d memory instructions, a ring whose oldest entry
@@ -594,6 +596,7 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags);
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
+    t->cta_barrier = op->unit == UNIT_BARRIER && !(in->flags & FL_WARP);
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
     RegUse use = {0};
@@ -1285,15 +1288,21 @@ static void observe_stall(const WarpSlot *s, WarpStateKind k, uint64_t from, uin
         o->on_stall(o->data, s->w, (unsigned)k, from, to);
 }
 
-/* Barrier waiters of the CTA that the executor released: ready after the barrier latency. */
+/* Barrier waiters of the CTA that the executor released: the barrier opens
+ * once the SM's barrier unit has counted every arrival, they go on the
+ * barrier latency after, and the unit counts no arrival for its reset
+ * time (config.h). */
 static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
 {
-    uint64_t release = t + md->cfg->latency[LAT_BARRIER];
+    uint64_t open = MAX(t, sm->barrier_counted);
+    uint64_t release = open + md->cfg->latency[LAT_BARRIER];
+    bool opened = false;
     for (uint32_t i = 0; i < cs->cta.nwarps; i++) {
         WarpSlot *s = &sm->slots[cs->first_slot + i];
         if (!s->w || !s->at_barrier || s->w->state == WARP_AT_BARRIER)
             continue;
         s->at_barrier = false;
+        opened = true;
         if (G_UNLIKELY(sm->tl))
             timeline_stall(sm->tl, cs->first_slot + i, STATE_BARRIER, s->stall_from, release);
         attribute(sm, STATE_BARRIER, s->stall_from, release);
@@ -1306,6 +1315,8 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
         if (s->next)
             slot_schedule(md, sm, s, t);
     }
+    if (opened)
+        sm->barrier_counted = MAX(sm->barrier_counted, open + md->cfg->barrier_reset_cycles);
 }
 
 static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
@@ -1492,6 +1503,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
+    if (done->cta_barrier)
+        sm->barrier_counted = MAX(sm->barrier_counted, t) + cfg->barrier_arrival_cycles;
     if (access->mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);

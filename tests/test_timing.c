@@ -294,6 +294,46 @@ START_TEST(barrier_wait_is_attributed)
 }
 END_TEST
 
+/* n bar.sync back to back: all warps arrive together. */
+static char *barrier_chain_kernel(int n)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n");
+    for (int i = 0; i < n; i++)
+        g_string_append(s, "bar.sync 0;\n");
+    g_string_append(s, "st.global.u32 [%rd1], %r1;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* A barrier opens once the SM has counted every warp's arrival, one after
+ * another, and the SM counts no arrival for its reset time after: a chain
+ * of barriers that all warps reach together costs warps x arrival + reset
+ * per barrier (the H200's measured shape, tools/hw-measure/latency.cu). */
+START_TEST(barrier_chain_costs_counts_and_reset)
+{
+    static const char *const shape[] = {"scheduler.barrier_arrival_cycles=3", "scheduler.barrier_reset_cycles=15",
+                                        "latency.barrier=1", NULL};
+    char *k32 = barrier_chain_kernel(32), *k96 = barrier_chain_kernel(96);
+    for (uint32_t warps = 1; warps <= 16; warps *= 4) {
+        Result a, b;
+        run_timed(k32, 1, 32 * warps, 8, 0, "h200", shape, &a);
+        run_timed(k96, 1, 32 * warps, 8, 0, "h200", shape, &b);
+        ck_assert_msg(b.ts.cycles - a.ts.cycles == 64 * (warps * 3 + 15), "%u warps: %" G_GUINT64_FORMAT
+                      " cycles for 64 barriers", warps, b.ts.cycles - a.ts.cycles);
+    }
+    /* without counts or reset a barrier costs its latency */
+    static const char *const flat[] = {"scheduler.barrier_arrival_cycles=0", "scheduler.barrier_reset_cycles=0",
+                                       "latency.barrier=20", NULL};
+    Result a, b;
+    run_timed(k32, 1, 32 * 4, 8, 0, "h200", flat, &a);
+    run_timed(k96, 1, 32 * 4, 8, 0, "h200", flat, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 20);
+    g_free(k32);
+    g_free(k96);
+}
+END_TEST
+
 /* Each thread reads %clock between dependent adds and stores what it saw:
  * the outputs record issue times. */
 static const char *clock_ptx =
@@ -601,6 +641,7 @@ static Suite *suite(void)
     tcase_add_test(t, kept_state_starts_cold);
     tcase_add_test(t, occupancy_limits_resident_blocks);
     tcase_add_test(t, barrier_wait_is_attributed);
+    tcase_add_test(t, barrier_chain_costs_counts_and_reset);
     tcase_add_test(t, run_ahead_changes_nothing);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
     tcase_add_test(t, deep_calls_outgrow_lent_storage);

@@ -88,6 +88,10 @@ LAT_KERNEL(k_shfl_idx, "shfl.sync.idx.b32 i, i, i, 0x1f, 0xffffffff;\n\t")
 LAT_KERNEL(k_shfl_bfly, "shfl.sync.bfly.b32 i, i, i, 0x1f, 0xffffffff;\n\t")
 LAT_KERNEL(k_bar_sync, "bar.sync 0;\n\t")
 LAT_KERNEL(k_membar_gl, "membar.gl;\n\t")
+LAT_KERNEL(k_membar_cta, "membar.cta;\n\t")
+LAT_KERNEL(k_membar_sys, "membar.sys;\n\t")
+LAT_KERNEL(k_fence_sc_gpu, "fence.sc.gpu;\n\t")
+LAT_KERNEL(k_fence_acq_rel_gpu, "fence.acq_rel.gpu;\n\t")
 
 /* Memory: each lane starts at its own word (shared: a 32-bit shared
  * address; global: a 64-bit pointer), which holds its own address, so
@@ -133,6 +137,33 @@ MEM_KERNEL(m_ld_global_l2_spread, SPREAD, "ld.global.cg.u64 p, [p];\n\t")
 MEM_KERNEL(m_atom_shared, 0, "and.b32 z, z, 1;\n\tatom.shared.add.u32 z, [i], z;\n\t")
 MEM_KERNEL(m_atom_global, 0, "and.b32 z, z, 1;\n\tatom.global.add.u32 z, [p], z;\n\t")
 MEM_KERNEL(m_atom_global_spread, SPREAD, "atom.global.add.u64 p, [p], 0;\n\t")
+MEM_KERNEL(m_st_membar_gl, 0, "st.global.u64 [p], p;\n\tmembar.gl;\n\t")
+MEM_KERNEL(m_st_membar_cta, 0, "st.global.u64 [p], p;\n\tmembar.cta;\n\t")
+MEM_KERNEL(m_st_fence_acq_rel_gpu, 0, "st.global.u64 [p], p;\n\tfence.acq_rel.gpu;\n\t")
+MEM_KERNEL(m_st_only, 0, "st.global.u64 [p], p;\n\t")
+
+/* Warps that reach a barrier apart: warp w spins until `gap` * w cycles
+ * after the block's start, then records when it arrives and when bar.sync
+ * lets it go.  Whether the barrier's cost per warp (the all-at-once rows)
+ * is paid per arrival or per release shows in when each warp leaves after
+ * the last one came. */
+__global__ void k_bar_staggered(long long gap, long long *times)
+{
+    __shared__ long long start;
+    if (threadIdx.x == 0)
+        start = clock64();
+    __syncthreads();
+    unsigned w = threadIdx.x / 32;
+    while (clock64() < start + gap * w)
+        ;
+    long long arrive = clock64();
+    asm volatile("bar.sync 1;" ::: "memory");
+    long long leave = clock64();
+    if (threadIdx.x % 32 == 0) {
+        times[2 * w] = arrive;
+        times[2 * w + 1] = leave;
+    }
+}
 
 typedef void (*Kernel)(float, float, int, int, long long *, float *);
 
@@ -199,8 +230,16 @@ int main()
         {"shfl.idx (own lane)", k_shfl_idx, 1, WARP},
         {"shfl.bfly (own mask)", k_shfl_bfly, 1, WARP},
         {"bar.sync, one warp", k_bar_sync, 1, WARP},
+        {"bar.sync, 2 warps", k_bar_sync, 1, 2 * WARP},
+        {"bar.sync, 4 warps", k_bar_sync, 1, 4 * WARP},
         {"bar.sync, 8 warps", k_bar_sync, 1, BLOCK},
+        {"bar.sync, 16 warps", k_bar_sync, 1, 16 * WARP},
+        {"bar.sync, 32 warps", k_bar_sync, 1, 32 * WARP},
         {"membar.gl, no stores", k_membar_gl, 1, WARP},
+        {"membar.cta, no stores", k_membar_cta, 1, WARP},
+        {"membar.sys, no stores", k_membar_sys, 1, WARP},
+        {"fence.sc.gpu, no stores", k_fence_sc_gpu, 1, WARP},
+        {"fence.acq_rel.gpu, no stores", k_fence_acq_rel_gpu, 1, WARP},
     };
     typedef void (*MemKernel)(unsigned long long *, long long *, float *);
     static const struct {
@@ -215,11 +254,15 @@ int main()
         {"and + atom.shared.add", m_atom_shared},
         {"and + atom.global.add", m_atom_global},
         {"atom.global.add 0 chase, spread", m_atom_global_spread},
+        {"st.global alone", m_st_only},
+        {"st.global + membar.gl", m_st_membar_gl},
+        {"st.global + membar.cta", m_st_membar_cta},
+        {"st.global + fence.acq_rel.gpu", m_st_fence_acq_rel_gpu},
     };
     long long *cycles, empty = 0;
     float *out;
     unsigned long long *words; /* the kernels store each word's own address in it */
-    if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, BLOCK * sizeof(float)) != cudaSuccess ||
+    if (cudaMalloc(&cycles, sizeof *cycles) != cudaSuccess || cudaMalloc(&out, 32 * WARP * sizeof(float)) != cudaSuccess ||
         cudaMalloc(&words, (64 * SPREAD + WARP) * sizeof *words) != cudaSuccess) {
         fprintf(stderr, "latency: cudaMalloc failed\n");
         return 1;
@@ -245,6 +288,25 @@ int main()
         if (c.k == m_empty)
             empty = best;
         printf("%-32s %6lld cycles for 64, %.1f per step\n", c.name, best, (double)(best - empty) / 64.0);
+    }
+    long long *times, host[64];
+    if (cudaMalloc(&times, sizeof host) != cudaSuccess)
+        return 1;
+    for (long long gap : {0LL, 200LL}) {
+        for (int run = 0; run < 3; run++)
+            k_bar_staggered<<<1, 32 * WARP>>>(gap, times);
+        if (cudaMemcpy(host, times, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess)
+            return 1;
+        long long last = 0, first_out = -1, last_out = 0;
+        for (int w = 0; w < 32; w++)
+            last = host[2 * w] > last ? host[2 * w] : last;
+        for (int w = 0; w < 32; w++) {
+            long long out = host[2 * w + 1] - last;
+            first_out = first_out < 0 || out < first_out ? out : first_out;
+            last_out = out > last_out ? out : last_out;
+        }
+        printf("bar.sync, 32 warps %lld cycles apart: warps leave %lld to %lld cycles after the last arrived\n", gap,
+               first_out, last_out);
     }
     return 0;
 }
