@@ -77,6 +77,7 @@ static const MetricDef metric_table[] = {
     {"stall_lg_throttle", STALL("lg_throttle"), NULL, FORM_KEY, 2},
     {"stall_branch_resolving", STALL("branch_resolving"), NULL, FORM_KEY, 2},
     {"stall_barrier", STALL("barrier"), NULL, FORM_KEY, 2},
+    {"stall_membar", STALL("membar"), NULL, FORM_KEY, 2},
 };
 
 /* metrics summed over the launches for the totals and the verdict */

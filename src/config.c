@@ -130,6 +130,8 @@ static const KeySpec keys[] = {
     {"latency.fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_FP64)},
     {"latency.sfu_sequence", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_SFU_SEQ)},
     {"latency.div_fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_DIV_FP64)},
+    {"latency.membar_cta", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_MEMBAR_CTA)},
+    {"latency.membar_sys", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_MEMBAR_SYS)},
 
     {"unit_lanes.int", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_INT)},
     {"unit_lanes.fp32", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP32)},
@@ -754,6 +756,10 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
         g->latency[LAT_SFU_SEQ] = g->latency[LAT_SFU];
     if (!g->latency[LAT_DIV_FP64])
         g->latency[LAT_DIV_FP64] = g->latency[LAT_DIV];
+    if (!g->latency[LAT_MEMBAR_CTA]) /* within the SM: about an ALU operation */
+        g->latency[LAT_MEMBAR_CTA] = g->latency[LAT_ALU];
+    if (!g->latency[LAT_MEMBAR_SYS])
+        g->latency[LAT_MEMBAR_SYS] = g->latency[LAT_MEMBAR];
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

@@ -31,7 +31,7 @@ const ModInfo isa_mods[] = {
 const unsigned isa_mod_count = sizeof isa_mods / sizeof isa_mods[0];
 
 const LatencyRule isa_latency_rules[] = {
-#define PTX_LATENCY(op, type, needs, lat, form) {OP_##op, PTX_TYPE_##type, needs, lat, form},
+#define PTX_LATENCY(op, type, needs, scope, lat, form) {OP_##op, PTX_TYPE_##type, SCOPE_##scope, needs, lat, form},
 #include "ptx_latency.def"
 #undef PTX_LATENCY
 };
@@ -104,11 +104,12 @@ const char *isa_space_name(PtxSpace s)
     return s < SPACE_COUNT ? names[s] : "?";
 }
 
-LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags)
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags, unsigned scope)
 {
     for (unsigned i = 0; i < isa_latency_rule_count; i++) {
         const LatencyRule *r = &isa_latency_rules[i];
-        if (r->op == op && (r->type == PTX_TYPE_NONE || r->type == t) && (flags & r->needs) == r->needs)
+        if (r->op == op && (r->type == PTX_TYPE_NONE || r->type == t) && (flags & r->needs) == r->needs &&
+            (r->scope == SCOPE_NONE || r->scope == scope))
             return r->latency;
     }
     if (op == OP_CVT && (isa_type_class(t) & TC_INT) && (isa_type_class(t2) & TC_INT))

@@ -133,14 +133,16 @@ typedef enum {
 typedef enum {
     LAT_ALU, LAT_MUL, LAT_FMA, LAT_DIV, LAT_SFU, LAT_CVT, LAT_MEM, LAT_ATOM,
     LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_FP64, LAT_SFU_SEQ, LAT_DIV_FP64,
-    LAT_COUNT
+    LAT_MEMBAR_CTA, LAT_MEMBAR_SYS, LAT_COUNT
 } LatencyClass;
 
-/* A row of isa/ptx_latency.def: instructions of opcode op and type type
- * (PTX_TYPE_NONE: any) with every flag of needs take latency. */
+/* A row of isa/ptx_latency.def: instructions of opcode op, type type
+ * (PTX_TYPE_NONE: any) and scope scope (SCOPE_NONE: any) with every flag
+ * of needs take latency. */
 typedef struct {
     uint16_t op;        /* PtxOpcode */
     uint8_t type;       /* PtxType */
+    uint8_t scope;      /* SCOPE_* */
     uint32_t needs;     /* FL_* */
     LatencyClass latency;
     const char *form;   /* which PTX forms, and what the machine code does */
@@ -212,12 +214,12 @@ static inline bool isa_type_is_signed(PtxType t) { return isa_types[t].tclass ==
 /* the unit an instruction of this opcode and type occupies */
 FuncUnit isa_unit_for(PtxOpcode op, PtxType t);
 /* The latency class of op with type suffixes t and t2 (cvt's destination
- * and source types) and modifier flags (FL_*): the first row of
+ * and source types), modifier flags (FL_*) and scope (SCOPE_*): the first row of
  * isa/ptx_latency.def that matches, else the op's class in ptx_ops.def,
  * except that cvt between two integer types is LAT_ALU (a move, shift or
  * sign extension in the machine code, not a conversion), and that
  * arithmetic of the alu, mul and fma classes on .f64 is LAT_FP64 (the
  * FP64 pipe's own latency). */
-LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags);
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags, unsigned scope);
 
 #endif

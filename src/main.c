@@ -240,7 +240,7 @@ out:
 /* ------------------------------------------------------------------ */
 
 static const char *unit_names[UNIT_COUNT] = {"by type", "integer", "FP32", "FP64", "SFU", "load/store", "branch", "barrier"};
-static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar", "fp64", "sfu_sequence", "div_fp64"};
+static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar", "fp64", "sfu_sequence", "div_fp64", "membar_cta", "membar_sys"};
 
 /* The supported instruction set, straight from isa/ptx_ops.def. */
 static int cmd_isa(int argc, char **argv, GError **error)
@@ -284,9 +284,9 @@ static int cmd_isa(int argc, char **argv, GError **error)
         g_string_free(mods, TRUE);
     }
     printf("\n## Latency classes by form\n\nFrom `isa/ptx_latency.def`: the first row that matches an "
-           "instruction (its opcode, its type, and every modifier listed) gives its latency class; an "
+           "instruction (its opcode, its type, every modifier listed and its scope) gives its latency class; an "
            "instruction no row matches takes its opcode's class above.\n\n"
-           "| instruction | type | with | latency class | form |\n| --- | --- | --- | --- | --- |\n");
+           "| instruction | type | with | scope | latency class | form |\n| --- | --- | --- | --- | --- | --- |\n");
     for (unsigned i = 0; i < isa_latency_rule_count; i++) {
         const LatencyRule *r = &isa_latency_rules[i];
         GString *with = g_string_new(NULL);
@@ -294,8 +294,9 @@ static int cmd_isa(int argc, char **argv, GError **error)
             if (isa_mods[k].field == F_FLAG && (r->needs & isa_mods[k].value) &&
                 (isa_mods[k].group & isa_ops[r->op].modifier_groups))
                 g_string_append_printf(with, "%s.%s", with->len ? " " : "", isa_mods[k].spelling);
-        printf("| `%s` | %s%s | %s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
-               r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—",
+        static const char *const scopes[] = {"any", ".cta", ".cluster", ".gpu", ".sys"};
+        printf("| `%s` | %s%s | %s | %s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
+               r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—", scopes[r->scope],
                latency_names[r->latency], r->form);
         g_string_free(with, TRUE);
     }

@@ -66,6 +66,7 @@ typedef struct {
     uint8_t mem_space;  /* PtxSpace of a load or store */
     uint8_t throttle;   /* WarpStateKind while its unit is busy (throttle_state_of) */
     uint8_t cta_barrier; /* an arrival at a CTA barrier (bar/barrier, not bar.warp.sync) */
+    uint8_t fence;      /* a memory fence: its SCOPE_* (at least SCOPE_CTA); 0 for others */
     uint8_t ndeps, ndst;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
@@ -144,6 +145,7 @@ typedef struct {
     uint16_t ahead_pc[AHEAD_MAX];
     uint8_t ahead_wavefronts[AHEAD_MAX];
     uint8_t ahead_records[AHEAD_RECORDS], ahead_record_at;
+    uint8_t fetch_state; /* why fetch_ready holds the warp: branch_resolving or membar */
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -196,6 +198,7 @@ typedef struct {
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
     uint64_t pipe_free;  /* the SM's memory pipe */
     uint64_t barrier_counted; /* when the SM's barrier unit has counted the arrivals issued so far */
+    uint64_t *stores_reach_l2; /* per slot: when its warp's global stores so far are all in L2 */
     /* per scheduler, the queue in front of that pipe (GpuConfig's
      * lsu_queue_depth entries, d): the cycles the pipe took, or will take,
      * the scheduler's last d memory instructions, a ring whose oldest entry
@@ -593,10 +596,11 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
     t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags);
+    t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags, in->scope);
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
     t->cta_barrier = op->unit == UNIT_BARRIER && !(in->flags & FL_WARP);
+    t->fence = in->op == OP_MEMBAR || in->op == OP_FENCE ? (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA) : 0;
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
     RegUse use = {0};
@@ -1055,6 +1059,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->where = carve(c, n);
     sm->age = carve(c, n * sizeof(uint64_t));
     sm->start = carve(c, n * sizeof(uint64_t));
+    sm->stores_reach_l2 = carve(c, n * sizeof(uint64_t));
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
     sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
@@ -1153,8 +1158,10 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         for (uint32_t r = 0; r < md->max_regs; r++)
             sb[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
+        s->fetch_state = STATE_BRANCH_RESOLVING;
         s->stall_from = t;
         sm->start[cs->first_slot + i] = t;
+        sm->stores_reach_l2[cs->first_slot + i] = t;
         sm->age[cs->first_slot + i] = age0 + i;
         s->at_barrier = false;
         slot_run_ahead(md, sm, s);
@@ -1249,7 +1256,7 @@ static G_GNUC_NO_INLINE void tl_stalls(Sm *sm, const WarpSlot *s, uint64_t from,
                                       uint64_t c, uint64_t t, WarpStateKind dep, WarpStateKind throttle)
 {
     uint32_t slot = (uint32_t)(s - sm->slots);
-    timeline_stall(sm->tl, slot, STATE_BRANCH_RESOLVING, from, a);
+    timeline_stall(sm->tl, slot, (WarpStateKind)s->fetch_state, from, a);
     timeline_stall(sm->tl, slot, dep, a, b);
     timeline_stall(sm->tl, slot, throttle, b, c);
     timeline_stall(sm->tl, slot, STATE_NOT_SELECTED, c, t);
@@ -1429,7 +1436,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (t > from) {
         uint64_t a = clamp_u64(s->fetch_ready, from, t);
         /* from <= a <= b <= c <= t: each span is a count, no test needed */
-        ts->state_cycles[STATE_BRANCH_RESOLVING] += a - from;
+        ts->state_cycles[s->fetch_state] += a - from;
         uint64_t b = clamp_u64(s->dep_ready, a, t);
         ts->state_cycles[s->dep_state] += b - a;
         /* the unit (or, for a memory instruction, the queue of the SM's
@@ -1442,7 +1449,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         if (G_UNLIKELY(sm->tl))
             tl_stalls(sm, s, from, a, b, c, t, (WarpStateKind)s->dep_state, throttle);
         if (G_UNLIKELY(md->spec.observer)) {
-            observe_stall(s, STATE_BRANCH_RESOLVING, from, a);
+            observe_stall(s, (WarpStateKind)s->fetch_state, from, a);
             observe_stall(s, (WarpStateKind)s->dep_state, a, b);
             observe_stall(s, throttle, b, c);
             observe_stall(s, STATE_NOT_SELECTED, c, t);
@@ -1560,6 +1567,14 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     for (unsigned i = 0; i < done->ndst; i++)
         sb[done->dst[i]] = SB_PACK(ready, state);
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
+    s->fetch_state = STATE_BRANCH_RESOLVING;
+    uint64_t *stores = &sm->stores_reach_l2[s - sm->slots];
+    if (access->mask && access->write && memsys_shared_level(access))
+        *stores = MAX(*stores, t + cfg->l2.latency);
+    if (done->fence) { /* the warp waits: for its stores to reach L2 (beyond the CTA), then the fence */
+        s->fetch_ready = MAX(t, done->fence > SCOPE_CTA ? *stores : 0) + cfg->latency[done->lat];
+        s->fetch_state = STATE_MEMBAR;
+    }
     if (info.blocked)
         s->at_barrier = true;
 

@@ -38,7 +38,8 @@
     X(MIO_THROTTLE, "mio_throttle", "a shared, constant or parameter access waits for the load/store pipe") \
     X(LG_THROTTLE, "lg_throttle", "a global or local access waits for the load/store pipe") \
     X(BRANCH_RESOLVING, "branch_resolving", "waiting for a branch target") \
-    X(BARRIER, "barrier", "waiting at a CTA barrier for the other warps")
+    X(BARRIER, "barrier", "waiting at a CTA barrier for the other warps") \
+    X(MEMBAR, "membar", "waiting at a memory fence (for the warp's global stores to reach L2, then the fence)")
 
 typedef enum {
 #define X(id, name, what) STATE_##id,

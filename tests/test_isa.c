@@ -144,10 +144,10 @@ START_TEST(test_latency_by_types)
         {OP_ADD, PTX_TYPE_S64, PTX_TYPE_S64, LAT_ALU},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
-        ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0) == cases[i].want,
+        ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0, 0) == cases[i].want,
                       "case %zu (%s.%s.%s): class %d, want %d", i, isa_ops[cases[i].op].name,
                       isa_types[cases[i].t].spelling, isa_types[cases[i].t2].spelling,
-                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0), (int)cases[i].want);
+                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0, 0), (int)cases[i].want);
 }
 END_TEST
 
@@ -186,13 +186,20 @@ START_TEST(test_latency_by_form)
         {"div.rn.f64 %fd1, %fd2, %fd3;", LAT_DIV_FP64},
         {"div.s32 %r1, %r2, %r3;", LAT_DIV},
         {"rem.u32 %r1, %r2, %r3;", LAT_DIV},
+        {"membar.cta;", LAT_MEMBAR_CTA},
+        {"membar.gl;", LAT_MEMBAR},
+        {"membar.sys;", LAT_MEMBAR_SYS},
+        {"fence.sc.cta;", LAT_MEMBAR_CTA},
+        {"fence.acq_rel.gpu;", LAT_MEMBAR},
+        {"fence.sc.sys;", LAT_MEMBAR_SYS},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *err;
         Module *m = parse_body(cases[i].text, &err);
         ck_assert_msg(m != NULL, "%s: %s", cases[i].text, err);
         const Insn *in = func_insn(module_func(m, 0), 0);
-        LatencyClass got = isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags);
+        LatencyClass got =
+            isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags, in->scope);
         ck_assert_msg(got == cases[i].want, "%s: class %d, want %d", cases[i].text, (int)got, (int)cases[i].want);
         module_free(m);
     }

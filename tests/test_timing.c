@@ -334,6 +334,45 @@ START_TEST(barrier_chain_costs_counts_and_reset)
 }
 END_TEST
 
+/* A global store, then `fence` (or nothing), then another store. */
+static char *fence_kernel(const char *fence)
+{
+    return g_strdup_printf(".version 7.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+                           "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nst.global.u32 [%%rd1], %%r1;\n%s\n"
+                           "st.global.u32 [%%rd1+4], %%r1;\nret;\n}\n",
+                           fence);
+}
+
+/* A fence beyond the CTA holds the warp until its earlier store has
+ * reached L2 and then for the fence's latency, in the membar state; a
+ * CTA-scope fence only for its own latency. */
+START_TEST(fence_waits_for_stores_then_its_latency)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    uint64_t l2 = cfg->l2.latency, gpu = cfg->latency[LAT_MEMBAR], cta = cfg->latency[LAT_MEMBAR_CTA];
+    config_free(cfg);
+    char *none = fence_kernel(""), *gl = fence_kernel("membar.gl;"), *fcta = fence_kernel("fence.sc.cta;");
+    Result a, b, c;
+    run_timed(none, 1, 32, 8, 0, "h200", no_overrides, &a);
+    run_timed(gl, 1, 32, 8, 0, "h200", no_overrides, &b);
+    run_timed(fcta, 1, 32, 8, 0, "h200", no_overrides, &c);
+    ck_assert_uint_eq(a.ts.state_cycles[STATE_MEMBAR], 0);
+    /* the fence issues a few cycles after the store (the load/store unit
+     * takes the store first); its warp goes on l2 + gpu after the store */
+    ck_assert_uint_le(b.ts.state_cycles[STATE_MEMBAR], l2 + gpu - 1);
+    ck_assert_uint_ge(b.ts.state_cycles[STATE_MEMBAR], l2 + gpu - 8);
+    ck_assert_uint_eq(c.ts.state_cycles[STATE_MEMBAR], cta - 1); /* the cycles after its issue */
+    ck_assert_uint_ge(b.ts.cycles, a.ts.cycles + l2 + gpu - 8);
+    ck_assert_uint_lt(c.ts.cycles, b.ts.cycles);
+    g_free(none);
+    g_free(gl);
+    g_free(fcta);
+}
+END_TEST
+
 /* Each thread reads %clock between dependent adds and stores what it saw:
  * the outputs record issue times. */
 static const char *clock_ptx =
@@ -642,6 +681,7 @@ static Suite *suite(void)
     tcase_add_test(t, occupancy_limits_resident_blocks);
     tcase_add_test(t, barrier_wait_is_attributed);
     tcase_add_test(t, barrier_chain_costs_counts_and_reset);
+    tcase_add_test(t, fence_waits_for_stores_then_its_latency);
     tcase_add_test(t, run_ahead_changes_nothing);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
     tcase_add_test(t, deep_calls_outgrow_lent_storage);
