@@ -389,6 +389,72 @@ static bool model_reduce_shared(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* ---- memory fences (traces/threadfence) ---- */
+
+static bool model_fence_stores(const HostLaunch *l, GError **error)
+{
+    int64_t n, rounds;
+    if (!need_args(l, 3, error) || !int_arg(l, 1, &n, error) || !nonneg(l, n, error) ||
+        !int_arg(l, 2, &rounds, error) || !nonneg(l, rounds, error))
+        return false;
+    size_t m = threads_x(l);
+    float *out = buf_arg(l, 0, HT_F32, (size_t)rounds * (size_t)n, error);
+    if (!out)
+        return false;
+    for (size_t k = 0; k < (size_t)rounds; k++)
+        for (size_t i = 0; i < m && i < (size_t)n; i++)
+            out[k * (size_t)n + i] = (float)(uint32_t)(i + k);
+    return true;
+}
+
+/* The 256-thread shared-memory tree of reduceShared and sumLastBlock. */
+static float block_tree_256(float s[256])
+{
+    for (size_t stride = 128; stride > 0; stride >>= 1)
+        for (size_t t = 0; t < stride; t++)
+            s[t] += s[t + stride];
+    return s[0];
+}
+
+static bool model_sum_last_block(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 5, error) || !int_arg(l, 4, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t bs = l->block[0], nb = l->grid[0];
+    if (bs != 256) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the kernel's shared array holds 256 floats", l->kernel);
+        return false;
+    }
+    const float *in = buf_arg(l, 0, HT_F32, MIN((size_t)n, nb * bs * 2), error);
+    float *partial = in ? buf_arg(l, 1, HT_F32, nb, error) : NULL;
+    uint32_t *count = partial ? buf_arg(l, 2, HT_U32, 1, error) : NULL;
+    float *total = count ? buf_arg(l, 3, HT_F32, 1, error) : NULL;
+    if (!total)
+        return false;
+    float s[256];
+    for (size_t b = 0; b < nb; b++) {
+        for (size_t t = 0; t < bs; t++) {
+            size_t i = b * bs * 2 + t;
+            s[t] = (i < (size_t)n ? in[i] : 0.0f);
+            if (i + bs < (size_t)n)
+                s[t] += in[i + bs];
+        }
+        partial[b] = block_tree_256(s);
+    }
+    /* whichever block is last, it sums the same partials the same way */
+    for (size_t t = 0; t < bs; t++) {
+        float v = 0.0f;
+        for (size_t j = t; j < nb; j += bs)
+            v += partial[j];
+        s[t] = v;
+    }
+    *total = block_tree_256(s);
+    *count = 0;
+    return true;
+}
+
 /* One warp's __shfl_down_sync tree: lanes whose source is past lane 31 get
  * their own value back, as the hardware does. */
 static float warp_shfl_sum(float v[32])
@@ -931,6 +997,8 @@ static const struct {
     {"transposeTiled", NULL, model_transpose},
     {"reduceShared", NULL, model_reduce_shared},
     {"reduceShfl", NULL, model_reduce_shfl},
+    {"fenceStores", NULL, model_fence_stores},
+    {"sumLastBlock", NULL, model_sum_last_block},
     {"scanExclusive", NULL, model_scan},
     {"histogram", NULL, model_histogram},
     {"sortLocal", NULL, model_sort_local},
