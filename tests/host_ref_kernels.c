@@ -355,10 +355,22 @@ static bool model_transpose(const HostLaunch *l, GError **error)
 
 /* ---- reductions, replaying the kernels' pairings exactly ---- */
 
-static bool model_reduce_shared(const HostLaunch *l, GError **error)
+/* The 256-thread shared-memory tree of reduceShared and sumLastBlock. */
+static float block_tree_256(float s[256])
+{
+    for (size_t stride = 128; stride > 0; stride >>= 1)
+        for (size_t t = 0; t < stride; t++)
+            s[t] += s[t + stride];
+    return s[0];
+}
+
+/* Each block's sum of its 512 inputs, first added during the load and then
+ * by the tree (reduceShared, sumLastBlock): in and out from the launch's
+ * arguments 0 and 1, n from argument n_arg. */
+static bool block_sums_256(const HostLaunch *l, unsigned nargs, unsigned n_arg, float **sums_out, GError **error)
 {
     int64_t n;
-    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+    if (!need_args(l, nargs, error) || !int_arg(l, n_arg, &n, error) || !nonneg(l, n, error))
         return false;
     size_t bs = l->block[0], nb = l->grid[0];
     if (bs != 256) {
@@ -381,12 +393,16 @@ static bool model_reduce_shared(const HostLaunch *l, GError **error)
                 v += in[i + bs];
             s[t] = v;
         }
-        for (size_t stride = bs / 2; stride > 0; stride >>= 1)
-            for (size_t t = 0; t < stride; t++)
-                s[t] += s[t + stride];
-        out[b] = s[0];
+        out[b] = block_tree_256(s);
     }
+    *sums_out = out;
     return true;
+}
+
+static bool model_reduce_shared(const HostLaunch *l, GError **error)
+{
+    float *out;
+    return block_sums_256(l, 3, 2, &out, error);
 }
 
 /* ---- memory fences (traces/threadfence) ---- */
@@ -407,43 +423,18 @@ static bool model_fence_stores(const HostLaunch *l, GError **error)
     return true;
 }
 
-/* The 256-thread shared-memory tree of reduceShared and sumLastBlock. */
-static float block_tree_256(float s[256])
-{
-    for (size_t stride = 128; stride > 0; stride >>= 1)
-        for (size_t t = 0; t < stride; t++)
-            s[t] += s[t + stride];
-    return s[0];
-}
-
 static bool model_sum_last_block(const HostLaunch *l, GError **error)
 {
-    int64_t n;
-    if (!need_args(l, 5, error) || !int_arg(l, 4, &n, error) || !nonneg(l, n, error))
+    float *partial;
+    if (!block_sums_256(l, 5, 4, &partial, error))
         return false;
-    size_t bs = l->block[0], nb = l->grid[0];
-    if (bs != 256) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
-                    "%s: error: the kernel's shared array holds 256 floats", l->kernel);
-        return false;
-    }
-    const float *in = buf_arg(l, 0, HT_F32, MIN((size_t)n, nb * bs * 2), error);
-    float *partial = in ? buf_arg(l, 1, HT_F32, nb, error) : NULL;
-    uint32_t *count = partial ? buf_arg(l, 2, HT_U32, 1, error) : NULL;
+    uint32_t *count = buf_arg(l, 2, HT_U32, 1, error);
     float *total = count ? buf_arg(l, 3, HT_F32, 1, error) : NULL;
     if (!total)
         return false;
-    float s[256];
-    for (size_t b = 0; b < nb; b++) {
-        for (size_t t = 0; t < bs; t++) {
-            size_t i = b * bs * 2 + t;
-            s[t] = (i < (size_t)n ? in[i] : 0.0f);
-            if (i + bs < (size_t)n)
-                s[t] += in[i + bs];
-        }
-        partial[b] = block_tree_256(s);
-    }
     /* whichever block is last, it sums the same partials the same way */
+    size_t bs = l->block[0], nb = l->grid[0];
+    float s[256];
     for (size_t t = 0; t < bs; t++) {
         float v = 0.0f;
         for (size_t j = t; j < nb; j += bs)
