@@ -1515,6 +1515,10 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (access->mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
+        if (access->write && memsys_shared_level(access)) { /* what a later fence waits for */
+            uint64_t *stored = &sm->stores_reach_l2[s - sm->slots];
+            *stored = MAX(*stored, t + cfg->l2.latency);
+        }
         if (md->by_quanta && memsys_shared_level(access)) {
             /* the L1 part now; L2 and DRAM see it after its quantum, in
              * lockstep order, and the data cannot be back before then
@@ -1568,11 +1572,9 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         sb[done->dst[i]] = SB_PACK(ready, state);
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
     s->fetch_state = STATE_BRANCH_RESOLVING;
-    uint64_t *stores = &sm->stores_reach_l2[s - sm->slots];
-    if (access->mask && access->write && memsys_shared_level(access))
-        *stores = MAX(*stores, t + cfg->l2.latency);
     if (done->fence) { /* the warp waits: for its stores to reach L2 (beyond the CTA), then the fence */
-        s->fetch_ready = MAX(t, done->fence > SCOPE_CTA ? *stores : 0) + cfg->latency[done->lat];
+        uint64_t stored = done->fence > SCOPE_CTA ? sm->stores_reach_l2[s - sm->slots] : 0;
+        s->fetch_ready = MAX(t, stored) + cfg->latency[done->lat];
         s->fetch_state = STATE_MEMBAR;
     }
     if (info.blocked)
