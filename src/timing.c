@@ -55,6 +55,7 @@ const char *const timing_state_descriptions[STATE_COUNT] = {
 };
 
 #define TI_MAX_SRC 16
+#define SYNC_BARRIER 0x80 /* TInsn.sync: above every SCOPE_* */
 #define TI_MAX_DST 8
 
 /* What the scheduler needs to know about one instruction, decoded once. */
@@ -65,8 +66,10 @@ typedef struct {
     uint8_t control;    /* changes the pc: next fetch waits for the branch */
     uint8_t mem_space;  /* PtxSpace of a load or store */
     uint8_t throttle;   /* WarpStateKind while its unit is busy (throttle_state_of) */
-    uint8_t cta_barrier; /* an arrival at a CTA barrier (bar/barrier, not bar.warp.sync) */
-    uint8_t fence;      /* a memory fence: its SCOPE_* (at least SCOPE_CTA); 0 for others */
+    /* SYNC_BARRIER: an arrival at a CTA barrier (bar/barrier, not
+     * bar.warp.sync); or a memory fence: its SCOPE_* (at least SCOPE_CTA);
+     * 0 for others */
+    uint8_t sync;
     uint8_t ndeps, ndst;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
@@ -145,7 +148,6 @@ typedef struct {
     uint16_t ahead_pc[AHEAD_MAX];
     uint8_t ahead_wavefronts[AHEAD_MAX];
     uint8_t ahead_records[AHEAD_RECORDS], ahead_record_at;
-    uint8_t fetch_state; /* why fetch_ready holds the warp: branch_resolving or membar */
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -599,8 +601,10 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags, in->scope);
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
-    t->cta_barrier = op->unit == UNIT_BARRIER && !(in->flags & FL_WARP);
-    t->fence = in->op == OP_MEMBAR || in->op == OP_FENCE ? (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA) : 0;
+    if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
+        t->sync = SYNC_BARRIER;
+    else if (in->op == OP_MEMBAR || in->op == OP_FENCE)
+        t->sync = (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA);
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
     RegUse use = {0};
@@ -1158,7 +1162,6 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
         for (uint32_t r = 0; r < md->max_regs; r++)
             sb[r] = SB_PACK(0, STATE_WAIT);
         s->fetch_ready = t;
-        s->fetch_state = STATE_BRANCH_RESOLVING;
         s->stall_from = t;
         sm->start[cs->first_slot + i] = t;
         sm->stores_reach_l2[cs->first_slot + i] = t;
@@ -1256,7 +1259,7 @@ static G_GNUC_NO_INLINE void tl_stalls(Sm *sm, const WarpSlot *s, uint64_t from,
                                       uint64_t c, uint64_t t, WarpStateKind dep, WarpStateKind throttle)
 {
     uint32_t slot = (uint32_t)(s - sm->slots);
-    timeline_stall(sm->tl, slot, (WarpStateKind)s->fetch_state, from, a);
+    timeline_stall(sm->tl, slot, STATE_BRANCH_RESOLVING, from, a);
     timeline_stall(sm->tl, slot, dep, a, b);
     timeline_stall(sm->tl, slot, throttle, b, c);
     timeline_stall(sm->tl, slot, STATE_NOT_SELECTED, c, t);
@@ -1324,6 +1327,32 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
     }
     if (opened)
         sm->barrier_counted = MAX(sm->barrier_counted, open + md->cfg->barrier_reset_cycles);
+}
+
+/* A barrier arrival or a fence issued at t.  An arrival waits its turn to
+ * be counted (release_waiters opens the barrier once the last one is).
+ * A fence holds its warp: beyond the CTA until the warp's stores are in L2,
+ * then for its latency; those cycles are the membar state's now, as the
+ * warp cannot issue before they end, and the fence's line's stall cycles. */
+static G_GNUC_NO_INLINE void issue_sync(Model *md, Sm *sm, WarpSlot *s, const TInsn *done, uint32_t func,
+                                        uint32_t pc, uint64_t t)
+{
+    const GpuConfig *cfg = md->cfg;
+    if (done->sync == SYNC_BARRIER) {
+        sm->barrier_counted = MAX(sm->barrier_counted, t) + cfg->barrier_arrival_cycles;
+        return;
+    }
+    uint64_t stored = done->sync > SCOPE_CTA ? sm->stores_reach_l2[s - sm->slots] : 0;
+    uint64_t go = MAX(s->fetch_ready, MAX(t, stored) + cfg->latency[done->lat]);
+    if (G_UNLIKELY(sm->tl))
+        timeline_stall(sm->tl, (uint32_t)(s - sm->slots), STATE_MEMBAR, s->stall_from, go);
+    attribute(sm, STATE_MEMBAR, s->stall_from, go);
+    if (go > s->stall_from && sm->ts->insn_stall && sm->ts->insn_stall[func])
+        sm->ts->insn_stall[func][pc] += go - s->stall_from;
+    if (G_UNLIKELY(md->spec.observer))
+        observe_stall(s, STATE_MEMBAR, s->stall_from, go);
+    s->stall_from = MAX(s->stall_from, go);
+    s->fetch_ready = go;
 }
 
 static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
@@ -1436,7 +1465,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (t > from) {
         uint64_t a = clamp_u64(s->fetch_ready, from, t);
         /* from <= a <= b <= c <= t: each span is a count, no test needed */
-        ts->state_cycles[s->fetch_state] += a - from;
+        ts->state_cycles[STATE_BRANCH_RESOLVING] += a - from;
         uint64_t b = clamp_u64(s->dep_ready, a, t);
         ts->state_cycles[s->dep_state] += b - a;
         /* the unit (or, for a memory instruction, the queue of the SM's
@@ -1449,7 +1478,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         if (G_UNLIKELY(sm->tl))
             tl_stalls(sm, s, from, a, b, c, t, (WarpStateKind)s->dep_state, throttle);
         if (G_UNLIKELY(md->spec.observer)) {
-            observe_stall(s, (WarpStateKind)s->fetch_state, from, a);
+            observe_stall(s, STATE_BRANCH_RESOLVING, from, a);
             observe_stall(s, (WarpStateKind)s->dep_state, a, b);
             observe_stall(s, throttle, b, c);
             observe_stall(s, STATE_NOT_SELECTED, c, t);
@@ -1510,8 +1539,6 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
-    if (done->cta_barrier)
-        sm->barrier_counted = MAX(sm->barrier_counted, t) + cfg->barrier_arrival_cycles;
     if (access->mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
@@ -1571,12 +1598,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     for (unsigned i = 0; i < done->ndst; i++)
         sb[done->dst[i]] = SB_PACK(ready, state);
     s->fetch_ready = t + (done->control ? cfg->latency[LAT_BRANCH] : (cfg->issue_width > 1 ? 0 : 1));
-    s->fetch_state = STATE_BRANCH_RESOLVING;
-    if (done->fence) { /* the warp waits: for its stores to reach L2 (beyond the CTA), then the fence */
-        uint64_t stored = done->fence > SCOPE_CTA ? sm->stores_reach_l2[s - sm->slots] : 0;
-        s->fetch_ready = MAX(t, stored) + cfg->latency[done->lat];
-        s->fetch_state = STATE_MEMBAR;
-    }
+    if (G_UNLIKELY(done->sync))
+        issue_sync(md, sm, s, done, info.func, info.pc, t);
     if (info.blocked)
         s->at_barrier = true;
 
