@@ -233,7 +233,7 @@ def stall_section(rows):
              "distance between the two (half the sum of the absolute differences over all reasons: 0 when",
              "they agree, 1 when they share nothing).  Nsight also counts reasons warpsim does not model",
              "(`no_instruction` and `imc_miss`: instruction fetch; `dispatch_stall`; `drain`; `sleeping`;",
-             "`membar`; `tex_throttle`; `misc`), so a launch that spends much time in those cannot come",
+             "`tex_throttle`; `misc`), so a launch that spends much time in those cannot come",
              "close to 0.", "",
              "| workload | measured: largest | warpsim: largest | distance |", "| --- | --- | --- | --- |"]
     dists, agree = [], 0
