@@ -749,17 +749,15 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
     g->source_file = g_strdup(top->label);
     g->unit_lanes[UNIT_ARITH] = g->unit_lanes[UNIT_FP32]; /* resolved by type; kept harmless */
     /* optional classes without a measurement of their own: as the class
-     * they were split from */
-    if (!g->latency[LAT_FP64])
-        g->latency[LAT_FP64] = g->latency[LAT_FMA];
-    if (!g->latency[LAT_SFU_SEQ])
-        g->latency[LAT_SFU_SEQ] = g->latency[LAT_SFU];
-    if (!g->latency[LAT_DIV_FP64])
-        g->latency[LAT_DIV_FP64] = g->latency[LAT_DIV];
-    if (!g->latency[LAT_MEMBAR_CTA]) /* within the SM: about an ALU operation */
-        g->latency[LAT_MEMBAR_CTA] = g->latency[LAT_ALU];
-    if (!g->latency[LAT_MEMBAR_SYS])
-        g->latency[LAT_MEMBAR_SYS] = g->latency[LAT_MEMBAR];
+     * they were split from (a CTA-scope fence, within the SM: about an ALU
+     * operation) */
+    static const struct {
+        LatencyClass cls, as;
+    } unmeasured[] = {{LAT_FP64, LAT_FMA},     {LAT_SFU_SEQ, LAT_SFU},      {LAT_DIV_FP64, LAT_DIV},
+                      {LAT_MEMBAR_CTA, LAT_ALU}, {LAT_MEMBAR_SYS, LAT_MEMBAR}};
+    for (size_t i = 0; i < G_N_ELEMENTS(unmeasured); i++)
+        if (!g->latency[unmeasured[i].cls])
+            g->latency[unmeasured[i].cls] = g->latency[unmeasured[i].as];
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

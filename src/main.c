@@ -294,9 +294,13 @@ static int cmd_isa(int argc, char **argv, GError **error)
             if (isa_mods[k].field == F_FLAG && (r->needs & isa_mods[k].value) &&
                 (isa_mods[k].group & isa_ops[r->op].modifier_groups))
                 g_string_append_printf(with, "%s.%s", with->len ? " " : "", isa_mods[k].spelling);
-        static const char *const scopes[] = {"any", ".cta", ".cluster", ".gpu", ".sys"};
-        printf("| `%s` | %s%s | %s | %s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
-               r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—", scopes[r->scope],
+        const char *scope = NULL; /* the first spelling of it (.gpu before .gl) */
+        for (unsigned k = 0; k < isa_mod_count && r->scope && !scope; k++)
+            if (isa_mods[k].field == F_SCOPE && isa_mods[k].value == r->scope)
+                scope = isa_mods[k].spelling;
+        printf("| `%s` | %s%s | %s | %s%s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
+               r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—", scope ? "." : "",
+               scope ? scope : "any",
                latency_names[r->latency], r->form);
         g_string_free(with, TRUE);
     }

@@ -55,8 +55,8 @@ const char *const timing_state_descriptions[STATE_COUNT] = {
 };
 
 #define TI_MAX_SRC 16
-#define SYNC_BARRIER 0x80 /* TInsn.sync: above every SCOPE_* */
 #define TI_MAX_DST 8
+#define SYNC_BARRIER 0x80 /* TInsn.sync: above every SCOPE_* */
 
 /* What the scheduler needs to know about one instruction, decoded once. */
 typedef struct {
@@ -1298,6 +1298,19 @@ static void observe_stall(const WarpSlot *s, WarpStateKind k, uint64_t from, uin
         o->on_stall(o->data, s->w, (unsigned)k, from, to);
 }
 
+/* The warp waits in state k from its first cycle not yet attributed until
+ * `to`, which it cannot issue before: counted now, for the counters, the
+ * timeline and the observer alike. */
+static void slot_wait_until(const Model *md, Sm *sm, WarpSlot *s, WarpStateKind k, uint64_t to)
+{
+    if (G_UNLIKELY(sm->tl))
+        timeline_stall(sm->tl, (uint32_t)(s - sm->slots), k, s->stall_from, to);
+    attribute(sm, k, s->stall_from, to);
+    if (G_UNLIKELY(md->spec.observer))
+        observe_stall(s, k, s->stall_from, to);
+    s->stall_from = MAX(s->stall_from, to);
+}
+
 /* Barrier waiters of the CTA that the executor released: the barrier opens
  * once the SM's barrier unit has counted every arrival, they go on the
  * barrier latency after, and the unit counts no arrival for its reset
@@ -1313,12 +1326,7 @@ static void release_waiters(Model *md, Sm *sm, CtaSlot *cs, uint64_t t)
             continue;
         s->at_barrier = false;
         opened = true;
-        if (G_UNLIKELY(sm->tl))
-            timeline_stall(sm->tl, cs->first_slot + i, STATE_BARRIER, s->stall_from, release);
-        attribute(sm, STATE_BARRIER, s->stall_from, release);
-        if (G_UNLIKELY(md->spec.observer))
-            observe_stall(s, STATE_BARRIER, s->stall_from, release);
-        s->stall_from = MAX(s->stall_from, release);
+        slot_wait_until(md, sm, s, STATE_BARRIER, release);
         s->fetch_ready = MAX(s->fetch_ready, release);
         s->resume_valid = false; /* look at the warp itself */
         slot_peek(md, sm, s);
@@ -1344,14 +1352,9 @@ static G_GNUC_NO_INLINE void issue_sync(Model *md, Sm *sm, WarpSlot *s, const TI
     }
     uint64_t stored = done->sync > SCOPE_CTA ? sm->stores_reach_l2[s - sm->slots] : 0;
     uint64_t go = MAX(s->fetch_ready, MAX(t, stored) + cfg->latency[done->lat]);
-    if (G_UNLIKELY(sm->tl))
-        timeline_stall(sm->tl, (uint32_t)(s - sm->slots), STATE_MEMBAR, s->stall_from, go);
-    attribute(sm, STATE_MEMBAR, s->stall_from, go);
     if (go > s->stall_from && sm->ts->insn_stall && sm->ts->insn_stall[func])
         sm->ts->insn_stall[func][pc] += go - s->stall_from;
-    if (G_UNLIKELY(md->spec.observer))
-        observe_stall(s, STATE_MEMBAR, s->stall_from, go);
-    s->stall_from = MAX(s->stall_from, go);
+    slot_wait_until(md, sm, s, STATE_MEMBAR, go);
     s->fetch_ready = go;
 }
 
@@ -1542,11 +1545,12 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (access->mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        if (access->write && memsys_shared_level(access)) { /* what a later fence waits for */
+        bool beyond_sm = memsys_shared_level(access); /* global or local: through L2 */
+        if (access->write && beyond_sm) { /* what a later fence waits for */
             uint64_t *stored = &sm->stores_reach_l2[s - sm->slots];
             *stored = MAX(*stored, t + cfg->l2.latency);
         }
-        if (md->by_quanta && memsys_shared_level(access)) {
+        if (md->by_quanta && beyond_sm) {
             /* the L1 part now; L2 and DRAM see it after its quantum, in
              * lockstep order, and the data cannot be back before then
              * (run_quanta) */

@@ -27,6 +27,7 @@ def run(warpsim, extra, tmp, kernel, threads, memory):
         args = [{"buffer": "words"}, {"buffer": "cycles"}, {"buffer": "out"}]
     else:
         args = [{"f32": 1.0001}, {"f32": 0.9999}, {"s32": 1000003}, {"s32": 7}, {"buffer": "cycles"}, {"buffer": "out"}]
+    # words: latency.cu's 64 * SPREAD + WARP (the spread chases' ring)
     manifest = {"name": kernel, "ptx": PTX, "kernel": kernel, "grid": [1], "block": [threads], "args": args,
                 "buffers": {"words": {"type": "u64", "count": 64 * 2048 + 32, "init": {"kind": "zeros"}},
                             "cycles": {"type": "s64", "count": 1, "init": {"kind": "zeros"}},
