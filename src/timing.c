@@ -882,8 +882,9 @@ static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
 }
 
 /* Files a live warp with a next instruction as ready (its operands and
- * fetch allow issue at `now`) or waiting until they do. */
-static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
+ * fetch allow issue by `ready_by`: now, or a later cycle when its
+ * scheduler picks nothing more before then) or waiting until they do. */
+static G_ALWAYS_INLINE inline void slot_file(const Model *md, Sm *sm, WarpSlot *s, uint64_t ready_by)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
@@ -891,12 +892,18 @@ static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSl
         sm->npending++;
         return;
     }
-    if (own <= now) {
+    if (own <= ready_by) {
         ready_set(md, sm, (uint32_t)(s - sm->slots));
     } else {
         sm_wait(&sm->waiting, &sm->wheel, own, (uint32_t)(s - sm->slots));
         sm->where[s - sm->slots] = SLOT_WAITING;
     }
+}
+
+/* The same, ready when its operands and fetch allow issue at `now`. */
+static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
+{
+    slot_file(md, sm, s, now);
 }
 
 static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
@@ -1634,9 +1641,14 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             }
         }
     }
-    /* still the same warp (not released at a barrier above, not a new CTA's) */
+    /* still the same warp (not released at a barrier above, not a new CTA's).
+     * With one issue per scheduler and cycle, its scheduler looks at its
+     * ready set next at t + 1: a warp ready by then is filed ready now,
+     * without a round through the wake wheel.  The SM then wakes at t + 1
+     * or, when the warp's unit is busy longer, at the first cycle that can
+     * issue (sm_next_wake), skipping a visit that could issue nothing. */
     if (s->w && !s->at_barrier && sm->where[s - sm->slots] == SLOT_IDLE && s->next)
-        slot_schedule(md, sm, s, t);
+        slot_file(md, sm, s, md->issue_width == 1 ? t + 1 : t);
     return true;
 }
 
