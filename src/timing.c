@@ -91,6 +91,7 @@ typedef struct CtaSlot {
     uint32_t first_slot;
     uint32_t live_warps;
     uint64_t dispatched; /* cycle it arrived (timeline) */
+    uint32_t retired_rank; /* quantum mode: its CTA was the SM's k-th to retire in Sm.retired_at */
 } CtaSlot;
 
 /* Where a slot is in the scheduler's bookkeeping: each live warp that is not
@@ -1128,19 +1129,17 @@ static void sm_activity(Sm *sm, uint64_t t, bool becomes_busy)
 
 static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s);
 
-/* CTA `lin` (the grid's linear index) into a free slot of the SM at cycle
- * t, its warps aged age0, age0 + 1, ... (the dispatch order, which
- * greedy-then-oldest follows). */
-static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_t age0, GError **error)
+/* CTA `lin` (the grid's linear index) into the free CTA slot `cs` of the
+ * SM, or its first free one when NULL, at cycle t, its warps aged age0,
+ * age0 + 1, ... (the dispatch order, which greedy-then-oldest follows). */
+static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t lin, uint64_t age0,
+                            GError **error)
 {
-    CtaSlot *cs = NULL;
-    uint32_t ci = 0;
-    for (; ci < sm->nctas; ci++)
-        if (!sm->ctas[ci].used) {
-            cs = &sm->ctas[ci];
-            break;
-        }
-    g_assert(cs); /* callers check there is room */
+    for (uint32_t k = 0; !cs && k < sm->nctas; k++)
+        if (!sm->ctas[k].used)
+            cs = &sm->ctas[k];
+    g_assert(cs && !cs->used); /* callers check there is room */
+    uint32_t ci = (uint32_t)(cs - sm->ctas);
     uint32_t wpb = md->ts->occ.warps_per_block;
     if (cs->store) {
         cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store);
@@ -1188,14 +1187,15 @@ static bool dispatch_cta_as(Model *md, Sm *sm, uint64_t t, uint64_t lin, uint64_
     return true;
 }
 
-/* The grid's next CTA to the SM, when there is one and room for it. */
-static bool dispatch_cta(Model *md, Sm *sm, uint64_t t, GError **error)
+/* The grid's next CTA to the SM, when there is one and room for it: into
+ * CTA slot `cs` (free), or the first free one when NULL. */
+static bool dispatch_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, GError **error)
 {
     if (md->next_cta >= md->total_ctas || sm->resident_ctas >= sm->nctas)
         return true;
     uint64_t age0 = md->age;
     md->age += md->ts->occ.warps_per_block;
-    bool ok = dispatch_cta_as(md, sm, t, md->next_cta++, age0, error);
+    bool ok = dispatch_cta_as(md, sm, cs, t, md->next_cta++, age0, error);
     if (md->next_cta >= md->total_ctas)
         atomic_store_explicit(&md->all_dispatched, true, memory_order_release);
     return ok;
@@ -1210,7 +1210,7 @@ static bool dispatch_first_wave(Model *md, Sm *sm, GError **error)
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t r = 0; r < sm->nctas; r++) {
         uint64_t order = (uint64_t)r * md->nsms + sm->id;
-        if (!dispatch_cta_as(md, sm, 0, md->first_cta + order, order * wpb, error))
+        if (!dispatch_cta_as(md, sm, NULL, 0, md->first_cta + order, order * wpb, error))
             return false;
     }
     return true;
@@ -1633,10 +1633,10 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                  * would; once the grid is all out there is none to wait for
                  * (a stale `false` only waits needlessly) */
                 if (!atomic_load_explicit(&md->all_dispatched, memory_order_acquire)) {
-                    sm->retired++;
+                    cs->retired_rank = ++sm->retired;
                     sm->retired_at = t;
                 }
-            } else if (!dispatch_cta(md, sm, t + 1, error)) {
+            } else if (!dispatch_cta(md, sm, cs, t + 1, error)) {
                 return false;
             }
         }
@@ -1945,8 +1945,17 @@ static void sm_take_replacements(Model *md, Sm *sm, uint64_t limit)
 {
     uint64_t t = sm->retired_at;
     bool ok = true;
-    for (uint32_t r = sm->retired; ok && r > 0; r--)
-        ok = dispatch_cta(md, sm, t + 1, &sm->fault);
+    /* lockstep gives each retirement the next CTA at once, in the slot it
+     * freed: so do these, in the order they retired */
+    for (uint32_t rank = 1; ok && rank <= sm->retired; rank++) {
+        CtaSlot *cs = NULL;
+        for (uint32_t k = 0; !cs && k < sm->nctas; k++)
+            if (!sm->ctas[k].used && sm->ctas[k].retired_rank == rank)
+                cs = &sm->ctas[k];
+        ok = dispatch_cta(md, sm, cs, t + 1, &sm->fault);
+    }
+    for (uint32_t k = 0; k < sm->nctas; k++)
+        sm->ctas[k].retired_rank = 0;
     sm->retired = 0;
     if (!ok)
         sm->fault_at = t;

@@ -832,6 +832,27 @@ START_TEST(threads_do_not_change_results)
 }
 END_TEST
 
+START_TEST(quanta_refill_the_slots_that_retired)
+{
+    /* On the H200 this grid has SMs whose CTA slots 3 and 2 retire in one
+     * cycle, in that order (SM 35 at cycle 3576): lockstep gives the next
+     * CTA to slot 3 and the one after to slot 2, and the slot decides its
+     * warps' schedulers.  Quanta, which hand out replacements after the
+     * cycle, must do the same (they once filled the lowest free slot
+     * first: 14 cycles and 66 L2 sectors apart). */
+    GError *e = NULL;
+    GpuConfig *gpu = config_load("h200", NULL, &e);
+    ck_assert_msg(gpu, "%s", e ? e->message : "?");
+    const char *manifest = "traces/stencil/sweep/csl_r1_x640.json";
+    json_t *lockstep = report_with_threads(manifest, 1, true, gpu);
+    json_t *quanta = report_with_threads(manifest, 1, false, gpu);
+    ck_assert_msg(json_equal(lockstep, quanta), "%s differs in quanta", manifest);
+    json_decref(lockstep);
+    json_decref(quanta);
+    config_free(gpu);
+}
+END_TEST
+
 static bool independent(const char *body)
 {
     char *ptx = g_strdup_printf(".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -1046,6 +1067,7 @@ static Suite *manifest_suite(void)
     tcase_add_test(sampling, sampling_counts_a_partial_last_wave);
     tcase_add_test(sampling, sampling_counts_write_backs);
     tcase_add_test(sampling, threads_do_not_change_results);
+    tcase_add_test(sampling, quanta_refill_the_slots_that_retired);
     suite_add_tcase(s, sampling);
     return s;
 }
