@@ -885,7 +885,7 @@ static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
 /* Files a live warp with a next instruction as ready (its operands and
  * fetch allow issue by `ready_by`: now, or a later cycle when its
  * scheduler picks nothing more before then) or waiting until they do. */
-static G_ALWAYS_INLINE inline void slot_file(const Model *md, Sm *sm, WarpSlot *s, uint64_t ready_by)
+static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t ready_by)
 {
     uint64_t own = MAX(s->fetch_ready, s->dep_ready);
     if (own >= TIME_PENDING) { /* waits for a load timed at the quantum's end */
@@ -899,12 +899,6 @@ static G_ALWAYS_INLINE inline void slot_file(const Model *md, Sm *sm, WarpSlot *
         sm_wait(&sm->waiting, &sm->wheel, own, (uint32_t)(s - sm->slots));
         sm->where[s - sm->slots] = SLOT_WAITING;
     }
-}
-
-/* The same, ready when its operands and fetch allow issue at `now`. */
-static G_ALWAYS_INLINE inline void slot_schedule(const Model *md, Sm *sm, WarpSlot *s, uint64_t now)
-{
-    slot_file(md, sm, s, now);
 }
 
 static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
@@ -1648,7 +1642,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
      * or, when the warp's unit is busy longer, at the first cycle that can
      * issue (sm_next_wake), skipping a visit that could issue nothing. */
     if (s->w && !s->at_barrier && sm->where[s - sm->slots] == SLOT_IDLE && s->next)
-        slot_file(md, sm, s, md->issue_width == 1 ? t + 1 : t);
+        slot_schedule(md, sm, s, md->issue_width == 1 ? t + 1 : t);
     return true;
 }
 
