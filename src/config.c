@@ -115,23 +115,10 @@ static const KeySpec keys[] = {
     {"scheduler.barrier_arrival_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_arrival_cycles)},
     {"scheduler.barrier_reset_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_reset_cycles)},
 
-    {"latency.alu", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_ALU)},
-    {"latency.mul", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MUL)},
-    {"latency.fma", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_FMA)},
-    {"latency.div", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_DIV)},
-    {"latency.sfu", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_SFU)},
-    {"latency.cvt", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_CVT)},
-    {"latency.mem", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MEM)},
-    {"latency.atom", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_ATOM)},
-    {"latency.shfl", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_SHFL)},
-    {"latency.branch", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_BRANCH)},
-    {"latency.barrier", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_BARRIER)},
-    {"latency.membar", K_UINT, 1, CYCLES, 0, NULL, LAT(LAT_MEMBAR)},
-    {"latency.fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_FP64)},
-    {"latency.sfu_sequence", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_SFU_SEQ)},
-    {"latency.div_fp64", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_DIV_FP64)},
-    {"latency.membar_cta", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_MEMBAR_CTA)},
-    {"latency.membar_sys", K_UINT, 1, CYCLES, F_OPTIONAL, NULL, LAT(LAT_MEMBAR_SYS)},
+#define LATENCY_CLASS(id, name, absent) \
+    {"latency." name, K_UINT, 1, CYCLES, LAT_##id == LAT_##absent ? 0 : F_OPTIONAL, NULL, LAT(LAT_##id)},
+#include "latency_classes.def"
+#undef LATENCY_CLASS
 
     {"unit_lanes.int", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_INT)},
     {"unit_lanes.fp32", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP32)},
@@ -748,16 +735,11 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
         g->name = g_strdup(top->stem);
     g->source_file = g_strdup(top->label);
     g->unit_lanes[UNIT_ARITH] = g->unit_lanes[UNIT_FP32]; /* resolved by type; kept harmless */
-    /* optional classes without a measurement of their own: as the class
-     * they were split from (a CTA-scope fence, within the SM: about an ALU
-     * operation) */
-    static const struct {
-        LatencyClass cls, as;
-    } unmeasured[] = {{LAT_FP64, LAT_FMA},     {LAT_SFU_SEQ, LAT_SFU},      {LAT_DIV_FP64, LAT_DIV},
-                      {LAT_MEMBAR_CTA, LAT_ALU}, {LAT_MEMBAR_SYS, LAT_MEMBAR}};
-    for (size_t i = 0; i < G_N_ELEMENTS(unmeasured); i++)
-        if (!g->latency[unmeasured[i].cls])
-            g->latency[unmeasured[i].cls] = g->latency[unmeasured[i].as];
+    /* optional classes left out: as the class they were split from
+     * (isa/latency_classes.def), which is required */
+    for (unsigned cls = 0; cls < LAT_COUNT; cls++)
+        if (!g->latency[cls])
+            g->latency[cls] = g->latency[isa_latency_absent[cls]];
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

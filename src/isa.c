@@ -30,6 +30,18 @@ const ModInfo isa_mods[] = {
 };
 const unsigned isa_mod_count = sizeof isa_mods / sizeof isa_mods[0];
 
+const char *const isa_latency_names[LAT_COUNT] = {
+#define LATENCY_CLASS(id, name, absent) [LAT_##id] = name,
+#include "latency_classes.def"
+#undef LATENCY_CLASS
+};
+
+const LatencyClass isa_latency_absent[LAT_COUNT] = {
+#define LATENCY_CLASS(id, name, absent) [LAT_##id] = LAT_##absent,
+#include "latency_classes.def"
+#undef LATENCY_CLASS
+};
+
 const LatencyRule isa_latency_rules[] = {
 #define PTX_LATENCY(op, type, needs, scope, lat, form) {OP_##op, PTX_TYPE_##type, SCOPE_##scope, needs, lat, form},
 #include "ptx_latency.def"

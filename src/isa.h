@@ -131,9 +131,10 @@ typedef enum {
     UNIT_BARRIER, UNIT_COUNT
 } FuncUnit;
 typedef enum {
-    LAT_ALU, LAT_MUL, LAT_FMA, LAT_DIV, LAT_SFU, LAT_CVT, LAT_MEM, LAT_ATOM,
-    LAT_SHFL, LAT_BRANCH, LAT_BARRIER, LAT_MEMBAR, LAT_FP64, LAT_SFU_SEQ, LAT_DIV_FP64,
-    LAT_MEMBAR_CTA, LAT_MEMBAR_SYS, LAT_COUNT
+#define LATENCY_CLASS(id, name, absent) LAT_##id,
+#include "latency_classes.def"
+#undef LATENCY_CLASS
+    LAT_COUNT
 } LatencyClass;
 
 /* A row of isa/ptx_latency.def: instructions of opcode op, type type
@@ -180,6 +181,10 @@ typedef struct {
 } SregInfo;
 
 extern const OpInfo isa_ops[OP_COUNT];
+/* per latency class: its name (the config key is latency.<name>) and the
+ * class a config without that key takes the latency of (itself: required) */
+extern const char *const isa_latency_names[LAT_COUNT];
+extern const LatencyClass isa_latency_absent[LAT_COUNT];
 extern const TypeInfo isa_types[PTX_TYPE_COUNT];
 extern const SregInfo isa_sregs[SREG_COUNT];
 extern const ModInfo isa_mods[];

@@ -240,7 +240,6 @@ out:
 /* ------------------------------------------------------------------ */
 
 static const char *unit_names[UNIT_COUNT] = {"by type", "integer", "FP32", "FP64", "SFU", "load/store", "branch", "barrier"};
-static const char *latency_names[LAT_COUNT] = {"alu", "mul", "fma", "div", "sfu", "cvt", "mem", "atom", "shfl", "branch", "barrier", "membar", "fp64", "sfu_sequence", "div_fp64", "membar_cta", "membar_sys"};
 
 /* The supported instruction set, straight from isa/ptx_ops.def. */
 static int cmd_isa(int argc, char **argv, GError **error)
@@ -277,7 +276,7 @@ static int cmd_isa(int argc, char **argv, GError **error)
         char **pieces = g_strsplit(o->summary, "|", -1); /* a bare | would end the table cell */
         char *summary = g_strjoinv("\\|", pieces);
         printf("| `%s` | `%s` | %s | %s | %s | %s | %s |\n", o->name, o->shape, types->len ? types->str : "—",
-               mods->len ? mods->str : "—", unit_names[o->unit], latency_names[o->latency], summary);
+               mods->len ? mods->str : "—", unit_names[o->unit], isa_latency_names[o->latency], summary);
         g_free(summary);
         g_strfreev(pieces);
         g_string_free(types, TRUE);
@@ -301,7 +300,7 @@ static int cmd_isa(int argc, char **argv, GError **error)
         printf("| `%s` | %s%s | %s | %s%s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
                r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—", scope ? "." : "",
                scope ? scope : "any",
-               latency_names[r->latency], r->form);
+               isa_latency_names[r->latency], r->form);
         g_string_free(with, TRUE);
     }
     printf("\n## Special registers\n\n| register | meaning |\n| --- | --- |\n");
