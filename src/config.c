@@ -120,13 +120,9 @@ static const KeySpec keys[] = {
 #include "latency_classes.def"
 #undef LATENCY_CLASS
 
-    {"unit_lanes.int", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_INT)},
-    {"unit_lanes.fp32", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP32)},
-    {"unit_lanes.fp64", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_FP64)},
-    {"unit_lanes.sfu", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_SFU)},
-    {"unit_lanes.lsu", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_LSU)},
-    {"unit_lanes.branch", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_BRANCH)},
-    {"unit_lanes.barrier", K_UINT, 1, 1024, 0, NULL, LANES(UNIT_BARRIER)},
+#define FUNC_UNIT(id, name, key) {"unit_lanes." key, K_UINT, 1, 1024, 0, NULL, LANES(UNIT_##id)},
+#include "func_units.def"
+#undef FUNC_UNIT
 
     {"memory.coalescing", K_CHOICE, 0, 0, 0, coalesce_names, OFF(coalescing)},
     {"memory.const_latency", K_UINT, 1, CYCLES, 0, NULL, OFF(const_latency)},

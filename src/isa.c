@@ -30,6 +30,13 @@ const ModInfo isa_mods[] = {
 };
 const unsigned isa_mod_count = sizeof isa_mods / sizeof isa_mods[0];
 
+const char *const isa_unit_names[UNIT_COUNT] = {
+    [UNIT_ARITH] = "by type",
+#define FUNC_UNIT(id, name, key) [UNIT_##id] = name,
+#include "func_units.def"
+#undef FUNC_UNIT
+};
+
 const char *const isa_latency_names[LAT_COUNT] = {
 #define LATENCY_CLASS(id, name, absent) [LAT_##id] = name,
 #include "latency_classes.def"

@@ -127,8 +127,11 @@ typedef enum {
 
 /* functional-unit and latency classes, for the timing model */
 typedef enum {
-    UNIT_ARITH, UNIT_INT, UNIT_FP32, UNIT_FP64, UNIT_SFU, UNIT_LSU, UNIT_BRANCH,
-    UNIT_BARRIER, UNIT_COUNT
+    UNIT_ARITH, /* by type: UNIT_INT, UNIT_FP32 or UNIT_FP64 */
+#define FUNC_UNIT(id, name, key) UNIT_##id,
+#include "func_units.def"
+#undef FUNC_UNIT
+    UNIT_COUNT
 } FuncUnit;
 typedef enum {
 #define LATENCY_CLASS(id, name, absent) LAT_##id,
@@ -184,6 +187,8 @@ extern const OpInfo isa_ops[OP_COUNT];
 /* per latency class: its name (the config key is latency.<name>) and the
  * class a config without that key takes the latency of (itself: required) */
 extern const char *const isa_latency_names[LAT_COUNT];
+/* per functional unit: its name in docs/isa.md */
+extern const char *const isa_unit_names[UNIT_COUNT];
 extern const LatencyClass isa_latency_absent[LAT_COUNT];
 extern const TypeInfo isa_types[PTX_TYPE_COUNT];
 extern const SregInfo isa_sregs[SREG_COUNT];

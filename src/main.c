@@ -239,8 +239,6 @@ out:
 
 /* ------------------------------------------------------------------ */
 
-static const char *unit_names[UNIT_COUNT] = {"by type", "integer", "FP32", "FP64", "SFU", "load/store", "branch", "barrier"};
-
 /* The supported instruction set, straight from isa/ptx_ops.def. */
 static int cmd_isa(int argc, char **argv, GError **error)
 {
@@ -276,7 +274,7 @@ static int cmd_isa(int argc, char **argv, GError **error)
         char **pieces = g_strsplit(o->summary, "|", -1); /* a bare | would end the table cell */
         char *summary = g_strjoinv("\\|", pieces);
         printf("| `%s` | `%s` | %s | %s | %s | %s | %s |\n", o->name, o->shape, types->len ? types->str : "—",
-               mods->len ? mods->str : "—", unit_names[o->unit], isa_latency_names[o->latency], summary);
+               mods->len ? mods->str : "—", isa_unit_names[o->unit], isa_latency_names[o->latency], summary);
         g_free(summary);
         g_strfreev(pieces);
         g_string_free(types, TRUE);
