@@ -226,6 +226,22 @@ START_TEST(test_latency_rules_reachable)
 }
 END_TEST
 
+/* A config that leaves an optional latency key out gets the latency of the
+ * class isa/latency_classes.def names, which config.c reads once: that
+ * class must be a required one, or it would itself still be unset. */
+START_TEST(test_latency_fallbacks_are_required_classes)
+{
+    for (unsigned c = 0; c < LAT_COUNT; c++) {
+        LatencyClass to = isa_latency_absent[c];
+        ck_assert_msg(isa_latency_absent[to] == to, "latency class %s falls back to %s, which is optional",
+                      isa_latency_names[c], isa_latency_names[to]);
+        for (unsigned d = 0; d < c; d++)
+            ck_assert_msg(strcmp(isa_latency_names[c], isa_latency_names[d]) != 0, "latency class %s named twice",
+                          isa_latency_names[c]);
+    }
+}
+END_TEST
+
 START_TEST(test_new_instructions_decode)
 {
     static const struct {
@@ -305,6 +321,7 @@ static Suite *isa_suite(void)
     tcase_add_test(t, test_latency_by_types);
     tcase_add_test(t, test_latency_by_form);
     tcase_add_test(t, test_latency_rules_reachable);
+    tcase_add_test(t, test_latency_fallbacks_are_required_classes);
     suite_add_tcase(s, t);
     TCase *d = tcase_create("decode");
     tcase_add_test(d, test_new_instructions_decode);
