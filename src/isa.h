@@ -184,11 +184,11 @@ typedef struct {
 } SregInfo;
 
 extern const OpInfo isa_ops[OP_COUNT];
+/* per functional unit: its name in docs/isa.md */
+extern const char *const isa_unit_names[UNIT_COUNT];
 /* per latency class: its name (the config key is latency.<name>) and the
  * class a config without that key takes the latency of (itself: required) */
 extern const char *const isa_latency_names[LAT_COUNT];
-/* per functional unit: its name in docs/isa.md */
-extern const char *const isa_unit_names[UNIT_COUNT];
 extern const LatencyClass isa_latency_absent[LAT_COUNT];
 extern const TypeInfo isa_types[PTX_TYPE_COUNT];
 extern const SregInfo isa_sregs[SREG_COUNT];

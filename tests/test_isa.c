@@ -145,9 +145,10 @@ START_TEST(test_latency_by_types)
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
         ck_assert_msg(isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0, 0) == cases[i].want,
-                      "case %zu (%s.%s.%s): class %d, want %d", i, isa_ops[cases[i].op].name,
+                      "case %zu (%s.%s.%s): class %s, want %s", i, isa_ops[cases[i].op].name,
                       isa_types[cases[i].t].spelling, isa_types[cases[i].t2].spelling,
-                      (int)isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0, 0), (int)cases[i].want);
+                      isa_latency_names[isa_latency_for(cases[i].op, cases[i].t, cases[i].t2, 0, 0)],
+                      isa_latency_names[cases[i].want]);
 }
 END_TEST
 
@@ -200,7 +201,8 @@ START_TEST(test_latency_by_form)
         const Insn *in = func_insn(module_func(m, 0), 0);
         LatencyClass got =
             isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags, in->scope);
-        ck_assert_msg(got == cases[i].want, "%s: class %d, want %d", cases[i].text, (int)got, (int)cases[i].want);
+        ck_assert_msg(got == cases[i].want, "%s: class %s, want %s", cases[i].text, isa_latency_names[got],
+                      isa_latency_names[cases[i].want]);
         module_free(m);
     }
 }
