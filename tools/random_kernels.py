@@ -227,6 +227,14 @@ class Gen:
         return "$L_%s_%d" % (what, self.labels)
 
 
+def element_address(reg, count, base):
+    """PTX that leaves in %rd6 the address of word (reg mod count) of the
+    array at base (count a power of two)."""
+    return ["\tand.b32 \t%%t0, %%r%d, %d;" % (reg, count - 1),
+            "\tmul.wide.u32 \t%rd5, %t0, 4;",
+            "\tadd.s64 \t%%rd6, %s, %%rd5;" % base]
+
+
 def emit(stmts, lines, gen, depth):
     """PTX for the statements; depth picks the predicate and loop counter."""
     p = "%%p%d" % depth
@@ -253,16 +261,10 @@ def emit(stmts, lines, gen, depth):
             lines.append("\tcvt.rzi.s32.f32 \t%%r%d, %%f%d;" % (d, a))
         elif kind == "gload":
             _, d, a = s
-            lines += ["\tand.b32 \t%%t0, %%r%d, %d;" % (a, IN_WORDS - 1),
-                      "\tmul.wide.u32 \t%rd5, %t0, 4;",
-                      "\tadd.s64 \t%rd6, %rd1, %rd5;",
-                      "\tld.global.u32 \t%%r%d, [%%rd6];" % d]
+            lines += element_address(a, IN_WORDS, "%rd1") + ["\tld.global.u32 \t%%r%d, [%%rd6];" % d]
         elif kind == "red":
             _, a, v = s
-            lines += ["\tand.b32 \t%%t0, %%r%d, %d;" % (a, COUNTERS - 1),
-                      "\tmul.wide.u32 \t%rd5, %t0, 4;",
-                      "\tadd.s64 \t%rd6, %rd3, %rd5;",
-                      "\tred.global.add.u32 \t[%%rd6], %%r%d;" % v]
+            lines += element_address(a, COUNTERS, "%rd3") + ["\tred.global.add.u32 \t[%%rd6], %%r%d;" % v]
         elif kind == "shared":
             _, src, d, k = s
             lines += ["\tst.shared.u32 \t[%%rd7], %%r%d;" % src,
@@ -311,14 +313,8 @@ def emit(stmts, lines, gen, depth):
             lines += ["\tor.b32 \t%%t0, %%r%d, 1;" % b, "\t%s.u32 \t%%r%d, %%r%d, %%t0;" % (op, d, a)]
         elif kind == "local":
             _, i, v, j, d = s
-            lines += ["\tand.b32 \t%%t0, %%r%d, 15;" % i,
-                      "\tmul.wide.u32 \t%rd5, %t0, 4;",
-                      "\tadd.s64 \t%rd6, %rd9, %rd5;",
-                      "\tst.local.u32 \t[%%rd6], %%r%d;" % v,
-                      "\tand.b32 \t%%t0, %%r%d, 15;" % j,
-                      "\tmul.wide.u32 \t%rd5, %t0, 4;",
-                      "\tadd.s64 \t%rd6, %rd9, %rd5;",
-                      "\tld.local.u32 \t%%r%d, [%%rd6];" % d]
+            lines += element_address(i, 16, "%rd9") + ["\tst.local.u32 \t[%%rd6], %%r%d;" % v]
+            lines += element_address(j, 16, "%rd9") + ["\tld.local.u32 \t%%r%d, [%%rd6];" % d]
         elif kind == "wide":
             _, d, a, b, k = s
             lines += ["\tmul.wide.u32 \t%%rd5, %%r%d, %%r%d;" % (a, b),
