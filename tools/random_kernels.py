@@ -4,10 +4,11 @@ an evaluation of their own.
 
 Each kernel is drawn from a seed: structured control flow (if/else on
 thread-dependent values, loops whose trip counts differ lane by lane, so
-warps diverge and reconverge), 32-bit integer and f32 arithmetic, scattered
+warps diverge and reconverge, early exits), 32-bit integer, f32 and f64
+arithmetic, guarded instructions, a per-thread local array, scattered
 global loads, global reductions, and at the top level (where every thread
-of the CTA is present) shared-memory exchanges between barriers and warp
-shuffles.  The generator evaluates the same program for every thread in
+of the CTA is present) shared-memory exchanges between barriers, warp
+shuffles and ballots; docs/fuzzing.md lists the operations.  The generator evaluates the same program for every thread in
 Python, so the outputs are known without a GPU.  warpsim then runs it
 
   - functionally on 1 and on 2 host threads,
@@ -136,6 +137,8 @@ def f32_div(a, b):
 
 def f32_sqrt(a):
     return float("nan") if a < 0 or a != a else math.sqrt(a)
+
+
 SHIFT_OPS = [
     ("shl.b32", lambda a, k: (a << k) & M32),
     ("shr.u32", lambda a, k: a >> k),
@@ -150,7 +153,8 @@ F_OPS = [
 
 
 class Gen:
-    """Draws a program (a list of statements) and writes it as PTX."""
+    """Draws a program: a list of statements (tuples), which emit() writes
+    as PTX and run_one() evaluates."""
 
     def __init__(self, rng, block):
         self.rng = rng
@@ -190,9 +194,8 @@ class Gen:
             return ("bits", self.rng.choice(["bfe", "bfi", "lop3"]), self.reg(), self.reg(), self.reg(),
                     self.rng.randrange(32), self.rng.randrange(33), self.rng.randrange(256))
         if x < 0.24:
-            op = self.rng.randrange(len(INT_OPS))
-            return ("guarded", self.rng.random() < 0.5, self.reg(), self.reg(), op, self.reg(),
-                    [self.reg() for _ in range(INT_OPS[op][1])])
+            op = self.rng.randrange(len(INT_OPS))  # drawn first: the seeds recorded keep their kernels
+            return ("guarded", self.rng.random() < 0.5, self.reg(), self.reg(), self.int_op(op))
         if x < 0.27:
             return ("narrow", self.rng.choice(["s8", "u16", "s16"]), self.reg(), self.reg())
         if x < 0.31:
@@ -219,7 +222,11 @@ class Gen:
             if self.rng.random() < 0.25:  # between the register files
                 return ("tof", f, self.reg()) if self.rng.random() < 0.5 else ("toi", self.reg(), f)
             return ("fop", self.rng.randrange(len(F_OPS)), f, self.rng.randrange(NFREGS), self.rng.randrange(NFREGS))
-        op = self.rng.randrange(len(INT_OPS))
+        return self.int_op()
+
+    def int_op(self, op=None):
+        if op is None:
+            op = self.rng.randrange(len(INT_OPS))
         return ("op", op, self.reg(), [self.reg() for _ in range(INT_OPS[op][1])])
 
     def label(self, what):
@@ -294,10 +301,11 @@ def emit(stmts, lines, gen, depth):
             else:
                 lines.append("\tlop3.b32 \t%%r%d, %%r%d, %%r%d, %%r%d, %d;" % (d, a, b, d, lut))
         elif kind == "guarded":
-            _, sense, x, y, op, d, srcs = s
+            _, sense, x, y, inner = s
             lines.append("\tsetp.lt.u32 \t%s, %%r%d, %%r%d;" % (p, x, y))
-            lines.append("\t@%s%s %s \t%%r%d, %s;" % ("" if sense else "!", p, INT_OPS[op][0], d,
-                                                     ", ".join("%%r%d" % r for r in srcs)))
+            guarded = []
+            emit([inner], guarded, gen, depth)
+            lines.append("\t@%s%s %s" % ("" if sense else "!", p, guarded[0].lstrip("\t")))
         elif kind == "narrow":
             _, ty, d, a = s
             lines.append("\tcvt.%s.%s \t%%r%d, %%r%d;" % ("s32" if ty[0] == "s" else "u32", ty, d, a))
@@ -471,9 +479,9 @@ def run_one(t, s, inp, counters):
         else:
             t.r[d] = lop3(t.r[a], t.r[b], t.r[d], lut)
     elif kind == "guarded":
-        _, sense, x, y, op, d, srcs = s
+        _, sense, x, y, inner = s
         if (t.r[x] < t.r[y]) == sense:
-            t.r[d] = INT_OPS[op][2](*[t.r[r] for r in srcs])
+            run_one(t, inner, inp, counters)
     elif kind == "narrow":
         _, ty, d, a = s
         bits = 8 if ty == "s8" else 16
