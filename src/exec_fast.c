@@ -142,14 +142,24 @@ FAST_FORM(fast_min_s64, LANES((int64_t)A[l] < (int64_t)B[l] ? A[l] : B[l]))
 FAST_FORM(fast_max_s64, LANES((int64_t)A[l] > (int64_t)B[l] ? A[l] : B[l]))
 FAST_FORM(fast_min_u64, LANES(A[l] < B[l] ? A[l] : B[l]))
 FAST_FORM(fast_max_u64, LANES(A[l] > B[l] ? A[l] : B[l]))
-/* float sign operations touch only the sign bit (NaNs included), after
- * flushing a subnormal input under .ftz */
-FAST_FORM(fast_neg_f32, LANES((A[l] ^ 0x80000000u) & M32))
-FAST_FORM(fast_neg_f32_ftz, LANES((fp_f32_bits(lane_f32_ftz(A[l])) ^ 0x80000000u) & M32))
-FAST_FORM(fast_abs_f32, LANES(A[l] & 0x7FFFFFFFu))
-FAST_FORM(fast_abs_f32_ftz, LANES(fp_f32_bits(lane_f32_ftz(A[l])) & 0x7FFFFFFFu))
-FAST_FORM(fast_neg_f64, LANES(A[l] ^ (1ull << 63)))
-FAST_FORM(fast_abs_f64, LANES(A[l] & ~(1ull << 63)))
+/* float sign operations touch only the sign bit, after flushing a
+ * subnormal input under .ftz; a NaN comes out as f32 or f64 arithmetic
+ * gives it (fpconv.h): the canonical NaN, or the f64 NaN quieted */
+static inline uint64_t f32_sign_op(uint64_t bits, uint32_t flip, uint32_t keep)
+{
+    uint32_t v = (uint32_t)bits;
+    return (v & 0x7FFFFFFFu) > 0x7F800000u ? FP_CANON_NAN_F32 : ((v ^ flip) & keep);
+}
+static inline uint64_t f64_sign_op(uint64_t v, uint64_t flip, uint64_t keep)
+{
+    return fp_f64_bits_nan(v) ? v | (UINT64_C(1) << 51) : (v ^ flip) & keep;
+}
+FAST_FORM(fast_neg_f32, LANES(f32_sign_op(A[l], 0x80000000u, ~0u)))
+FAST_FORM(fast_neg_f32_ftz, LANES(f32_sign_op(fp_f32_bits(lane_f32_ftz(A[l])), 0x80000000u, ~0u)))
+FAST_FORM(fast_abs_f32, LANES(f32_sign_op(A[l], 0, 0x7FFFFFFFu)))
+FAST_FORM(fast_abs_f32_ftz, LANES(f32_sign_op(fp_f32_bits(lane_f32_ftz(A[l])), 0, 0x7FFFFFFFu)))
+FAST_FORM(fast_neg_f64, LANES(f64_sign_op(A[l], UINT64_C(1) << 63, ~UINT64_C(0))))
+FAST_FORM(fast_abs_f64, LANES(f64_sign_op(A[l], 0, ~(UINT64_C(1) << 63))))
 FAST_FORM(fast_selp32, LANES(((C[l] & 1) ? A[l] : B[l]) & M32))
 FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
 
@@ -318,8 +328,9 @@ VECTOR_CLONES static bool fast_setp_f64(ExecCtx *x)
 }
 
 /* ---- floating point, round to nearest even --------------------------------
- * Arithmetic NaNs become the canonical NaN; .ftz flushes subnormal inputs
- * and results (float_op in exec_ops.c). */
+ * f32 NaNs become the canonical NaN, f64 ones keep a NaN operand
+ * (fp_f64_arith_bits); .ftz flushes subnormal inputs and results (float_op
+ * in exec_ops.c). */
 
 static inline uint64_t f32_result(float f, bool ftz)
 {
@@ -327,10 +338,7 @@ static inline uint64_t f32_result(float f, bool ftz)
         return FP_CANON_NAN_F32;
     return fp_f32_bits(ftz ? fp_ftz32(f) : f);
 }
-static inline uint64_t f64_result(double d)
-{
-    return d != d ? FP_CANON_NAN_F64 : fp_f64_bits(d);
-}
+
 
 typedef enum { FF_ADD, FF_SUB, FF_MUL, FF_DIV, FF_FMA } FastFloatOp;
 
@@ -394,9 +402,13 @@ F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
         const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
         SAME_LANE_ONLY                                                           \
-        for (uint32_t l = 0; l < WARP_SIZE; l++)                                 \
-            r[l] = f64_result(f64_apply(op, fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]), \
-                                        op == FF_FMA ? fp_f64_from_bits(C[l]) : 0.0)); \
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {                               \
+            uint64_t c = op == FF_FMA ? C[l] : 0;                                \
+            double d = f64_apply(op, fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]), \
+                                 fp_f64_from_bits(c));                           \
+            r[l] = op == FF_DIV ? fp_f64_arith_bits(d, A[l], B[l], 0)            \
+                                : fp_f64_arith_bits(d, B[l], c, A[l]);           \
+        }                                                                        \
         RESULT_END();                                                            \
         return true;                                                             \
     }

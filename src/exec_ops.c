@@ -43,6 +43,11 @@ static inline uint64_t f64_out(const ExecCtx *x, double d)
         d = fp_sat64(d);
     return fp_f64_bits(d);
 }
+/* the same for a result already in bits, which keep a NaN's payload */
+static inline uint64_t f64_out_bits(const ExecCtx *x, uint64_t bits)
+{
+    return (IN->flags & FL_SAT) ? f64_out(x, fp_f64_from_bits(bits)) : bits;
+}
 
 /* Directed rounding for one float operation; the default (.rn) leaves the
  * environment alone so the common path costs nothing. */
@@ -121,10 +126,10 @@ static double h_tanh(double a, double b, double c) { (void)b; (void)c; return ta
 
 typedef enum { FOP_ADD, FOP_SUB, FOP_MUL, FOP_DIV, FOP_FMA, FOP_MIN, FOP_MAX, FOP_COPYSIGN } FloatOp;
 
-/* Arithmetic that produces a NaN produces the canonical one on the GPU
- * (sign clear, all payload bits set); min/max and copysign do not compute,
- * so they keep the operand's bits. */
-static inline double canon64(double r) { return isnan(r) ? fp_canon_nan64() : r; }
+/* f32 arithmetic that produces a NaN produces the canonical one on the GPU
+ * (sign clear, all payload bits set); f64 arithmetic keeps a NaN operand
+ * (fp_f64_arith_bits); min/max and copysign do not compute, so they keep
+ * the operand's bits. */
 static inline float canon32(float r) { return isnan(r) ? fp_canon_nan32() : r; }
 
 static bool float_op(ExecCtx *x, FloatOp op)
@@ -133,7 +138,8 @@ static bool float_op(ExecCtx *x, FloatOp op)
     int old = round_enter(IN->round);
     if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
-            double a = fp_f64_from_bits(SRC(1, l)), b = fp_f64_from_bits(SRC(2, l)), c = nsrc > 2 ? fp_f64_from_bits(SRC(3, l)) : 0;
+            uint64_t ab = SRC(1, l), bb = SRC(2, l), cb = nsrc > 2 ? SRC(3, l) : 0;
+            double a = fp_f64_from_bits(ab), b = fp_f64_from_bits(bb), c = fp_f64_from_bits(cb);
             double r;
             switch (op) {
             case FOP_ADD: r = a + b; break;
@@ -145,9 +151,11 @@ static bool float_op(ExecCtx *x, FloatOp op)
             case FOP_MAX: r = fp_max64(a, b, IN->flags & FL_NAN); break;
             default: r = copysign(b, a); break;
             }
-            if (op < FOP_MIN)
-                r = canon64(r);
-            reg_write(x, DST(0), l, f64_out(x, r), 8);
+            uint64_t bits = op == FOP_DIV   ? fp_f64_arith_bits(r, ab, bb, 0)
+                          : op == FOP_FMA   ? fp_f64_arith_bits(r, bb, cb, ab)
+                          : op < FOP_MIN    ? fp_f64_arith_bits(r, bb, ab, 0)
+                                            : fp_f64_bits(r);
+            reg_write(x, DST(0), l, f64_out_bits(x, bits), 8);
         }
     } else {
         FOR_LANES(x->exec, l) {
@@ -487,9 +495,9 @@ static bool exec_ABS(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t v = SRC(1, l);
         if (t == PTX_TYPE_F32)
-            reg_write(x, DST(0), l, fp_f32_bits(fabsf(f32_in(x, v))), 4);
+            reg_write(x, DST(0), l, fp_f32_bits(canon32(fabsf(f32_in(x, v)))), 4);
         else if (t == PTX_TYPE_F64)
-            reg_write(x, DST(0), l, v & ~(1ull << 63), 8);
+            reg_write(x, DST(0), l, fp_f64_arith_bits(fabs(fp_f64_from_bits(v)), v, 0, 0), 8);
         else {
             int64_t s = fp_sext(v, tbits(t));
             reg_write(x, DST(0), l, (uint64_t)(s < 0 ? -(uint64_t)s : (uint64_t)s), tbits(t) / 8);
@@ -506,9 +514,9 @@ static bool exec_NEG(ExecCtx *x)
     FOR_LANES(x->exec, l) {
         uint64_t v = SRC(1, l);
         if (t == PTX_TYPE_F32)
-            reg_write(x, DST(0), l, fp_f32_bits(-f32_in(x, v)), 4);
+            reg_write(x, DST(0), l, fp_f32_bits(canon32(-f32_in(x, v))), 4);
         else if (t == PTX_TYPE_F64)
-            reg_write(x, DST(0), l, v ^ (1ull << 63), 8);
+            reg_write(x, DST(0), l, fp_f64_arith_bits(-fp_f64_from_bits(v), v, 0, 0), 8);
         else
             reg_write(x, DST(0), l, (uint64_t)0 - v, tbits(t) / 8);
     }
@@ -590,7 +598,7 @@ static bool special(ExecCtx *x, SpecialFn fn)
             case SF_EX2: r = exp2(a); break;
             default: r = tanh(a); break;
             }
-            reg_write(x, DST(0), l, f64_out(x, canon64(r)), 8);
+            reg_write(x, DST(0), l, f64_out_bits(x, fp_f64_arith_bits(r, SRC(1, l), 0, 0)), 8);
         }
     } else {
         FOR_LANES(x->exec, l) {

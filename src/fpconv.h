@@ -24,6 +24,13 @@
  *  - operations of the f64 unit (any conversion from or to f64, f64
  *    min/max and rounding) keep the NaN IEEE-style: sign kept, quiet bit
  *    set, payload truncated or zero-extended at the low end;
+ *  - f64 arithmetic (add, sub, mul, fma, div, rcp, sqrt, neg, abs) likewise
+ *    returns a NaN operand, quieted with sign and payload kept, the first
+ *    one in an order of the operands that depends on the operation
+ *    (fp_f64_arith_bits); an invalid operation on numbers (0 * inf,
+ *    inf - inf, 0 / 0, sqrt(-1)) gives the default NaN 0xFFF8000000000000,
+ *    sign set.  Measured with tools/gpu-check/op_sweep.py (2026-11-22);
+ *  - f32 neg and abs give the canonical NaN, as f32 arithmetic does;
  *  - bf16 -> f32 is a plain 16-bit shift that keeps even a signalling NaN.
  *
  * 16-bit floats travel as their uint16_t bit patterns.
@@ -46,6 +53,7 @@
 #define FP_CANON_NAN_BF16 UINT16_C(0x7FFF)
 #define FP_CANON_NAN_F32  UINT32_C(0x7FFFFFFF)
 #define FP_CANON_NAN_F64  UINT64_C(0x7FFFFFFFFFFFFFFF)
+#define FP_DEFAULT_NAN_F64 UINT64_C(0xFFF8000000000000) /* invalid f64 arithmetic */
 
 /* ---- bit casts ---------------------------------------------------------- */
 
@@ -56,6 +64,23 @@ static inline double fp_f64_from_bits(uint64_t u) { double x; memcpy(&x, &u, 8);
 
 static inline float fp_canon_nan32(void) { return fp_f32_from_bits(FP_CANON_NAN_F32); }
 static inline double fp_canon_nan64(void) { return fp_f64_from_bits(FP_CANON_NAN_F64); }
+
+static inline bool fp_f64_bits_nan(uint64_t v) { return (v & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF0000000000000); }
+
+/* The bits of an f64 arithmetic result r whose operands, in the order the
+ * operation gives NaNs precedence, are p0, p1, p2 (0 for none): the first
+ * NaN among them, quieted, when r is a NaN; the default NaN when none is.
+ * The orders, as measured on the H200: add, sub, mul: b, a; fma: b, c, a;
+ * div: a, b; one-operand operations: a.  Selects only, so lane loops stay
+ * vectorisable. */
+static inline uint64_t fp_f64_arith_bits(double r, uint64_t p0, uint64_t p1, uint64_t p2)
+{
+    const uint64_t quiet = UINT64_C(1) << 51;
+    uint64_t nan = fp_f64_bits_nan(p0) ? p0 | quiet
+                 : fp_f64_bits_nan(p1) ? p1 | quiet
+                 : fp_f64_bits_nan(p2) ? p2 | quiet : FP_DEFAULT_NAN_F64;
+    return r != r ? nan : fp_f64_bits(r);
+}
 
 /* ---- narrowing float conversions ---------------------------------------- */
 

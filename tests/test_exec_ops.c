@@ -526,6 +526,47 @@ START_TEST(test_abs_neg_min_max)
 }
 END_TEST
 
+/* NaN results as the H200 gives them (tools/gpu-check/op_sweep.py,
+ * 2026-11-22): f64 arithmetic returns its first NaN operand, quieted with
+ * sign and payload kept (add, sub, mul: b before a; fma: b, c, a; div: a,
+ * b), and an invalid operation the default NaN with its sign set; f32 neg
+ * and abs of a NaN give the canonical NaN, as f32 arithmetic does. */
+START_TEST(test_nan_results_as_h200)
+{
+    const char *body = "add.f64 %fd10, %fd1, %fd2;\nst.global.f64 [%rd1], %fd10;\n"
+                       "fma.rn.f64 %fd11, %fd1, %fd2, %fd3;\nst.global.f64 [%rd1+8], %fd11;\n"
+                       "div.rn.f64 %fd12, %fd1, %fd2;\nst.global.f64 [%rd1+16], %fd12;\n"
+                       "neg.f64 %fd13, %fd1;\nst.global.f64 [%rd1+24], %fd13;\n"
+                       "abs.f64 %fd14, %fd2;\nst.global.f64 [%rd1+32], %fd14;\n"
+                       "sqrt.rn.f64 %fd15, %fd3;\nst.global.f64 [%rd1+40], %fd15;\n"
+                       "mul.f64 %fd16, %fd3, %fd2;\nst.global.f64 [%rd1+48], %fd16;\n"
+                       "neg.f32 %f10, %f1;\nst.global.f32 [%rd1+56], %f10;\n";
+    /* a, b signalling NaNs (b negative), c = -1 */
+    Words o = run_ops(body, 0x7FF0000000000001ull, 0xFFF0000123456789ull, D(-1.0), 0);
+    EQ64(o.w[0], 0xFFF8000123456789ull); /* b before a */
+    EQ64(o.w[1], 0xFFF8000123456789ull); /* b, c, a */
+    EQ64(o.w[2], 0x7FF8000000000001ull); /* a before b */
+    EQ64(o.w[3], 0x7FF8000000000001ull); /* neg keeps a NaN's sign */
+    EQ64(o.w[4], 0xFFF8000123456789ull); /* abs too */
+    EQ64(o.w[5], 0xFFF8000000000000ull); /* sqrt(-1): the default NaN */
+    EQ64(o.w[6], 0xFFF8000123456789ull);
+    /* a = 0, b = inf, c a quiet NaN: fma takes c's NaN over computing 0 * inf */
+    o = run_ops(body, D(0.0), D(INFINITY), 0x7FF8000000000000ull, 0);
+    EQ64(o.w[0], D(INFINITY));
+    EQ64(o.w[1], 0x7FF8000000000000ull);
+    EQ64(o.w[2], D(0.0));
+    /* 0 * inf with no NaN operand: invalid */
+    o = run_ops(body, D(0.0), D(INFINITY), D(0.0), 0);
+    EQ64(o.w[1], 0xFFF8000000000000ull);
+    EQ64(o.w[6], 0xFFF8000000000000ull);
+    /* f32: neg and abs of any NaN give 0x7FFFFFFF */
+    o = run_ops(body, 0xFFC00000ull, 0, 0, 0);
+    EQ32(o.w[7], 0x7FFFFFFF);
+    o = run_ops("abs.f32 %f10, %f1;\nst.global.f32 [%rd1], %f10;\n", 0xFF812345ull, 0, 0, 0);
+    EQ32(o.w[0], 0x7FFFFFFF);
+}
+END_TEST
+
 START_TEST(test_misc_integer_edges)
 {
     const char *body = "mov.u64 %rd20, 0;\n"
@@ -2863,6 +2904,7 @@ static Suite *ops_suite(void)
     tcase_add_test(i, test_mul24_mad24_sad);
     tcase_add_test(i, test_div_rem);
     tcase_add_test(i, test_abs_neg_min_max);
+    tcase_add_test(i, test_nan_results_as_h200);
     tcase_add_test(i, test_misc_integer_edges);
     tcase_add_test(i, test_dp4a_dp2a);
     tcase_add_test(i, test_dot_rejects_bad_forms);

@@ -9,7 +9,9 @@ arithmetic, guarded instructions, a per-thread local array, scattered
 global loads, global reductions, and at the top level (where every thread
 of the CTA is present) shared-memory exchanges between barriers, warp
 shuffles and ballots; docs/fuzzing.md lists the operations.  The generator evaluates the same program for every thread in
-Python, so the outputs are known without a GPU.  warpsim then runs it
+Python, so the outputs are known without a GPU (where the ISA leaves it
+open, as for f64 NaNs, the evaluation does what an H200 was measured to
+do: docs/fuzzing.md, "Against the GPU").  warpsim then runs it
 
   - functionally on 1 and on 2 host threads,
   - in the timing model on 1 and 2 threads and in --lockstep, on the
@@ -492,8 +494,16 @@ def run_one(t, s, inp, counters):
     elif kind == "f64":
         _, d, a, b = s
         x, y = f32_value(t.f[a]), f32_value(t.f[b])
-        # a product of two f32 is exact in f64, so fma = one rounding of x * y + y
-        t.f[d] = f32_bits(x * y + y)
+        if y != y or x != x:
+            # fma.f64 returns its first NaN operand of b, c, a, quieted; the
+            # conversions keep its sign and (truncated) payload
+            t.f[d] = (t.f[b] if y != y else t.f[a]) | 0x00400000
+        else:
+            # a product of two f32 is exact in f64, so fma = one rounding of
+            # x * y + y; an invalid one (0 * inf, inf - inf) gives f64's
+            # default NaN, sign set, which converts to 0xFFC00000
+            r = x * y + y
+            t.f[d] = 0xFFC00000 if r != r else f32_bits(r)
     elif kind == "fsqrt":
         _, d, a = s
         t.f[d] = f32_bits(f32_sqrt(f32_value(t.f[a])))
