@@ -909,16 +909,24 @@ static bool exec_BREV(ExecCtx *x)
     }
     return true;
 }
+/* bfe and bfi take the low 8 bits of a 32-bit form's position and length,
+ * as the ISA says; the H200 runs the 64-bit forms on the whole 32-bit
+ * values (tools/gpu-check/op_sweep.py, 2026-11-22: a length of 256 takes
+ * every bit, a position of 256 none) */
+static inline uint64_t bitfield_arg(unsigned bits, uint64_t v)
+{
+    return bits == 64 ? (uint32_t)v : (uint32_t)v & 0xFF;
+}
 static bool exec_BFE(ExecCtx *x)
 {
     unsigned bits = tbits(IN->type);
     FOR_LANES(x->exec, l) {
         uint64_t a = SRC(1, l);
-        unsigned pos = (unsigned)SRC(2, l) & 0xFF, len = (unsigned)SRC(3, l) & 0xFF;
+        uint64_t pos = bitfield_arg(bits, SRC(2, l)), len = bitfield_arg(bits, SRC(3, l));
         unsigned msb = bits - 1;
         uint64_t sbit = 0;
         if (tsigned(IN->type) && len != 0) {
-            unsigned top = pos + len - 1 > msb ? msb : pos + len - 1;
+            uint64_t top = pos + len - 1 > msb ? msb : pos + len - 1;
             sbit = (a >> top) & 1;
         }
         uint64_t r = 0;
@@ -935,8 +943,8 @@ static bool exec_BFI(ExecCtx *x)
     unsigned bits = tbits(IN->type);
     FOR_LANES(x->exec, l) {
         uint64_t a = SRC(1, l), f = SRC(2, l);
-        unsigned pos = (unsigned)SRC(3, l) & 0xFF, len = (unsigned)SRC(4, l) & 0xFF;
-        for (unsigned i = 0; i < len && pos + i < bits; i++)
+        uint64_t pos = bitfield_arg(bits, SRC(3, l)), len = bitfield_arg(bits, SRC(4, l));
+        for (uint64_t i = 0; i < len && pos + i < bits; i++)
             f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
         reg_write(x, DST(0), l, f, bits / 8);
     }

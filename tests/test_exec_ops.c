@@ -757,8 +757,11 @@ START_TEST(test_bfe_bfi)
         {0x87654321, 0, 40, 0x8765432112345678ull, 0x87654321, 0x87654321, 0x2112345678ull, 0x2112345678ull},
         {0x87654321, 0, 40, 0x876543A112345678ull, 0x87654321, 0x87654321, 0xA112345678ull,
          0xFFFFFFA112345678ull},
-        /* only the low 8 bits of pos and len count */
-        {0x12345678, 0x108, 0x208, 0x123456789ABCDEF0ull, 0x56, 0x56, 0xDE, 0xFFFFFFFFFFFFFFDEull},
+        /* the 32-bit forms take the low 8 bits of pos and len, the 64-bit
+         * forms the whole values (the H200, op_sweep.py): pos 264 is past
+         * the msb, and a length of 256 takes every bit from pos on */
+        {0x12345678, 0x108, 0x208, 0x923456789ABCDEF0ull, 0x56, 0x56, 0, 0xFFFFFFFFFFFFFFFFull},
+        {0x12345678, 4, 0x100, 0x123456789ABCDEF0ull, 0, 0, 0x0123456789ABCDEFull, 0x0123456789ABCDEFull},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         Words o = run_ops(body, cases[i].a, cases[i].pos, cases[i].len, cases[i].d);
@@ -780,8 +783,12 @@ START_TEST(test_bfe_bfi)
     EQ32(o.w[0], 0x12345678);
     o = run_ops(bfi, 0xFFFF, 0, 56, 16);
     EQ64(o.w[1], 0xFF00000000000000ull);
-    o = run_ops(bfi, 0xF, 0, 0x104, 0x102); /* low 8 bits: pos 4, len 2 */
+    o = run_ops(bfi, 0xF, 0, 0x104, 0x102); /* 32-bit: the low 8 bits, pos 4, len 2 */
     EQ32(o.w[0], 0x30);
+    EQ64(o.w[1], 0); /* 64-bit: pos 260 is past the msb */
+    o = run_ops(bfi, 0xF, 0, 4, 0x100);
+    EQ32(o.w[0], 0); /* 32-bit: len 0 */
+    EQ64(o.w[1], 0xF0); /* 64-bit: len 256 */
 }
 END_TEST
 

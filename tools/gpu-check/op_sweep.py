@@ -25,6 +25,8 @@ F64 = [0x0000000000000000, 0x8000000000000000, 0x3ff0000000000000, 0xbff00000000
 rng = random.Random(1)
 I32 = [0, 1, 2, 7, 31, 32, 33, 63, 64, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe,
        0x80000001] + [rng.randrange(1 << 32) for _ in range(8)]
+I64 = [0, 1, 63, 64, 65, 0x7fffffffffffffff, 0x8000000000000000, 0xffffffffffffffff, 0xfffffffffffffffe,
+       0x00000000ffffffff, 0x0000000100000000] + [rng.randrange(1 << 64) for _ in range(5)]
 POS = [0, 1, 5, 16, 31, 32, 33, 40, 63, 64, 200, 255, 256, 0x10001, 0xffffffff]
 SEL = [0x3210, 0x7654, 0x0123, 0x4444, 0x8888, 0xba98, 0xfedc, 0x1234567f, 0x5, 0xfffff0f0]
 
@@ -86,6 +88,30 @@ FORMS = {
     'cvt_sat_s8_s32': ('cvt.sat.s8.s32', ['s32'], [I32], 's32'),
     'cvt_sat_u16_s32': ('cvt.sat.u16.s32', ['s32'], [I32], 'u32'),
     'cvt_s16_u32': ('cvt.s16.u32', ['u32'], [I32], 's32'),
+    'add_sat_s32': ('add.sat.s32', ['s32', 's32'], [I32, I32], 's32'),
+    'sub_sat_s32': ('sub.sat.s32', ['s32', 's32'], [I32, I32], 's32'),
+    'copysign_f32': ('copysign.f32', ['f32', 'f32'], [F32, F32], 'f32'),
+    'copysign_f64': ('copysign.f64', ['f64', 'f64'], [F64, F64], 'f64'),
+    'min_nan_f32': ('min.NaN.f32', ['f32', 'f32'], [F32, F32], 'f32'),
+    'max_nan_f32': ('max.NaN.f32', ['f32', 'f32'], [F32, F32], 'f32'),
+    'cvt_rni_f32_f32': ('cvt.rni.f32.f32', ['f32'], [F32], 'f32'),
+    'cvt_sat_f32_f32': ('cvt.sat.f32.f32', ['f32'], [F32], 'f32'),
+    'add_sat_f32': ('add.sat.f32', ['f32', 'f32'], [F32, F32], 'f32'),
+    'fma_ftz_f32': ('fma.rn.ftz.f32', ['f32', 'f32', 'f32'], [F32, F32, F32], 'f32'),
+    'shl_b64': ('shl.b64', ['b64', 'u32'], [I64, POS], 'b64'),
+    'shr_u64': ('shr.u64', ['u64', 'u32'], [I64, POS], 'u64'),
+    'shr_s64': ('shr.s64', ['s64', 'u32'], [I64, POS], 's64'),
+    'bfe_u64': ('bfe.u64', ['u64', 'u32', 'u32'], [I64, POS, POS], 'u64'),
+    'bfe_s64': ('bfe.s64', ['s64', 'u32', 'u32'], [I64, POS, POS], 's64'),
+    'bfi_b64': ('bfi.b64', ['b64', 'b64', 'u32', 'u32'], [I64[:6], I64[6:12], POS, POS], 'b64'),
+    'popc_b64': ('popc.b64', ['b64'], [I64], 'u32'),
+    'clz_b64': ('clz.b64', ['b64'], [I64], 'u32'),
+    'brev_b64': ('brev.b64', ['b64'], [I64], 'b64'),
+    'mul_hi_s64': ('mul.hi.s64', ['s64', 's64'], [I64, I64], 's64'),
+    'div_s64': ('div.s64', ['s64', 's64'], [I64, I64], 's64'),
+    'rem_s64': ('rem.s64', ['s64', 's64'], [I64, I64], 's64'),
+    'cvt_rzi_s64_f64': ('cvt.rzi.s64.f64', ['f64'], [F64], 's64'),
+    'cvt_rn_f32_s64': ('cvt.rn.f32.s64', ['s64'], [I64], 'f32'),
 }
 # immediate forms: one instruction per immediate tuple, over the operand values
 IMM_FORMS = {
@@ -96,7 +122,7 @@ IMM_FORMS = {
     'shf_r_clamp_imm': ('shf.r.clamp.b32', ['b32', 'b32'], [(s,) for s in range(70)], 'b32'),
 }
 
-BITS = {'f32': 32, 's32': 32, 'u32': 32, 'b32': 32, 'f64': 64}
+BITS = {'f32': 32, 's32': 32, 'u32': 32, 'b32': 32, 'f64': 64, 'b64': 64, 'u64': 64, 's64': 64}
 HEAD = '.version 8.0\n.target sm_90\n.address_size 64\n\n'
 
 
