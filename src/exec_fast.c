@@ -142,24 +142,6 @@ FAST_FORM(fast_min_s64, LANES((int64_t)A[l] < (int64_t)B[l] ? A[l] : B[l]))
 FAST_FORM(fast_max_s64, LANES((int64_t)A[l] > (int64_t)B[l] ? A[l] : B[l]))
 FAST_FORM(fast_min_u64, LANES(A[l] < B[l] ? A[l] : B[l]))
 FAST_FORM(fast_max_u64, LANES(A[l] > B[l] ? A[l] : B[l]))
-/* float sign operations touch only the sign bit, after flushing a
- * subnormal input under .ftz; a NaN comes out as f32 or f64 arithmetic
- * gives it (fpconv.h): the canonical NaN, or the f64 NaN quieted */
-static inline uint64_t f32_sign_op(uint64_t bits, uint32_t flip, uint32_t keep)
-{
-    uint32_t v = (uint32_t)bits;
-    return (v & 0x7FFFFFFFu) > 0x7F800000u ? FP_CANON_NAN_F32 : ((v ^ flip) & keep);
-}
-static inline uint64_t f64_sign_op(uint64_t v, uint64_t flip, uint64_t keep)
-{
-    return fp_f64_bits_nan(v) ? v | (UINT64_C(1) << 51) : (v ^ flip) & keep;
-}
-FAST_FORM(fast_neg_f32, LANES(f32_sign_op(A[l], 0x80000000u, ~0u)))
-FAST_FORM(fast_neg_f32_ftz, LANES(f32_sign_op(fp_f32_bits(lane_f32_ftz(A[l])), 0x80000000u, ~0u)))
-FAST_FORM(fast_abs_f32, LANES(f32_sign_op(A[l], 0, 0x7FFFFFFFu)))
-FAST_FORM(fast_abs_f32_ftz, LANES(f32_sign_op(fp_f32_bits(lane_f32_ftz(A[l])), 0, 0x7FFFFFFFu)))
-FAST_FORM(fast_neg_f64, LANES(f64_sign_op(A[l], UINT64_C(1) << 63, ~UINT64_C(0))))
-FAST_FORM(fast_abs_f64, LANES(f64_sign_op(A[l], 0, ~(UINT64_C(1) << 63))))
 FAST_FORM(fast_selp32, LANES(((C[l] & 1) ? A[l] : B[l]) & M32))
 FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
 
@@ -339,6 +321,14 @@ static inline uint64_t f32_result(float f, bool ftz)
     return fp_f32_bits(ftz ? fp_ftz32(f) : f);
 }
 
+/* float sign operations, after flushing a subnormal input under .ftz; a
+ * NaN comes out as arithmetic gives it (fpconv.h) */
+FAST_FORM(fast_neg_f32, LANES(f32_result(-lane_f32(A[l]), false)))
+FAST_FORM(fast_neg_f32_ftz, LANES(f32_result(-lane_f32_ftz(A[l]), false)))
+FAST_FORM(fast_abs_f32, LANES(f32_result(fabsf(lane_f32(A[l])), false)))
+FAST_FORM(fast_abs_f32_ftz, LANES(f32_result(fabsf(lane_f32_ftz(A[l])), false)))
+FAST_FORM(fast_neg_f64, LANES(fp_f64_arith_bits(-fp_f64_from_bits(A[l]), A[l], 0, 0, false)))
+FAST_FORM(fast_abs_f64, LANES(fp_f64_arith_bits(fabs(fp_f64_from_bits(A[l])), A[l], 0, 0, false)))
 
 typedef enum { FF_ADD, FF_SUB, FF_MUL, FF_DIV, FF_FMA } FastFloatOp;
 
@@ -406,8 +396,7 @@ F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
             uint64_t c = op == FF_FMA ? C[l] : 0;                                \
             double d = f64_apply(op, fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]), \
                                  fp_f64_from_bits(c));                           \
-            r[l] = op == FF_DIV ? fp_f64_arith_bits(d, A[l], B[l], 0)            \
-                                : fp_f64_arith_bits(d, B[l], c, A[l]);           \
+            r[l] = fp_f64_arith_bits(d, A[l], B[l], c, op == FF_DIV);            \
         }                                                                        \
         RESULT_END();                                                            \
         return true;                                                             \

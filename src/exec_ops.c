@@ -151,10 +151,7 @@ static bool float_op(ExecCtx *x, FloatOp op)
             case FOP_MAX: r = fp_max64(a, b, IN->flags & FL_NAN); break;
             default: r = copysign(b, a); break;
             }
-            uint64_t bits = op == FOP_DIV   ? fp_f64_arith_bits(r, ab, bb, 0)
-                          : op == FOP_FMA   ? fp_f64_arith_bits(r, bb, cb, ab)
-                          : op < FOP_MIN    ? fp_f64_arith_bits(r, bb, ab, 0)
-                                            : fp_f64_bits(r);
+            uint64_t bits = op < FOP_MIN ? fp_f64_arith_bits(r, ab, bb, cb, op == FOP_DIV) : fp_f64_bits(r);
             reg_write(x, DST(0), l, f64_out_bits(x, bits), 8);
         }
     } else {
@@ -497,7 +494,7 @@ static bool exec_ABS(ExecCtx *x)
         if (t == PTX_TYPE_F32)
             reg_write(x, DST(0), l, fp_f32_bits(canon32(fabsf(f32_in(x, v)))), 4);
         else if (t == PTX_TYPE_F64)
-            reg_write(x, DST(0), l, fp_f64_arith_bits(fabs(fp_f64_from_bits(v)), v, 0, 0), 8);
+            reg_write(x, DST(0), l, fp_f64_arith_bits(fabs(fp_f64_from_bits(v)), v, 0, 0, false), 8);
         else {
             int64_t s = fp_sext(v, tbits(t));
             reg_write(x, DST(0), l, (uint64_t)(s < 0 ? -(uint64_t)s : (uint64_t)s), tbits(t) / 8);
@@ -516,7 +513,7 @@ static bool exec_NEG(ExecCtx *x)
         if (t == PTX_TYPE_F32)
             reg_write(x, DST(0), l, fp_f32_bits(canon32(-f32_in(x, v))), 4);
         else if (t == PTX_TYPE_F64)
-            reg_write(x, DST(0), l, fp_f64_arith_bits(-fp_f64_from_bits(v), v, 0, 0), 8);
+            reg_write(x, DST(0), l, fp_f64_arith_bits(-fp_f64_from_bits(v), v, 0, 0, false), 8);
         else
             reg_write(x, DST(0), l, (uint64_t)0 - v, tbits(t) / 8);
     }
@@ -598,7 +595,7 @@ static bool special(ExecCtx *x, SpecialFn fn)
             case SF_EX2: r = exp2(a); break;
             default: r = tanh(a); break;
             }
-            reg_write(x, DST(0), l, f64_out_bits(x, fp_f64_arith_bits(r, SRC(1, l), 0, 0)), 8);
+            reg_write(x, DST(0), l, f64_out_bits(x, fp_f64_arith_bits(r, SRC(1, l), 0, 0, false)), 8);
         }
     } else {
         FOR_LANES(x->exec, l) {

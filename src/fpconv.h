@@ -67,15 +67,16 @@ static inline double fp_canon_nan64(void) { return fp_f64_from_bits(FP_CANON_NAN
 
 static inline bool fp_f64_bits_nan(uint64_t v) { return (v & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF0000000000000); }
 
-/* The bits of an f64 arithmetic result r whose operands, in the order the
- * operation gives NaNs precedence, are p0, p1, p2 (0 for none): the first
- * NaN among them, quieted, when r is a NaN; the default NaN when none is.
- * The orders, as measured on the H200: add, sub, mul: b, a; fma: b, c, a;
- * div: a, b; one-operand operations: a.  Selects only, so lane loops stay
- * vectorisable. */
-static inline uint64_t fp_f64_arith_bits(double r, uint64_t p0, uint64_t p1, uint64_t p2)
+/* The bits of an f64 arithmetic result r of operands a, b, c (0 for those
+ * the operation lacks): when r is a NaN, the first NaN operand in the
+ * order the H200 gives them precedence, quieted; the default NaN when none
+ * is.  The order is b, c, a (add, sub, mul: b, a; fma: b, c, a;
+ * one-operand operations: a), except for div: a, b.  Selects only, so lane
+ * loops stay vectorisable. */
+static inline uint64_t fp_f64_arith_bits(double r, uint64_t a, uint64_t b, uint64_t c, bool is_div)
 {
     const uint64_t quiet = UINT64_C(1) << 51;
+    uint64_t p0 = is_div ? a : b, p1 = is_div ? b : c, p2 = is_div ? 0 : a;
     uint64_t nan = fp_f64_bits_nan(p0) ? p0 | quiet
                  : fp_f64_bits_nan(p1) ? p1 | quiet
                  : fp_f64_bits_nan(p2) ? p2 | quiet : FP_DEFAULT_NAN_F64;
