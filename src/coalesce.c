@@ -178,6 +178,31 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
         emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
 }
 
+/* The sector rule for the commonest warp of all: every lane active, lane l
+ * at base + l * size with base aligned to size (a power of two of at most
+ * 32 B), so the lanes cover [base, base + 32 size) without a gap.  Its
+ * lines and sectors follow from the two ends, in the order lanes touch
+ * them, as warp_sector's walk over the lanes would find them; one pass of
+ * compares (which the compiler vectorises) tells whether it is the case. */
+static bool warp_sector_consecutive(const WarpAccess *a, uint64_t size, CoalesceResult *out)
+{
+    if (a->mask != 0xFFFFFFFFu)
+        return false;
+    uint64_t base = a->addr[0], differ = base & (size - 1);
+    for (uint32_t l = 0; l < 32; l++)
+        differ |= a->addr[l] ^ (base + l * size);
+    if (differ)
+        return false;
+    uint64_t end = base + 32 * size; /* exclusive */
+    for (uint64_t line = base >> LINE_SHIFT; line <= (end - 1) >> LINE_SHIFT; line++) {
+        uint64_t lo = MAX(base, line << LINE_SHIFT), hi = MIN(end, (line + 1) << LINE_SHIFT);
+        uint32_t first = (uint32_t)(lo >> SECTOR_SHIFT) % (LINE_BYTES / SECTOR_BYTES);
+        uint32_t last = (uint32_t)((hi - 1) >> SECTOR_SHIFT) % (LINE_BYTES / SECTOR_BYTES);
+        emit(out, line << LINE_SHIFT, LINE_BYTES, (2u << last) - (1u << first));
+    }
+    return true;
+}
+
 /* cc >= 3: one transaction per 128 B line with the sectors touched in it.
  * Lanes of a power-of-two size aligned to it (every lane the executor
  * lets through) lie inside one 32 B sector each and take a lean path: a
@@ -190,6 +215,8 @@ static void warp_sector(const WarpAccess *a, CoalesceResult *out)
     uint64_t size = lane_size(a);
     if ((size & (size - 1)) || size > SECTOR_BYTES)
         goto crossing;
+    if (warp_sector_consecutive(a, size, out))
+        return;
     uint64_t keys[32], newest = UINT64_MAX, min_key = UINT64_MAX, max_key = 0, low_bits = 0;
     uint32_t masks[32], newest_mask = 0;   /* masks[n - 1] is kept in newest_mask */
     int n = 0;

@@ -448,12 +448,68 @@ START_TEST(distinct_sectors_flag)
 }
 END_TEST
 
+/* The sector rule by its definition, lane by lane: the 128 B lines in
+ * order of first touch, each with the 32 B sectors its lanes touch (lanes
+ * aligned to their size, so each lies inside one sector). */
+static void sector_reference(const WarpAccess *a, CoalesceResult *r)
+{
+    r->ntrans = 0;
+    r->sectors = 0;
+    for (int l = 0; l < 32; l++) {
+        if (!(a->mask >> l & 1))
+            continue;
+        uint64_t line = a->addr[l] & ~127ull;
+        uint32_t bit = 1u << ((a->addr[l] >> 5) & 3), i = 0;
+        while (i < r->ntrans && r->trans[i].addr != line)
+            i++;
+        if (i == r->ntrans)
+            r->trans[r->ntrans++] = (MemTransaction){line, 128, 0};
+        r->sectors += !(r->trans[i].sector_mask & bit);
+        r->trans[i].sector_mask |= bit;
+    }
+}
+
+START_TEST(sector_consecutive_lanes_every_offset)
+{
+    /* whole warps on consecutive elements (the coalescer's shortcut), at
+     * every aligned offset in two lines and every word size, against the
+     * rule applied lane by lane; then the same warps with one lane moved
+     * or switched off, which leave the shortcut */
+    uint32_t sizes[] = {1, 2, 4, 8, 16};
+    int checked = 0;
+    for (int k = 0; k < 5; k++) {
+        for (uint64_t off = 0; off < 256; off += sizes[k]) {
+            for (int variant = 0; variant < 3; variant++) {
+                WarpAccess a = strided(0xFFFFFFFF, sizes[k], BASE + off, sizes[k]);
+                if (variant == 1)
+                    a.addr[17] += 512; /* one lane elsewhere */
+                if (variant == 2)
+                    a.mask &= ~(1u << 5);
+                CoalesceResult got = run(COALESCE_SECTOR, &a, false), want;
+                sector_reference(&a, &want);
+                ck_assert_uint_eq(got.requests, 1);
+                ck_assert_uint_eq(got.ntrans, want.ntrans);
+                ck_assert_uint_eq(got.sectors, want.sectors);
+                for (uint32_t i = 0; i < want.ntrans; i++) {
+                    ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
+                    ck_assert_uint_eq(got.trans[i].bytes, 128);
+                    ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
+                }
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_eq(checked, 3 * (256 + 128 + 64 + 32 + 16));
+}
+END_TEST
+
 static Suite *coalesce_suite(void)
 {
     Suite *s = suite_create("coalesce");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, sector_unit_stride);
     tcase_add_test(tc, sector_misaligned);
+    tcase_add_test(tc, sector_consecutive_lanes_every_offset);
     tcase_add_test(tc, sector_strides);
     tcase_add_test(tc, sector_broadcast_and_permutation);
     tcase_add_test(tc, sector_partial_masks);
