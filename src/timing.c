@@ -1677,7 +1677,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
  * the cost run-ahead worked out (not a global access waiting in a record),
  * with no timeline or observer to tell: most issues of ALU-bound code.
  * The same effects as issue(), in fewer steps: such an instruction does
- * not sync, block, end the warp or touch its Warp or CTA (may_run_ahead). */
+ * not sync, block, end the warp or touch its Warp or CTA (may_run_ahead),
+ * and no instruction budget is counted (a budget turns run-ahead off). */
 static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, uint64_t t)
 {
     const TInsn *in = s->next;
