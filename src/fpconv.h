@@ -63,7 +63,6 @@ static inline uint64_t fp_f64_bits(double x) { uint64_t u; memcpy(&u, &x, 8); re
 static inline double fp_f64_from_bits(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
 
 static inline float fp_canon_nan32(void) { return fp_f32_from_bits(FP_CANON_NAN_F32); }
-static inline double fp_canon_nan64(void) { return fp_f64_from_bits(FP_CANON_NAN_F64); }
 
 static inline bool fp_f64_bits_nan(uint64_t v) { return (v & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF0000000000000); }
 

@@ -1460,6 +1460,23 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
     s->func = s->nahead ? steps_func : resume_func;
 }
 
+/* The instruction's results are ready at `ready`; a reader waits in state. */
+static inline void results_ready(const Model *md, Sm *sm, const WarpSlot *s, const TInsn *in, uint64_t ready,
+                                 uint8_t state)
+{
+    uint64_t *sb = slot_scoreboard(md, sm, s);
+    for (unsigned i = 0; i < in->ndst; i++)
+        sb[in->dst[i]] = SB_PACK(ready, state);
+}
+
+/* After the slot issued `in` at t: its results and its next fetch. */
+static inline void slot_issued(const Model *md, Sm *sm, WarpSlot *s, const TInsn *in, uint64_t t, uint64_t ready,
+                               uint8_t state)
+{
+    results_ready(md, sm, s, in, ready, state);
+    s->fetch_ready = t + (in->control ? md->fetch_after_branch : md->fetch_after);
+}
+
 /* When the result of a shared, constant or parameter access that ran
  * ahead is ready, issued at t: its cost (wavefronts) was worked out then;
  * it takes the memory pipe now. */
@@ -1625,10 +1642,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     }
     if (record >= 0)
         sm->free_records[sm->nfree_records++] = (uint8_t)record;
-    uint64_t *sb = slot_scoreboard(md, sm, s);
-    for (unsigned i = 0; i < done->ndst; i++)
-        sb[done->dst[i]] = SB_PACK(ready, state);
-    s->fetch_ready = t + (done->control ? md->fetch_after_branch : md->fetch_after);
+    slot_issued(md, sm, s, done, t, ready, state);
     if (G_UNLIKELY(done->sync))
         issue_sync(md, sm, s, done, info.func, info.pc, t);
     if (info.blocked)
@@ -1700,10 +1714,7 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
         ready = ahead_access_ready(md, sm, sched, in, wavefronts, t);
         state = STATE_SHORT_SCOREBOARD;
     }
-    uint64_t *sb = slot_scoreboard(md, sm, s);
-    for (unsigned i = 0; i < in->ndst; i++)
-        sb[in->dst[i]] = SB_PACK(ready, state);
-    s->fetch_ready = t + (in->control ? md->fetch_after_branch : md->fetch_after);
+    slot_issued(md, sm, s, in, t, ready, state);
     sm->where[k] = SLOT_IDLE;
     slot_peek(md, sm, s);
     if (s->next)
@@ -2367,10 +2378,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
-        uint8_t state = STATE_LONG_SCOREBOARD; /* global and local accesses are long */
-        uint64_t *sb = slot_scoreboard(md, sm, s);
-        for (unsigned i = 0; i < d->done->ndst; i++)
-            sb[d->done->dst[i]] = SB_PACK(ready, state);
+        results_ready(md, sm, s, d->done, ready, STATE_LONG_SCOREBOARD); /* global and local accesses are long */
     }
     g_clear_pointer(&rs->refs, g_free);
     rs->n = 0;
