@@ -359,20 +359,28 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
     return hits & ~(uint32_t)(fetch >> shift);
 }
 
-/* The SM's side of a global or local access: the coalescer, the counters
+/* A request's transactions as the coalescer made them (CoalesceResult or
+ * CoalescedAccess), and whether it goes through L1 (through_l1). */
+typedef struct {
+    const MemTransaction *trans;
+    uint32_t ntrans, sectors;
+    bool distinct_sectors;
+    bool use_l1;
+} Coalesced;
+
+/* The SM's side of a global or local access once coalesced: the counters
  * and L1 (or the read-only path), which only this SM's requests touch.
- * Leaves in *r what goes on to L2; returns the memory pipe's cycles. */
-static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
-                               bool local, MemCounters *c, MemRequest *r)
+ * `a` is read only for an atomic (its lanes on one address).  Leaves in *r
+ * what goes on to L2; returns the memory pipe's cycles. */
+static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, bool a_write,
+                                  const WarpAccess *a, bool local, Coalesced cr, MemCounters *c, MemRequest *r)
 {
     const GpuConfig *cfg = ms->cfg;
     bool atomic = in->op == OP_ATOM || in->op == OP_RED;
-    bool write = a->write && !atomic;
+    bool write = a_write && !atomic;
     bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
     bool readonly_path = nc && cfg->readonly.size_bytes;
-    bool use_l1 = through_l1(cfg, in, a, local);
-    CoalesceResult cr;
-    coalesce(cfg->coalescing, a, use_l1, &cr);
+    bool use_l1 = cr.use_l1;
     if (atomic) {
         c->gatom_requests++;
         c->gatom_sectors += cr.sectors;
@@ -449,6 +457,18 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     return MAX(cr.ntrans, 1u);
 }
 
+/* The SM's side of a global or local access: the coalescer, then
+ * sm_part_coalesced(). */
+static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                               bool local, MemCounters *c, MemRequest *r)
+{
+    bool use_l1 = through_l1(ms->cfg, in, a, local);
+    CoalesceResult cr;
+    coalesce(ms->cfg->coalescing, a, use_l1, &cr);
+    Coalesced view = {cr.trans, cr.ntrans, cr.sectors, cr.distinct_sectors, use_l1};
+    return sm_part_coalesced(ms, sm, now, in, a->write, a, local, view, c, r);
+}
+
 uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
@@ -482,15 +502,78 @@ void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint3
             cache_prefetch(ms->l2, trans[i].addr);
 }
 
+/* The rest of a global access whose SM part left *r (memsys_access()). */
+static MemTiming global_beyond(MemSys *ms, uint64_t now, uint32_t pipe, const MemRequest *r, MemCounters *c)
+{
+    if (r->ntrans > 1) /* their lookups overlap */
+        memsys_prefetch_beyond(ms, r->trans, r->ntrans);
+    return (MemTiming){.ready = memsys_access_beyond(ms, now, r, c), .pipe_cycles = pipe, .long_latency = true};
+}
+
 /* Global or local accesses through the coalescer, L1 (or read-only path), L2, DRAM. */
 static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                                bool local, MemCounters *c)
 {
     MemRequest r;
     uint32_t pipe = global_sm_part(ms, sm, now, in, a, local, c, &r);
-    if (r.ntrans > 1) /* their lookups overlap */
-        memsys_prefetch_beyond(ms, r.trans, r.ntrans);
-    return (MemTiming){.ready = memsys_access_beyond(ms, now, &r, c), .pipe_cycles = pipe, .long_latency = true};
+    return global_beyond(ms, now, pipe, &r, c);
+}
+
+/* A transaction of at most 128 B in 8 bytes: its start in 32 B units
+ * (addresses below 2^63), its sectors (4 bits) and its size (32 B << 0..2). */
+static bool trans_pack(const MemTransaction *t, uint64_t *packed)
+{
+    uint32_t code = t->bytes == 32 ? 0 : t->bytes == 64 ? 1 : t->bytes == 128 ? 2 : 3;
+    if (code > 2 || t->sector_mask > 15 || (t->addr & 31) || t->addr >> 63)
+        return false;
+    *packed = (t->addr >> 5) << 6 | (uint64_t)t->sector_mask << 2 | code;
+    return true;
+}
+
+static MemTransaction trans_unpack(uint64_t packed)
+{
+    return (MemTransaction){.addr = (packed >> 6) << 5, .bytes = 32u << (packed & 3),
+                            .sector_mask = (uint32_t)(packed >> 2) & 15};
+}
+
+bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a, CoalescedAccess *out)
+{
+    if (!a->mask || a->space != SPACE_GLOBAL || (in->op != OP_LD && in->op != OP_ST))
+        return false;
+    bool use_l1 = through_l1(ms->cfg, in, a, false);
+    CoalesceResult cr;
+    coalesce(ms->cfg->coalescing, a, use_l1, &cr);
+    if (cr.ntrans > MEMSYS_AHEAD_TRANS)
+        return false;
+    for (uint32_t i = 0; i < cr.ntrans; i++)
+        if (!trans_pack(&cr.trans[i], &out->trans[i]))
+            return false;
+    out->mask = a->mask;
+    out->size = (uint8_t)a->size;
+    out->write = a->write;
+    out->use_l1 = use_l1;
+    out->distinct_sectors = cr.distinct_sectors;
+    out->sectors = cr.sectors;
+    out->ntrans = cr.ntrans;
+    return true;
+}
+
+uint32_t memsys_access_sm_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
+                                    const CoalescedAccess *p, MemCounters *c, MemRequest *r)
+{
+    MemTransaction trans[MEMSYS_AHEAD_TRANS];
+    for (uint32_t i = 0; i < p->ntrans; i++)
+        trans[i] = trans_unpack(p->trans[i]);
+    Coalesced view = {trans, p->ntrans, p->sectors, p->distinct_sectors, p->use_l1};
+    return sm_part_coalesced(ms, sm, now, in, p->write, NULL, false, view, c, r);
+}
+
+MemTiming memsys_access_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const CoalescedAccess *p,
+                                  MemCounters *c)
+{
+    MemRequest r;
+    uint32_t pipe = memsys_access_sm_coalesced(ms, sm, now, in, p, c, &r);
+    return global_beyond(ms, now, pipe, &r, c);
 }
 
 MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,

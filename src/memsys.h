@@ -86,6 +86,33 @@ typedef struct {
 uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
                           uint64_t local_id, MemCounters *c, MemRequest *r);
 uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c);
+
+/* A load or store of global memory coalesced before its issue: what the
+ * SM's side needs of it, which follows from its addresses alone.  The
+ * timing model's run-ahead makes one while the addresses are in the host's
+ * cache, and keeps it rather than the 32 addresses until the access
+ * issues: as many bytes at most, and usually a few.  Each transaction is
+ * packed in 8 bytes (memsys.c).  memsys_coalesce_ahead() fills it and
+ * returns true for a load or store (ld, st) of the global space with
+ * active lanes and at most MEMSYS_AHEAD_TRANS transactions; then
+ * memsys_access_sm_coalesced() and memsys_access_coalesced() at issue are
+ * memsys_access_sm() and memsys_access() of the access, with the same
+ * results. */
+#define MEMSYS_AHEAD_TRANS 32
+typedef struct {
+    uint32_t mask;          /* the lanes that accessed */
+    uint8_t size;           /* bytes per lane */
+    bool write;
+    bool use_l1;            /* looked up in L1 or the read-only path */
+    bool distinct_sectors;  /* CoalesceResult's */
+    uint32_t sectors, ntrans;
+    uint64_t trans[MEMSYS_AHEAD_TRANS];
+} CoalescedAccess;
+bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a, CoalescedAccess *out);
+uint32_t memsys_access_sm_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
+                                    const CoalescedAccess *p, MemCounters *c, MemRequest *r);
+MemTiming memsys_access_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const CoalescedAccess *p,
+                                  MemCounters *c);
 /* A hint that the `n` transactions `trans` will soon be taken beyond the
  * SM: starts loading their L2 sets into the host's cache.  Changes nothing
  * the model sees.  (memsys_access() gives it for its own requests.) */

@@ -112,6 +112,20 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
  * a short access is at most 128 wavefronts (smem_banks) */
 #define AHEAD_RECORDED UINT8_MAX
 
+/* A global access run ahead, waiting in its SM's records for its issue:
+ * coalesced already where it fits (memsys_coalesce_ahead), which reads its
+ * addresses while they are in the host's cache, else the addresses.  The
+ * flag and a coalesced access's first transactions share a host cache
+ * line, so issuing one mostly touches that line alone, where the 32
+ * addresses are four more, long out of the cache by then. */
+typedef struct {
+    _Alignas(64) bool coalesced;
+    union {
+        CoalescedAccess pre; /* coalesced */
+        WarpAccess raw;      /* not */
+    };
+} AheadRecord;
+
 /* Two host cache lines, aligned (the array is): issuing touches most
  * fields, and a warp is rarely still in the host's cache when it issues
  * again, with thousands of others interleaved.  So what issuing needs is
@@ -246,7 +260,7 @@ typedef struct {
     WarpAccess *ahead_log; /* the same for the accesses of instructions run ahead */
     /* global accesses run ahead, waiting for their issue: records[i] for
      * each i not in free_records[0 .. nfree_records) */
-    WarpAccess *records;
+    AheadRecord *records;
     uint8_t *free_records;
     uint32_t nfree_records;
     /* where the SM's counts go: the launch's, or its host thread's */
@@ -1086,7 +1100,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->log = carve(c, sizeof *sm->log);
     sm->ahead_log = carve(c, sizeof *sm->ahead_log);
     sm->req = carve(c, sizeof *sm->req);
-    sm->records = carve(c, md->nrecords * sizeof(WarpAccess));
+    sm->records = carve(c, md->nrecords * sizeof(AheadRecord));
     sm->free_records = carve(c, md->nrecords);
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
@@ -1246,7 +1260,30 @@ static uint64_t tl_sectors(const MemCounters *c)
     return c->gld_sectors + c->gst_sectors + c->gatom_sectors + c->lld_sectors + c->lst_sectors;
 }
 
-static TimelineMemKind tl_mem_kind(const Insn *in, const WarpAccess *a)
+/* What an issued instruction accessed: the lanes' addresses (the SM's
+ * log, or a record run ahead) or a record coalesced ahead, and what the
+ * timing model reads of either. */
+typedef struct {
+    const WarpAccess *raw;        /* NULL when coalesced */
+    const CoalescedAccess *pre;   /* NULL when not */
+    uint32_t mask, size;
+    uint8_t space;
+    bool write;
+} Accessed;
+
+static inline Accessed accessed_raw(const WarpAccess *a)
+{
+    return (Accessed){a, NULL, a->mask, a->size, a->space, a->write};
+}
+
+static inline Accessed accessed_record(const AheadRecord *r)
+{
+    if (!r->coalesced)
+        return accessed_raw(&r->raw);
+    return (Accessed){NULL, &r->pre, r->pre.mask, r->pre.size, SPACE_GLOBAL, r->pre.write};
+}
+
+static TimelineMemKind tl_mem_kind(const Insn *in, const Accessed *a)
 {
     bool local = a->space == SPACE_LOCAL;
     if (in->op == OP_ATOM || in->op == OP_RED)
@@ -1256,7 +1293,7 @@ static TimelineMemKind tl_mem_kind(const Insn *in, const WarpAccess *a)
     return local ? TL_MEM_LD_LOCAL : TL_MEM_LD_GLOBAL;
 }
 
-static uint32_t tl_bytes(const WarpAccess *a)
+static uint32_t tl_bytes(const Accessed *a)
 {
     return (uint32_t)__builtin_popcount(a->mask) * a->size;
 }
@@ -1410,16 +1447,19 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
     AheadCtx *a = data;
     g_assert(step < AHEAD_MAX);
     a->accessed |= 1u << step;
+    const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     if (a->md->may_run_ahead[a->steps[step].func][a->steps[step].pc] == RUN_AHEAD_RECORD) {
         /* max_records said there is one */
         g_assert(a->sm->nfree_records && a->nrecords < AHEAD_RECORDS);
         uint8_t r = a->sm->free_records[--a->sm->nfree_records];
-        memcpy(&a->sm->records[r], log, sizeof *log);
+        AheadRecord *rec = &a->sm->records[r];
+        rec->coalesced = memsys_coalesce_ahead(a->md->mem, in, log, &rec->pre);
+        if (!rec->coalesced)
+            memcpy(&rec->raw, log, sizeof *log);
         a->records[a->nrecords++] = r;
         a->wavefronts[step] = AHEAD_RECORDED;
         return;
     }
-    const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
     g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles < AHEAD_RECORDED);
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
@@ -1549,13 +1589,11 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
     uint32_t ahead_wavefronts = 0;
-    const WarpAccess *access = sm->log; /* what the instruction accessed */
-    int record = -1;                     /* its record (AHEAD_RECORDED), given back below */
+    int record = -1; /* the record of its access (AHEAD_RECORDED), given back below */
     if (s->ahead_at < s->nahead) { /* executed already */
         ahead_wavefronts = s->ahead_wavefronts[s->ahead_at];
         if (ahead_wavefronts == AHEAD_RECORDED) {
             record = s->ahead_records[s->ahead_record_at++];
-            access = &sm->records[record];
             ahead_wavefronts = 0;
         }
         info = (StepInfo){.func = s->func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
@@ -1587,11 +1625,14 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
-    if (access->mask) {
+    /* what the instruction accessed: the log has it unless it ran ahead */
+    Accessed access = record >= 0 ? accessed_record(&sm->records[record]) : accessed_raw(sm->log);
+    if (access.mask) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
-        bool beyond_sm = memsys_shared_level(access); /* global or local: through L2 */
-        if (access->write && beyond_sm) { /* what a later fence waits for */
+        /* global or local: through L2 */
+        bool beyond_sm = access.pre || memsys_shared_level(access.raw);
+        if (access.write && beyond_sm) { /* what a later fence waits for */
             uint64_t *stored = &sm->stores_reach_l2[s - sm->slots];
             *stored = MAX(*stored, t + cfg->l2.latency);
         }
@@ -1601,15 +1642,16 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
              * (run_quanta) */
             MemRequest *r = sm->req;
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
-            uint32_t pipe = memsys_access_sm(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem, r);
+            uint32_t pipe = access.pre ? memsys_access_sm_coalesced(md->mem, sm->id, t, in, access.pre, &sm->ts->mem, r)
+                                       : memsys_access_sm(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem, r);
             uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe);
             DeferredList *later = &sm->deferred[md->filling];
             Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
                           .age = sm->age[s - sm->slots], .in = in, .done = done, .queued = (uint32_t)queued};
             if (G_UNLIKELY(sm->tl)) {
                 d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
-                d.tl_kind = (uint8_t)tl_mem_kind(in, access);
-                d.tl_bytes = tl_bytes(access);
+                d.tl_kind = (uint8_t)tl_mem_kind(in, &access);
+                d.tl_bytes = tl_bytes(&access);
             }
             if (request_goes_beyond(r)) {
                 ready = TIME_PENDING;
@@ -1629,11 +1671,12 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
             state = STATE_LONG_SCOREBOARD;
         } else {
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
-            MemTiming mt = memsys_access(md->mem, sm->id, t, in, access, local_id, &sm->ts->mem);
+            MemTiming mt = access.pre ? memsys_access_coalesced(md->mem, sm->id, t, in, access.pre, &sm->ts->mem)
+                                      : memsys_access(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem);
             ready = MAX(mt.ready, t + 1) + lsu_enqueue(md, sm, sched, t, mt.pipe_cycles);
             if (G_UNLIKELY(sm->tl) && mt.long_latency)
-                timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, access), t, ready,
-                             (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(access), in->line);
+                timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, &access), t, ready,
+                             (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(&access), in->line);
             state = mt.long_latency ? STATE_LONG_SCOREBOARD : STATE_SHORT_SCOREBOARD;
         }
     } else if (ahead_wavefronts) { /* its access was costed when it ran ahead: the same as above */

@@ -1,7 +1,8 @@
 /* test_memsys.c — the memory hierarchy on synthetic request streams:
  * what L1, L2 and DRAM count for loads whose answers follow from the
- * bundled configurations' geometry, and that the split calls
- * (memsys_access_sm + memsys_access_beyond) equal memsys_access.
+ * bundled configurations' geometry, that the split calls
+ * (memsys_access_sm + memsys_access_beyond) equal memsys_access, and so
+ * do accesses coalesced ahead of their issue (memsys_coalesce_ahead).
  *
  * Expected values are worked out here from the addresses (distinct lines,
  * sectors, DRAM granules), not taken from the code under test.
@@ -237,6 +238,77 @@ START_TEST(split_calls_equal_whole)
 }
 END_TEST
 
+/* Accesses coalesced ahead (memsys_coalesce_ahead), then timed whole or
+ * split, give what memsys_access gives for their addresses: loads, stores
+ * and ld.global.nc of 1 to 16 B lanes, consecutive, strided, offset and
+ * scattered, on every generation's rule. */
+START_TEST(coalesced_ahead_equals_whole)
+{
+    static const char *const names[] = { "h200", "gtx1060", "k40", "gtx460", "gtx280", "9400m", "8800gtx" };
+    for (size_t k = 0; k < G_N_ELEMENTS(names); k++) {
+        GpuConfig *cfg = load(names[k]);
+        MemSys *whole = memsys_new(cfg, NULL), *ahead = memsys_new(cfg, NULL), *split = memsys_new(cfg, NULL);
+        MemCounters cw, ca, cs;
+        memset(&cw, 0, sizeof cw);
+        memset(&ca, 0, sizeof ca);
+        memset(&cs, 0, sizeof cs);
+        Insn ld = load_insn(), st = load_insn(), nc = load_insn();
+        st.op = OP_ST;
+        nc.flags |= FL_NC;
+        uint32_t rng = 777, coalesced = 0, kept = 0;
+        for (uint64_t t = 0; t < 600; t++) {
+            WarpAccess a;
+            memset(&a, 0, sizeof a);
+            a.mask = t % 4 ? 0xFFFFFFFFu : 0xFFFFFFFFu >> (t % 29) << (t % 3);
+            if (t % 50 == 7)
+                a.mask = 0; /* a warp with no lane on the path */
+            a.size = 1u << (t % 5);
+            a.space = SPACE_GLOBAL;
+            a.write = t % 3 == 0;
+            uint64_t stride = (t / 5) % 6 == 5 ? 0 : 1ull << ((t / 5) % 6); /* in lanes' words; 0: scattered */
+            for (int i = 0; i < 32; i++) {
+                rng = rng * 1103515245u + 12345u;
+                uint64_t word = stride ? (uint64_t)i * stride + t % 7 : (rng >> 8) % 8192;
+                a.addr[i] = BASE + (word + t * 16) * a.size;
+            }
+            const Insn *in = a.write ? &st : t % 2 ? &nc : &ld;
+            uint32_t sm = (uint32_t)(t % cfg->num_sms);
+            MemTiming mt = memsys_access(whole, sm, t, in, &a, 0, &cw);
+            CoalescedAccess pre;
+            memset(&pre, 0xA5, sizeof pre); /* nothing unwritten may be read */
+            if (!memsys_coalesce_ahead(ahead, in, &a, &pre)) { /* timed from its addresses then */
+                kept++;
+                (void)memsys_access(ahead, sm, t, in, &a, 0, &ca);
+                (void)memsys_access(split, sm, t, in, &a, 0, &cs);
+                continue;
+            }
+            coalesced++;
+            MemTiming ma = memsys_access_coalesced(ahead, sm, t, in, &pre, &ca);
+            MemRequest r;
+            uint32_t pipe = memsys_access_sm_coalesced(split, sm, t, in, &pre, &cs, &r);
+            uint64_t ready = memsys_access_beyond(split, t, &r, &cs);
+            ck_assert_uint_eq(ma.pipe_cycles, mt.pipe_cycles);
+            ck_assert_uint_eq(ma.ready, mt.ready);
+            ck_assert_int_eq(ma.long_latency, mt.long_latency);
+            ck_assert_uint_eq(pipe, mt.pipe_cycles);
+            ck_assert_uint_eq(ready, mt.ready);
+        }
+        memsys_finish(whole, &cw);
+        memsys_finish(ahead, &ca);
+        memsys_finish(split, &cs);
+        ck_assert_msg(memcmp(&cw, &ca, sizeof cw) == 0, "%s: whole and ahead differ", names[k]);
+        ck_assert_msg(memcmp(&cw, &cs, sizeof cw) == 0, "%s: whole and split differ", names[k]);
+        /* most warps fit; an empty one never does */
+        ck_assert_uint_gt(coalesced, 400);
+        ck_assert_uint_gt(kept, 0);
+        memsys_free(whole);
+        memsys_free(ahead);
+        memsys_free(split);
+        config_free(cfg);
+    }
+}
+END_TEST
+
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
@@ -245,6 +317,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, fermi_first_touch_counts_every_sector_missed);
     tcase_add_test(tc, sectored_l1_fetches_only_sectors_asked);
     tcase_add_test(tc, split_calls_equal_whole);
+    tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
     suite_add_tcase(s, tc);
     return s;
