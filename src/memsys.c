@@ -519,35 +519,39 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     return global_beyond(ms, now, pipe, &r, c);
 }
 
-/* A transaction of at most 128 B in 8 bytes: its start in 32 B units
- * (addresses below 2^63), its sectors (4 bits) and its size (32 B << 0..2). */
-static bool trans_pack(const MemTransaction *t, uint64_t *packed)
+/* Whether the active lanes' bytes lie within `lines` 128 B lines. */
+static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
 {
-    uint32_t code = t->bytes == 32 ? 0 : t->bytes == 64 ? 1 : t->bytes == 128 ? 2 : 3;
-    if (code > 2 || t->sector_mask > 15 || (t->addr & 31) || t->addr >> 63)
-        return false;
-    *packed = (t->addr >> 5) << 6 | (uint64_t)t->sector_mask << 2 | code;
-    return true;
-}
-
-static MemTransaction trans_unpack(uint64_t packed)
-{
-    return (MemTransaction){.addr = (packed >> 6) << 5, .bytes = 32u << (packed & 3),
-                            .sector_mask = (uint32_t)(packed >> 2) & 15};
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (a->mask == 0xFFFFFFFFu) { /* the common warp: a loop the compiler vectorises */
+        for (uint32_t l = 0; l < 32; l++) {
+            lo = MIN(lo, a->addr[l]);
+            hi = MAX(hi, a->addr[l]);
+        }
+    } else {
+        for (uint32_t m = a->mask; m; m &= m - 1) {
+            uint64_t addr = a->addr[__builtin_ctz(m)];
+            lo = MIN(lo, addr);
+            hi = MAX(hi, addr);
+        }
+    }
+    uint64_t size = MAX(a->size, 1u);
+    uint64_t last = hi > UINT64_MAX - size ? UINT64_MAX : hi + size - 1;
+    return (last >> 7) - (lo >> 7) < lines;
 }
 
 bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a, CoalescedAccess *out)
 {
-    if (!a->mask || a->space != SPACE_GLOBAL || (in->op != OP_LD && in->op != OP_ST))
+    CoalesceRule rule = ms->cfg->coalescing;
+    if (!a->mask || a->space != SPACE_GLOBAL || (in->op != OP_LD && in->op != OP_ST) ||
+        (rule != COALESCE_SECTOR && rule != COALESCE_CC20) || !lanes_within_lines(a, MEMSYS_AHEAD_TRANS))
         return false;
     bool use_l1 = through_l1(ms->cfg, in, a, false);
     CoalesceResult cr;
-    coalesce(ms->cfg->coalescing, a, use_l1, &cr);
-    if (cr.ntrans > MEMSYS_AHEAD_TRANS)
+    coalesce(rule, a, use_l1, &cr);
+    if (cr.ntrans > MEMSYS_AHEAD_TRANS) /* wide words split in sub-requests, or 32 B segments */
         return false;
-    for (uint32_t i = 0; i < cr.ntrans; i++)
-        if (!trans_pack(&cr.trans[i], &out->trans[i]))
-            return false;
+    memcpy(out->trans, cr.trans, cr.ntrans * sizeof cr.trans[0]);
     out->mask = a->mask;
     out->size = (uint8_t)a->size;
     out->write = a->write;
@@ -561,10 +565,7 @@ bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a
 uint32_t memsys_access_sm_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
                                     const CoalescedAccess *p, MemCounters *c, MemRequest *r)
 {
-    MemTransaction trans[MEMSYS_AHEAD_TRANS];
-    for (uint32_t i = 0; i < p->ntrans; i++)
-        trans[i] = trans_unpack(p->trans[i]);
-    Coalesced view = {trans, p->ntrans, p->sectors, p->distinct_sectors, p->use_l1};
+    Coalesced view = {p->trans, p->ntrans, p->sectors, p->distinct_sectors, p->use_l1};
     return sm_part_coalesced(ms, sm, now, in, p->write, NULL, false, view, c, r);
 }
 

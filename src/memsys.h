@@ -91,14 +91,18 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
  * SM's side needs of it, which follows from its addresses alone.  The
  * timing model's run-ahead makes one while the addresses are in the host's
  * cache, and keeps it rather than the 32 addresses until the access
- * issues: as many bytes at most, and usually a few.  Each transaction is
- * packed in 8 bytes (memsys.c).  memsys_coalesce_ahead() fills it and
- * returns true for a load or store (ld, st) of the global space with
- * active lanes and at most MEMSYS_AHEAD_TRANS transactions; then
- * memsys_access_sm_coalesced() and memsys_access_coalesced() at issue are
- * memsys_access_sm() and memsys_access() of the access, with the same
- * results. */
-#define MEMSYS_AHEAD_TRANS 32
+ * issues: for the common warp, whose lanes lie in a line or two, a few
+ * transactions (one host cache line) instead of 256 bytes.
+ * memsys_coalesce_ahead() fills it and returns true for a load or store
+ * (ld, st) of the global space with active lanes within
+ * MEMSYS_AHEAD_TRANS lines, under a rule of whole lines (cc >= 2: at most
+ * a transaction per line for words of 4 B), when its transactions fit;
+ * then memsys_access_sm_coalesced() and memsys_access_coalesced() at issue
+ * are memsys_access_sm() and memsys_access() of the access, with the same
+ * results.  Other accesses keep their addresses: coalescing them ahead
+ * would save nothing (a warp over many lines has as many transactions,
+ * and the per-lane rules of cc 1.x give one per lane). */
+#define MEMSYS_AHEAD_TRANS 8
 typedef struct {
     uint32_t mask;          /* the lanes that accessed */
     uint8_t size;           /* bytes per lane */
@@ -106,7 +110,7 @@ typedef struct {
     bool use_l1;            /* looked up in L1 or the read-only path */
     bool distinct_sectors;  /* CoalesceResult's */
     uint32_t sectors, ntrans;
-    uint64_t trans[MEMSYS_AHEAD_TRANS];
+    MemTransaction trans[MEMSYS_AHEAD_TRANS];
 } CoalescedAccess;
 bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a, CoalescedAccess *out);
 uint32_t memsys_access_sm_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,

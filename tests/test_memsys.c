@@ -298,9 +298,16 @@ START_TEST(coalesced_ahead_equals_whole)
         memsys_finish(split, &cs);
         ck_assert_msg(memcmp(&cw, &ca, sizeof cw) == 0, "%s: whole and ahead differ", names[k]);
         ck_assert_msg(memcmp(&cw, &cs, sizeof cw) == 0, "%s: whole and split differ", names[k]);
-        /* most warps fit; an empty one never does */
-        ck_assert_uint_gt(coalesced, 400);
-        ck_assert_uint_gt(kept, 0);
+        /* both kinds are there where the rule allows it: warps that fit
+         * and those that keep their addresses (no lane on the path, lanes
+         * over many lines, wide words in sub-requests); under cc 1.x every
+         * warp keeps them */
+        bool whole_lines = cfg->coalescing == COALESCE_SECTOR || cfg->coalescing == COALESCE_CC20;
+        if (whole_lines)
+            ck_assert_uint_gt(coalesced, 100);
+        else
+            ck_assert_uint_eq(coalesced, 0);
+        ck_assert_uint_gt(kept, 100);
         memsys_free(whole);
         memsys_free(ahead);
         memsys_free(split);
