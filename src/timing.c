@@ -858,6 +858,10 @@ static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s
 static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
 {
     slot_peek_insn(md, sm, s);
+    /* a global access that ran ahead: its record is read at issue, and
+     * other warps issue meanwhile */
+    if (s->ahead_at < s->nahead && s->ahead_wavefronts[s->ahead_at] == AHEAD_RECORDED)
+        __builtin_prefetch(&sm->records[s->ahead_records[s->ahead_record_at]]);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
 }
 
