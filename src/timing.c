@@ -113,11 +113,11 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 #define AHEAD_RECORDED UINT8_MAX
 
 /* A global access run ahead, waiting in its SM's records for its issue:
- * coalesced already where it fits (memsys_coalesce_ahead), which reads its
- * addresses while they are in the host's cache, else the addresses.  The
- * flag and a coalesced access's first transactions share a host cache
- * line, so issuing one mostly touches that line alone, where the 32
- * addresses are four more, long out of the cache by then. */
+ * coalesced already where that saves (memsys_coalesce_ahead), which reads
+ * its addresses while they are in the host's cache, else the addresses.
+ * The flag and a coalesced access's first transactions share a host cache
+ * line, so issuing one mostly touches that line alone, where reading the
+ * 32 addresses touched four more, long out of the cache by then. */
 typedef struct {
     _Alignas(64) bool coalesced;
     union {
