@@ -658,7 +658,12 @@ static bool fast_ld_kernel_param(ExecCtx *x)
         log->size = size;
         log->space = SPACE_PARAM;
         log->write = false;
-        FOR_LANES(x->exec, l) log->addr[l] = addr;
+        if (x->exec == FULL_MASK) { /* as span_log */
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                log->addr[l] = addr;
+        } else {
+            FOR_LANES(x->exec, l) log->addr[l] = addr;
+        }
     }
     uint64_t v = load_bits(x->cta->spec->params + addr, size, isa_type_class(IN->type) == TC_SINT);
     RESULT_BEGIN(d->reg);
