@@ -360,24 +360,26 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
 }
 
 /* A request's transactions as the coalescer made them (CoalesceResult or
- * CoalescedAccess), and whether it goes through L1 (through_l1). */
+ * CoalescedAccess), whether it goes through L1 (through_l1) and whether
+ * the access writes. */
 typedef struct {
     const MemTransaction *trans;
     uint32_t ntrans, sectors;
     bool distinct_sectors;
     bool use_l1;
+    bool write;
 } Coalesced;
 
 /* The SM's side of a global or local access once coalesced: the counters
  * and L1 (or the read-only path), which only this SM's requests touch.
  * `a` is read only for an atomic (its lanes on one address).  Leaves in *r
  * what goes on to L2; returns the memory pipe's cycles. */
-static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, bool a_write,
-                                  const WarpAccess *a, bool local, Coalesced cr, MemCounters *c, MemRequest *r)
+static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const WarpAccess *a,
+                                  bool local, Coalesced cr, MemCounters *c, MemRequest *r)
 {
     const GpuConfig *cfg = ms->cfg;
     bool atomic = in->op == OP_ATOM || in->op == OP_RED;
-    bool write = a_write && !atomic;
+    bool write = cr.write && !atomic;
     bool nc = (in->flags & FL_NC) != 0 && !write && !atomic;
     bool readonly_path = nc && cfg->readonly.size_bytes;
     bool use_l1 = cr.use_l1;
@@ -465,8 +467,8 @@ static uint32_t global_sm_part(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     bool use_l1 = through_l1(ms->cfg, in, a, local);
     CoalesceResult cr;
     coalesce(ms->cfg->coalescing, a, use_l1, &cr);
-    Coalesced view = {cr.trans, cr.ntrans, cr.sectors, cr.distinct_sectors, use_l1};
-    return sm_part_coalesced(ms, sm, now, in, a->write, a, local, view, c, r);
+    Coalesced view = {cr.trans, cr.ntrans, cr.sectors, cr.distinct_sectors, use_l1, a->write};
+    return sm_part_coalesced(ms, sm, now, in, a, local, view, c, r);
 }
 
 uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, MemCounters *c)
@@ -565,8 +567,8 @@ bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a
 uint32_t memsys_access_sm_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
                                     const CoalescedAccess *p, MemCounters *c, MemRequest *r)
 {
-    Coalesced view = {p->trans, p->ntrans, p->sectors, p->distinct_sectors, p->use_l1};
-    return sm_part_coalesced(ms, sm, now, in, p->write, NULL, false, view, c, r);
+    Coalesced view = {p->trans, p->ntrans, p->sectors, p->distinct_sectors, p->use_l1, p->write};
+    return sm_part_coalesced(ms, sm, now, in, NULL, false, view, c, r);
 }
 
 MemTiming memsys_access_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, const CoalescedAccess *p,

@@ -855,12 +855,18 @@ static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s
     s->dep_state = state;
 }
 
+/* The warp's next instruction ran ahead and is a global access, waiting
+ * in the SM's record ahead_records[ahead_record_at] for its issue. */
+static inline bool slot_next_recorded(const WarpSlot *s)
+{
+    return s->ahead_at < s->nahead && s->ahead_wavefronts[s->ahead_at] == AHEAD_RECORDED;
+}
+
 static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
 {
     slot_peek_insn(md, sm, s);
-    /* a global access that ran ahead: its record is read at issue, and
-     * other warps issue meanwhile */
-    if (s->ahead_at < s->nahead && s->ahead_wavefronts[s->ahead_at] == AHEAD_RECORDED)
+    /* issuing reads the record, after other warps have issued */
+    if (slot_next_recorded(s))
         __builtin_prefetch(&sm->records[s->ahead_records[s->ahead_record_at]]);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
 }
@@ -1815,7 +1821,7 @@ static bool sm_cycle(Model *md, Sm *sm, uint64_t t, GError **error)
             if (!s)
                 break;
             sm->last[sched] = (uint32_t)(s - sm->slots);
-            if (md->plain_issue && s->ahead_at < s->nahead && s->ahead_wavefronts[s->ahead_at] != AHEAD_RECORDED)
+            if (md->plain_issue && s->ahead_at < s->nahead && !slot_next_recorded(s))
                 issue_ahead(md, sm, s, t);
             else if (!issue(md, sm, s, t, error))
                 return false;
