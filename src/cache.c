@@ -11,18 +11,25 @@
  * stamps are renumbered 1, 2, ... in their order, which keeps every choice
  * the same.  Stamps are unique, so which way holds a line never matters.
  *
- * One set's state is one block: its tags, then its ways' valid bits,
- * stamps and dirty bits (80 B for 4 ways), so a lookup and the update
- * after it touch the same host cache lines.  The blocks are allocated
- * uninitialised (hostmem.h: a large cache's in huge pages; cache_new_in:
- * in the caller's memory, where many small caches share huge pages) and a set's
- * block is cleared on its first use since the last invalidation (a bit per
- * set says which are), so making, invalidating and freeing a cache costs
- * nothing per set that is never used.  Filling a way clears its valid and
- * dirty bits; dirty bits are counted as they are set, so a flush clears
- * them only in the sets in use, and only when some are set.  (They once
- * lived in an array of their own, whose first write made the host zero a
- * huge page of it: 13 % of a small kernel's timed run, on a VM.)
+ * One set's state is one block: the count of its filled ways, then each
+ * way's tag, valid bits, stamp and dirty bits side by side (20 B a way:
+ * 84 B for 4 ways, 324 B for 16).  Ways fill in order and empty only all
+ * at once, so the count bounds every search, and a lookup touches the
+ * host cache lines of the count and of the ways it reads: for a set that
+ * a large grid's accesses reach for the first time, or a hit in the way
+ * the line was last found in, one or two lines of the block, not all of
+ * it.  (Tags, valid masks, stamps and dirty masks were once four arrays
+ * per set: every first touch of a 16-way set read or wrote five lines.)
+ * The blocks are allocated uninitialised (hostmem.h: a large cache's in
+ * huge pages; cache_new_in: in the caller's memory, where many small
+ * caches share huge pages) and a set's count is cleared on its first use
+ * since the last invalidation (a bit per set says which are), so making,
+ * invalidating and freeing a cache costs nothing per set that is never
+ * used.  Filling a way sets all of it; dirty bits are counted as they are
+ * set, so a flush clears them only in the sets in use, and only when some
+ * are set.  (They once lived in an array of their own, whose first write
+ * made the host zero a huge page of it: 13 % of a small kernel's timed
+ * run, on a VM.)
  *
  * The set of a line is line mod sets: a mask when the set count is a power
  * of two, else a multiply-shift remainder (exact for every 64-bit line, and
@@ -63,10 +70,8 @@ struct Cache {
 #endif
     uint32_t line_sectors;   /* line_bytes / 32 when sectors_32 */
     uint64_t line_sector_mask; /* its low line_sectors bits */
-    size_t set_bytes;        /* 20 * assoc rounded up to 8: per set, assoc tags (uint64_t: address /
-                                line_bytes + 1, 0 when empty), then assoc valid masks,
-                                assoc stamps and assoc dirty masks (uint32_t; dirty:
-                                bit i, sector i modified, a subset of valid) */
+    size_t set_bytes;        /* 4 + 20 * assoc: per set, the filled ways' count (SetHead),
+                                then assoc Ways */
     uint8_t *sets;           /* nsets * set_bytes (hostmem.h, or the caller's:
                                 cache_new_in); a set's block is stale after an
                                 invalidation until set_block() clears it */
@@ -83,24 +88,39 @@ static int log2_exact(uint32_t v)
     return v && (v & (v - 1)) == 0 ? __builtin_ctz(v) : -1;
 }
 
-static inline uint64_t *block_tags(uint8_t *block)
+/* One way of a set.  The tag is two 4-byte halves so that a way is 20 B,
+ * without padding, and the next way's fields stay 4-byte aligned. */
+typedef struct {
+    uint32_t tag[2];         /* line + 1, low half first (way_tag) */
+    uint32_t valid;          /* bit i: sector i present */
+    uint32_t stamp;          /* the LRU clock at its last use */
+    uint32_t dirty;          /* bit i: sector i modified, a subset of valid */
+} Way;
+
+typedef struct {
+    uint32_t filled;         /* ways 0 .. filled - 1 hold lines */
+} SetHead;
+
+static inline SetHead *block_head(uint8_t *block)
 {
-    return (uint64_t *)(void *)block;
+    return (SetHead *)(void *)block;
 }
 
-static inline uint32_t *block_valid(const Cache *c, uint8_t *block)
+static inline Way *block_ways(uint8_t *block)
 {
-    return (uint32_t *)(void *)(block + 8 * (size_t)c->assoc);
+    return (Way *)(void *)(block + sizeof(SetHead));
 }
 
-static inline uint32_t *block_stamps(const Cache *c, uint8_t *block)
+static inline uint64_t way_tag(const Way *w)
 {
-    return (uint32_t *)(void *)(block + 12 * (size_t)c->assoc);
+    uint64_t t;
+    memcpy(&t, w->tag, sizeof t); /* one 8-byte load; the way is 4-byte aligned */
+    return t;
 }
 
-static inline uint32_t *block_dirty(const Cache *c, uint8_t *block)
+static inline void way_set_tag(Way *w, uint64_t tag)
 {
-    return (uint32_t *)(void *)(block + 16 * (size_t)c->assoc);
+    memcpy(w->tag, &tag, sizeof tag);
 }
 
 static inline bool set_used(const Cache *c, size_t set)
@@ -109,15 +129,13 @@ static inline bool set_used(const Cache *c, size_t set)
 }
 
 /* The block of a set about to be looked up: every way empty on its first
- * use since the cache was made or invalidated.  (Only tags are read before
- * a way is filled, and filling sets its valid and dirty masks and stamp.) */
+ * use since the cache was made or invalidated.  (Only filled ways are
+ * read, and filling a way sets all of it.) */
 static inline uint8_t *set_block(Cache *c, size_t set)
 {
     uint8_t *block = c->sets + set * c->set_bytes;
     if (!set_used(c, set)) {
-        uint64_t *tags = block_tags(block);
-        for (uint32_t w = 0; w < c->assoc; w++)
-            tags[w] = 0;
+        block_head(block)->filled = 0;
         c->set_in_use[set / 64] |= 1ull << (set % 64);
     }
     return block;
@@ -159,7 +177,7 @@ static void cache_shape(Cache *c, const CacheConfig *cfg)
         c->set_magic32 = UINT64_MAX / c->nsets + 1;
     }
 #endif
-    c->set_bytes = (20 * (size_t)c->assoc + 7) & ~(size_t)7; /* the next set's tags 8 B aligned (odd assoc) */
+    c->set_bytes = sizeof(SetHead) + (size_t)c->assoc * sizeof(Way);
 }
 
 size_t cache_sets_bytes(const CacheConfig *cfg)
@@ -236,14 +254,13 @@ static void renumber_stamps(Cache *c)
         if (!set_used(c, set))
             continue;
         uint8_t *block = c->sets + set * c->set_bytes;
-        const uint64_t *tags = block_tags(block);
-        uint32_t *stamps = block_stamps(c, block), n = 0;
-        for (uint32_t w = 0; w < c->assoc; w++)
-            if (tags[w])
-                order[n++] = (uint64_t)stamps[w] << 32 | w;
+        Way *ways = block_ways(block);
+        uint32_t n = block_head(block)->filled;
+        for (uint32_t w = 0; w < n; w++)
+            order[w] = (uint64_t)ways[w].stamp << 32 | w;
         qsort(order, n, sizeof *order, compare_u64);
         for (uint32_t k = 0; k < n; k++)
-            stamps[(uint32_t)order[k]] = k + 1;
+            ways[(uint32_t)order[k]].stamp = k + 1;
         top = MAX(top, n);
     }
     g_free(order);
@@ -289,76 +306,81 @@ void cache_prefetch(const Cache *c, uint64_t addr)
 {
     if (c->nsets == 0)
         return;
-    /* the set's first four host lines (16 ways: tags, valid masks, stamps) */
-    const uint8_t *block = c->sets + set_of(c, line_of(c, addr)) * c->set_bytes;
-    size_t bytes = MIN(c->set_bytes, 4 * (size_t)HOST_CACHE_LINE);
-    for (size_t at = 0; at < bytes; at += HOST_CACHE_LINE)
-        __builtin_prefetch(block + at, 1);
+    /* the set's count and first ways (all a set that few lines reached
+     * uses), and the way the line was last found in */
+    uint64_t line = line_of(c, addr);
+    const uint8_t *block = c->sets + set_of(c, line) * c->set_bytes;
+    __builtin_prefetch(block, 1);
+    if (c->set_bytes > HOST_CACHE_LINE)
+        __builtin_prefetch(block + HOST_CACHE_LINE, 1);
+    uint32_t hint = c->way_hint[line % WAY_HINTS];
+    if (hint < c->assoc)
+        __builtin_prefetch(block_ways((uint8_t *)block) + hint, 1);
 }
 
 /* In a full set, replaces the least recently used line by `line`; adds
  * the dirty sectors it held to *evicted_dirty.  Returns its way. */
-static uint32_t evict_lru(Cache *c, uint8_t *block, uint64_t line, uint32_t *evicted_dirty)
+static uint32_t evict_lru(Cache *c, Way *ways, uint64_t line, uint32_t *evicted_dirty)
 {
-    uint64_t *tags = block_tags(block);
-    const uint32_t *stamps = block_stamps(c, block);
     uint32_t victim = 0;
     for (uint32_t w = 1; w < c->assoc; w++)
-        if (stamps[w] < stamps[victim])
+        if (ways[w].stamp < ways[victim].stamp)
             victim = w;
-    uint32_t *dirty = &block_dirty(c, block)[victim];
-    if (*dirty) {
-        uint32_t n = popcount32(*dirty);
+    Way *v = &ways[victim];
+    if (v->dirty) {
+        uint32_t n = popcount32(v->dirty);
         *evicted_dirty += n;
         c->dirty_sectors -= n;
-        *dirty = 0;
+        v->dirty = 0;
     }
-    tags[victim] = line + 1;
-    block_valid(c, block)[victim] = 0;
+    way_set_tag(v, line + 1);
+    v->valid = 0;
     return victim;
 }
 
 /* What an access does to each sector it names. */
 typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
 
-/* The way of `set` holding `line`, allocated unless op writes through;
- * assoc when it is absent and not allocated.  The way a line was last
- * found in is remembered by line (way_hint, checked against the tag, so a
- * stale hint only costs the search).  Ways fill in order and empty again
- * only all at once, so the first empty way ends the search. */
-static inline uint32_t find_way(Cache *c, uint8_t *block, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
+/* The way of the set (block) holding `line`, allocated unless op writes
+ * through; NULL when it is absent and not allocated.  The way a line was
+ * last found in is remembered by line (way_hint, checked against the tag,
+ * so a stale hint only costs the search).  Ways fill in order and empty
+ * again only all at once, so only the filled ones are searched. */
+static inline Way *find_way(Cache *c, uint8_t *block, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
 {
-    uint64_t *tags = block_tags(block);
+    Way *ways = block_ways(block);
+    SetHead *head = block_head(block);
     uint64_t key = line + 1;
     uint8_t *hint = &c->way_hint[line % WAY_HINTS];
-    if (*hint < c->assoc && tags[*hint] == key)
-        return *hint;
+    uint32_t filled = head->filled;
+    if (*hint < filled && way_tag(&ways[*hint]) == key)
+        return &ways[*hint];
     uint32_t w = 0;
-    while (w < c->assoc && tags[w] != key && tags[w])
+    while (w < filled && way_tag(&ways[w]) != key)
         w++;
-    if (w < c->assoc && tags[w] == key) {
+    if (w < filled) {
         *hint = (uint8_t)w;
-        return w;
+        return &ways[w];
     }
     if (op == DO_WRITE_THROUGH)
-        return c->assoc;
+        return NULL;
     if (w < c->assoc) {   /* an empty way: nothing to evict */
-        tags[w] = key;
-        block_valid(c, block)[w] = 0;
-        block_dirty(c, block)[w] = 0;
+        head->filled = w + 1;
+        way_set_tag(&ways[w], key);
+        ways[w].valid = 0;
+        ways[w].dirty = 0;
     } else {
-        w = evict_lru(c, block, line, evicted_dirty);
+        w = evict_lru(c, ways, line, evicted_dirty);
     }
     *hint = (uint8_t)w;
-    return w;
+    return &ways[w];
 }
 
-/* Sectors `touched` of (filled) way w of the set are now modified. */
-static void mark_dirty(Cache *c, uint8_t *block, uint32_t w, uint32_t touched)
+/* Sectors `touched` of a filled way are now modified. */
+static void mark_dirty(Cache *c, Way *way, uint32_t touched)
 {
-    uint32_t *dirty = &block_dirty(c, block)[w];
-    c->dirty_sectors += popcount32(touched & ~*dirty);
-    *dirty |= touched;
+    c->dirty_sectors += popcount32(touched & ~way->dirty);
+    way->dirty |= touched;
 }
 
 /* The sectors `mask` (valid-mask bits) of `line`, all distinct, as one
@@ -366,24 +388,21 @@ static void mark_dirty(Cache *c, uint8_t *block, uint32_t w, uint32_t touched)
  * Returns those that hit. */
 static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorOp op, uint32_t *evicted_dirty)
 {
-    size_t set = set_of(c, line);
-    uint8_t *block = set_block(c, set);
-    uint32_t w = find_way(c, block, line, op, evicted_dirty);
-    if (w == c->assoc)
+    Way *way = find_way(c, set_block(c, set_of(c, line)), line, op, evicted_dirty);
+    if (!way)
         return 0;   /* writing through, not present: the writes pass by */
-    uint32_t *valid = &block_valid(c, block)[w];
-    uint32_t hits = *valid & mask, uses;
+    uint32_t hits = way->valid & mask, uses;
     if (op == DO_WRITE_THROUGH) {
         uses = popcount32(hits);   /* only a present sector is written, and stays clean */
         if (!uses)
             return 0;
     } else {
-        *valid |= mask;
+        way->valid |= mask;
         uses = popcount32(mask);
         if (op == DO_WRITE_ALLOCATE)
-            mark_dirty(c, block, w, mask);
+            mark_dirty(c, way, mask);
     }
-    block_stamps(c, block)[w] = tick(c, uses);
+    way->stamp = tick(c, uses);
     return hits;
 }
 
@@ -393,13 +412,10 @@ static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorO
 static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint32_t n, SectorOp op,
                             uint32_t *evicted_dirty)
 {
-    size_t set = set_of(c, line);
-    uint8_t *block = set_block(c, set);
-    uint32_t w = find_way(c, block, line, op, evicted_dirty);
-    if (w == c->assoc)
+    Way *way = find_way(c, set_block(c, set_of(c, line)), line, op, evicted_dirty);
+    if (!way)
         return 0;   /* writing through, not present: the writes pass by */
-    uint32_t *valid = &block_valid(c, block)[w];
-    uint32_t v = *valid, hits = 0, touched = 0, uses = 0;
+    uint32_t v = way->valid, hits = 0, touched = 0, uses = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t bit = bits[i];
         if (v & bit)
@@ -414,10 +430,10 @@ static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint3
     }
     if (!uses)
         return hits;
-    *valid = v;
+    way->valid = v;
     if (op == DO_WRITE_ALLOCATE)
-        mark_dirty(c, block, w, touched);
-    block_stamps(c, block)[w] = tick(c, uses);
+        mark_dirty(c, way, touched);
+    way->stamp = tick(c, uses);
     return hits;
 }
 
@@ -533,7 +549,9 @@ uint64_t cache_flush_dirty(Cache *c)
     for (size_t word = 0; dirty && word < ((size_t)c->nsets + 63) / 64; word++)
         for (uint64_t bits = c->set_in_use[word]; bits; bits &= bits - 1) {
             uint8_t *block = c->sets + (word * 64 + (size_t)__builtin_ctzll(bits)) * c->set_bytes;
-            memset(block_dirty(c, block), 0, c->assoc * sizeof(uint32_t));
+            Way *ways = block_ways(block);
+            for (uint32_t w = 0; w < block_head(block)->filled; w++)
+                ways[w].dirty = 0;
         }
     c->dirty_sectors = 0;
     return dirty;

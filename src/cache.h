@@ -32,7 +32,7 @@ typedef struct {
 
 Cache *cache_new(const CacheConfig *cfg);
 /* The same, its sets in the caller's `sets`: cache_sets_bytes(cfg) bytes,
- * 8-byte aligned, contents ignored, kept until the cache is freed (many
+ * 4-byte aligned, contents ignored, kept until the cache is freed (many
  * small caches in one block the host can give in huge pages). */
 Cache *cache_new_in(const CacheConfig *cfg, void *sets);
 size_t cache_sets_bytes(const CacheConfig *cfg);

@@ -100,7 +100,8 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);
     ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets);
-    /* the set blocks keep their tags 8-byte aligned: so does SM i's start */
+    /* a set block is a multiple of 4 bytes, which its fields need: so SM i's
+     * start at i times it is aligned */
     ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
     ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, reach);

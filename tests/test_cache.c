@@ -353,7 +353,7 @@ START_TEST(sets_in_callers_block)
         const CacheConfig *cfg = &geometries[g];
         size_t n = cache_sets_bytes(cfg);
         ck_assert_uint_gt(n, 0);
-        ck_assert_uint_eq(n % 8, 0);
+        ck_assert_uint_eq(n % 4, 0); /* the next cache's sets stay aligned (cache.h) */
         uint8_t *block = malloc(2 * n);
         memset(block, 0xA5, 2 * n);
         Cache *in[2] = { cache_new_in(cfg, block), cache_new_in(cfg, block + n) };
