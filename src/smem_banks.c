@@ -104,22 +104,94 @@ static inline void tally_word(BankTally *t, uint64_t w, uint32_t bank)
         t->worst = t->count[bank];
 }
 
+/* The wavefronts of a full warp whose lanes step through memory by `d`
+ * bytes, each access aligned and at most a word: the banks repeat with a
+ * period of banks / g lanes, g = gcd(stride in words, banks), so each bank
+ * it reaches holds 32 g / banks distinct words; one for a broadcast.  0
+ * when d is not a whole number of words (several lanes share words). */
+static uint32_t strided_wavefronts(uint64_t d, const Layout *l)
+{
+    if (d == 0)
+        return 1;
+    if (d & (l->bank_bytes - 1))
+        return 0;
+    uint32_t banks = l->bank_mask + 1;
+    uint32_t g = 1u << __builtin_ctzll((d >> l->word_shift) | banks);
+    return 32 * g / banks;
+}
+
 /* phase_wavefronts() when every lane lies in one bank word (lanes of a
  * power-of-two size, aligned, no wider than a word) and the layout is
  * powers of two: one shift and one mask per lane.  Returns 0 (no phase has
- * 0 wavefronts) when a lane is not aligned, for the general path. */
+ * 0 wavefronts) when a lane is not aligned, for the general path.  A full warp
+ * stepping by a constant stride (consecutive words, a broadcast, a column
+ * of a tile) follows from the stride.  Otherwise rounds: each bank keeps
+ * the last word written to it, and the lanes that find their own word
+ * there are served in this wavefront; a round serves one distinct word of
+ * every bank that has lanes left, so the rounds are the most distinct
+ * words of a bank.  One round serves every lane of the common irregular
+ * patterns (no bank shared, as in the rows of a tile); otherwise the lanes
+ * it leaves are tallied, and the phase costs one more than their worst
+ * bank. */
 static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, const Layout *l, uint64_t size)
 {
+    uint32_t words[32]; /* by lane: its 32-bit word, when every word is one */
+    uint64_t low_bits = 0, high = 0;
+    if (lanes == 0xFFFFFFFFu) { /* the common case, in loops without branches */
+        uint64_t expect = a->addr[0], d = a->addr[1] - expect, differ = 0;
+        for (uint32_t k = 0; k < 32; k++) {
+            uint64_t addr = a->addr[k];
+            differ |= addr ^ expect;
+            expect += d;
+            low_bits |= addr;
+            high |= addr >> l->word_shift >> 32;
+            words[k] = (uint32_t)(addr >> l->word_shift);
+        }
+        if (low_bits & (size - 1))
+            return 0;
+        uint32_t strided = differ ? 0 : strided_wavefronts(d, l);
+        if (strided)
+            return strided;
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(m);
+            uint64_t addr = a->addr[lane];
+            low_bits |= addr;
+            high |= addr >> l->word_shift >> 32;
+            words[lane] = (uint32_t)(addr >> l->word_shift);
+        }
+        if (low_bits & (size - 1))
+            return 0;
+    }
+    uint32_t left = lanes;
+    if (!high) { /* one round */
+        uint32_t first[MAX_BANKS], clash = 0;
+        if (lanes == 0xFFFFFFFFu) {
+#pragma GCC unroll 32
+            for (uint32_t k = 0; k < 32; k++)
+                first[words[k] & l->bank_mask] = words[k];
+#pragma GCC unroll 32
+            for (uint32_t k = 0; k < 32; k++)
+                clash |= (uint32_t)(first[words[k] & l->bank_mask] != words[k]) << k;
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1)
+                first[words[__builtin_ctz(m)] & l->bank_mask] = words[__builtin_ctz(m)];
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctz(m);
+                clash |= (uint32_t)(first[words[lane] & l->bank_mask] != words[lane]) << lane;
+            }
+        }
+        if (!clash)
+            return 1;
+        left = clash;
+    }
     BankTally t;
     tally_init(&t);
-    uint64_t low_bits = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint64_t addr = a->addr[__builtin_ctz(m)];
-        low_bits |= addr;
-        uint64_t w = addr >> l->word_shift;
+    for (uint32_t m = left; m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] >> l->word_shift;
         tally_word(&t, w, (uint32_t)(w & l->bank_mask));
     }
-    return low_bits & (size - 1) ? 0 : t.worst;
+    return (left != lanes) + t.worst;
 }
 
 /* cc >= 2.0: one phase; every lane's bytes are served by the words they lie

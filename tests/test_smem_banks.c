@@ -339,6 +339,53 @@ START_TEST(random_patterns_follow_the_rule)
 }
 END_TEST
 
+/* The shapes the fast paths take (a full warp at a constant stride, words
+ * that no bank shares, a few words spread over the lanes, two half-warp
+ * patterns), near and far above 4 GiB (64-bit words), against the rule:
+ * random addresses seldom take those paths. */
+START_TEST(structured_patterns_follow_the_rule)
+{
+    static const uint32_t sizes[] = {1, 2, 4, 8};
+    static const uint32_t bank_counts[] = {32, 16, 8, 1};
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (int n = 0; n < 40000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t size = sizes[x % 4], bank_bytes = (x >> 2) & 1 ? 8 : 4, banks = bank_counts[(x >> 3) % 4];
+        uint64_t base = (4096 + (x >> 8) % 4096) & ~(uint64_t)(size - 1);
+        if ((x >> 5) & 1)
+            base += 1ull << 40;
+        int64_t unit = (x >> 6) & 1 ? (int64_t)bank_bytes : (int64_t)size;
+        int64_t stride = ((int64_t)((x >> 24) % 81) - 40) * unit;
+        uint64_t words[4];
+        for (int k = 0; k < 4; k++)
+            words[k] = base + (((x >> (30 + 4 * k)) % 16) * unit) * (k + 1);
+        WarpAccess a = {.mask = (x >> 50) % 4 ? 0xFFFFFFFFu : (uint32_t)(x >> 7) | 1, .size = size};
+        for (int i = 0; i < 32; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            switch (n % 4) {
+            case 0: /* one stride */
+                a.addr[i] = base + (uint64_t)(stride * i);
+                break;
+            case 1: /* a few distinct words, any lane any of them */
+                a.addr[i] = words[x % (1 + n / 4 % 4)];
+                break;
+            case 2: /* each half-warp its own stride */
+                a.addr[i] = i < 16 ? base + (uint64_t)(stride * i) : words[1] + (uint64_t)(unit * (i - 16));
+                break;
+            default: /* consecutive words in a random order */
+                a.addr[i] = base + (uint64_t)unit * ((i * 7 + n) % 32);
+                break;
+            }
+        }
+        BankResult r;
+        smem_banks(&a, banks, bank_bytes, false, &r);
+        uint32_t want = rule_wavefronts(&a, banks, bank_bytes);
+        ck_assert_msg(r.wavefronts == want, "case %d (size %u, %u banks of %u B, mask %08x): %u wavefronts, rule %u", n,
+                      size, banks, bank_bytes, a.mask, r.wavefronts, want);
+    }
+}
+END_TEST
+
 static Suite *banks_suite(void)
 {
     Suite *s = suite_create("smem_banks");
@@ -355,6 +402,7 @@ static Suite *banks_suite(void)
     tcase_add_test(tc, tesla_bytes_and_shorts);
     tcase_add_test(tc, tesla_wide);
     tcase_add_test(tc, random_patterns_follow_the_rule);
+    tcase_add_test(tc, structured_patterns_follow_the_rule);
     suite_add_tcase(s, tc);
     return s;
 }
