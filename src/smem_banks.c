@@ -174,8 +174,10 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
             for (uint32_t k = 0; k < 32; k++)
                 clash |= (uint32_t)(first[words[k] & l->bank_mask] != words[k]) << k;
         } else {
-            for (uint32_t m = lanes; m; m &= m - 1)
-                first[words[__builtin_ctz(m)] & l->bank_mask] = words[__builtin_ctz(m)];
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctz(m);
+                first[words[lane] & l->bank_mask] = words[lane];
+            }
             for (uint32_t m = lanes; m; m &= m - 1) {
                 uint32_t lane = (uint32_t)__builtin_ctz(m);
                 clash |= (uint32_t)(first[words[lane] & l->bank_mask] != words[lane]) << lane;

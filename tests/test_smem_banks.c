@@ -372,7 +372,7 @@ START_TEST(structured_patterns_follow_the_rule)
             case 2: /* each half-warp its own stride */
                 a.addr[i] = i < 16 ? base + (uint64_t)(stride * i) : words[1] + (uint64_t)(unit * (i - 16));
                 break;
-            default: /* consecutive words in a random order */
+            default: /* consecutive words, permuted (lane i takes word 7 i + n mod 32) */
                 a.addr[i] = base + (uint64_t)unit * ((i * 7 + n) % 32);
                 break;
             }
