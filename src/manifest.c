@@ -26,6 +26,7 @@
 #include "report.h"
 #include "sampling.h"
 #include "schedule.h"
+#include "sha256.h"
 #include "timing.h"
 
 #define DEFAULT_NSM 132            /* %nsmid of a functional run: the default config's SMs */
@@ -1085,11 +1086,6 @@ uint64_t manifest_compare_elements(PtxType type, const uint8_t *got, const uint8
     return differ;
 }
 
-char *manifest_sha256_hex(const uint8_t *data, size_t size)
-{
-    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, size);
-}
-
 /* ----------------------------------------------------------------- run */
 
 typedef struct {
@@ -1398,7 +1394,7 @@ static guint compare_expects(const Run *r, json_t *checks, json_t *details, GStr
         json_t *detail = json_object();
         bool pass;
         if (e->is_sha256) {
-            char *hex = manifest_sha256_hex(got, bytes);
+            char *hex = sha256_hex(got, bytes);
             pass = strcmp(hex, e->sha256) == 0;
             json_object_set_new(detail, "got", json_string(hex));
             json_object_set_new(detail, "expected", json_string(e->sha256));

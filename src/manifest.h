@@ -104,7 +104,4 @@ uint64_t manifest_compare_elements(PtxType type, const uint8_t *got, const uint8
                                    uint64_t count, double rtol, double atol,
                                    json_t *details, guint max_details);
 
-/* Lower-case hex SHA-256 of the bytes (g_free it). */
-char *manifest_sha256_hex(const uint8_t *data, size_t size);
-
 #endif

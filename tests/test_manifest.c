@@ -470,17 +470,6 @@ START_TEST(compare_integers_exact)
 }
 END_TEST
 
-START_TEST(sha256_digest)
-{
-    char *h = manifest_sha256_hex((const uint8_t *)"abc", 3);
-    ck_assert_str_eq(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    g_free(h);
-    h = manifest_sha256_hex((const uint8_t *)"", 0);
-    ck_assert_str_eq(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    g_free(h);
-}
-END_TEST
-
 /* ------------------------------------------------------- end to end */
 
 static json_int_t metric(json_t *launch, const char *key)
@@ -1046,7 +1035,6 @@ static Suite *manifest_suite(void)
     tcase_add_test(tc, compare_float_tolerances);
     tcase_add_test(tc, compare_nan_and_inf);
     tcase_add_test(tc, compare_integers_exact);
-    tcase_add_test(tc, sha256_digest);
     suite_add_tcase(s, tc);
     TCase *e2e = tcase_create("end_to_end");
     tcase_add_checked_fixture(e2e, setup_tmp, teardown_tmp);
