@@ -503,9 +503,12 @@ static bool init_fill(const InitSpec *in, PtxType t, uint64_t count, uint8_t *ds
     case INIT_ZEROS:
         memset(dst, 0, count * size);
         break;
-    case INIT_CONST:
-        for (uint64_t i = 0; i < count; i++)
-            put_le(dst + i * size, size, in->a.u);
+    case INIT_CONST: /* one element, then copies of what is written so far */
+        if (count) {
+            put_le(dst, size, in->a.u);
+            for (uint64_t done = size, total = count * size; done < total; done *= 2)
+                memcpy(dst + done, dst, MIN(done, total - done));
+        }
         break;
     case INIT_IOTA:
         for (uint64_t i = 0; i < count; i++)
