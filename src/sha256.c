@@ -37,7 +37,8 @@ static const uint32_t round_constants[64] = {
 __attribute__((target("sha,sse4.1,ssse3"))) static void compress_blocks(uint32_t h[8], const uint8_t *p,
                                                                          size_t nblocks)
 {
-    /* the message words are big-endian */
+    /* the message words are big-endian; the registers below are named by
+     * their words from the top lane down */
     const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
     __m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
     __m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
