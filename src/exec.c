@@ -483,14 +483,9 @@ uint8_t *mem_access(ExecCtx *x, PtxSpace space, const Operand *o, uint64_t addr,
             space = SPACE_GLOBAL;
         }
     }
-    WarpAccess *log = x->w->mem_log;
-    if (log) {
-        log->mask |= 1u << lane;
-        log->size = size;
-        log->space = (uint8_t)space;
-        log->write = write;
+    WarpAccess *log = access_log(x, 1u << lane, size, space, write);
+    if (log)
         log->addr[lane] = addr;
-    }
     switch (space) {
     case SPACE_GLOBAL:
         return global_access(x, addr, size, lane, write);

@@ -515,13 +515,9 @@ static bool span_resolve(ExecCtx *x, AddrBounds b, uint32_t size, bool write, Wa
 static G_ALWAYS_INLINE inline void span_log(ExecCtx *x, const uint64_t *addr, uint32_t size, bool write,
                                             const WarpSpan *span)
 {
-    WarpAccess *log = x->w->mem_log;
+    WarpAccess *log = access_log(x, x->exec, size, span->space, write);
     if (!log)
         return;
-    log->mask |= x->exec;
-    log->size = size;
-    log->space = (uint8_t)span->space;
-    log->write = write;
     if (x->exec == FULL_MASK) { /* a plain loop the compiler vectorises */
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             log->addr[l] = addr[l] - span->window;
@@ -652,12 +648,8 @@ static bool fast_ld_kernel_param(ExecCtx *x)
     const Function *k = module_func(x->m, x->cta->spec->kernel);
     if (x->exec == 0 || addr + size > k->frame_param_bytes || (addr & (size - 1)))
         return exec_handlers[IN->op](x);
-    WarpAccess *log = x->w->mem_log;
+    WarpAccess *log = access_log(x, x->exec, size, SPACE_PARAM, false);
     if (log) {
-        log->mask |= x->exec;
-        log->size = size;
-        log->space = SPACE_PARAM;
-        log->write = false;
         if (x->exec == FULL_MASK) { /* as span_log */
             for (uint32_t l = 0; l < WARP_SIZE; l++)
                 log->addr[l] = addr;

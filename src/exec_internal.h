@@ -110,6 +110,21 @@ static inline uint64_t load_bits(const uint8_t *p, unsigned size, bool sgn)
     return sgn ? (uint64_t)fp_sext(v, size * 8) : v;
 }
 
+/* The warp's access log (Warp.mem_log) with `lanes` and the access's kind
+ * noted, for the caller to fill in those lanes' addresses; NULL when
+ * nobody keeps a log. */
+static inline WarpAccess *access_log(const ExecCtx *x, uint32_t lanes, uint32_t size, PtxSpace space, bool write)
+{
+    WarpAccess *log = x->w->mem_log;
+    if (log) {
+        log->mask |= lanes;
+        log->size = size;
+        log->space = (uint8_t)space;
+        log->write = write;
+    }
+    return log;
+}
+
 /* Operand access (exec.c).  opd_value returns the raw bits of a source
  * operand for one lane; callers interpret them at their type. */
 uint64_t opd_value(ExecCtx *x, const Operand *o, uint32_t lane);
