@@ -127,6 +127,10 @@ static const KeySpec keys[] = {
     {"memory.coalescing", K_CHOICE, 0, 0, 0, coalesce_names, OFF(coalescing)},
     {"memory.const_latency", K_UINT, 1, CYCLES, 0, NULL, OFF(const_latency)},
     {"memory.atomic_latency", K_UINT, 1, CYCLES, 0, NULL, OFF(atomic_latency)},
+    {"memory.atomic_units", K_UINT, 0, 4096, F_OPTIONAL, NULL, OFF(atomic_units)},
+    {"memory.atomic_unit_bytes", K_UINT, 32, 1u << 20, F_OPTIONAL | F_POW2, NULL, OFF(atomic_unit_bytes)},
+    {"memory.atomic_line_cycles", K_DOUBLE, 0, CYCLES, F_OPTIONAL, NULL, OFF(atomic_line_cycles)},
+    {"memory.atomic_same_address_cycles", K_DOUBLE, 0, CYCLES, F_OPTIONAL, NULL, OFF(atomic_same_address_cycles)},
     CACHE_KEYS("memory.l1", l1),
     {"memory.l1.caches_global", K_BOOL, 0, 0, 0, NULL, OFF(l1_caches_global)},
     CACHE_KEYS("memory.readonly", readonly),
@@ -708,6 +712,8 @@ static bool check_consistency(const Ctx *c, const GpuConfig *g)
         return fail(c, "shared_memory.per_block",
                     "plus shared_memory.reserved_per_block (%u) must not exceed shared_memory.per_sm (%u; got %u)",
                     g->smem_reserved_per_block, g->smem_per_sm, g->smem_per_block);
+    if (g->atomic_units && !g->atomic_unit_bytes)
+        return fail(c, "memory.atomic_unit_bytes", "missing (required when memory.atomic_units is set)");
     return check_cache(c, "memory.l1", &g->l1) && check_cache(c, "memory.readonly", &g->readonly) &&
            check_cache(c, "memory.l2", &g->l2);
 }

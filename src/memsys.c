@@ -47,6 +47,10 @@ struct MemSys {
     size_t l1_sets_bytes, ro_sets_bytes, l2_sets_bytes;
     Cache *l2;
     Server l2_server, dram_server;
+    /* per L2 atomic unit (GpuConfig.atomic_units; NULL without): when it
+     * has done the atomics given to it so far, in FRAC units */
+    uint64_t *atomic_free;
+    uint64_t atomic_line_cost, atomic_same_cost; /* FRAC units */
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
     uint32_t dram_granule_firsts;  /* bit i set when i is a multiple of it */
 };
@@ -106,6 +110,11 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
     ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, reach);
     ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, reach);
+    if (cfg->atomic_units) {
+        ms->atomic_free = g_new0(uint64_t, cfg->atomic_units);
+        ms->atomic_line_cost = (uint64_t)(cfg->atomic_line_cycles * FRAC + 0.5);
+        ms->atomic_same_cost = (uint64_t)(cfg->atomic_same_address_cycles * FRAC + 0.5);
+    }
     ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
     ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */
@@ -129,6 +138,7 @@ void memsys_free(MemSys *ms)
     hostmem_free(ms->ro_sets, every_sm(ms, ms->ro_sets_bytes));
     cache_free(ms->l2);
     hostmem_free(ms->l2_sets, ms->l2_sets_bytes);
+    g_free(ms->atomic_free);
     g_free(ms);
 }
 
@@ -143,6 +153,25 @@ void memsys_reset(MemSys *ms)
     cache_invalidate(ms->l2);
     ms->l2_server.next_free = 0;
     ms->dram_server.next_free = 0;
+    for (uint32_t u = 0; ms->atomic_free && u < ms->cfg->atomic_units; u++)
+        ms->atomic_free[u] = 0;
+}
+
+/* The L2 atomic unit that serves a line: the cycles the atomic waits for it
+ * (atomics before it to its part of memory), after which the unit is busy
+ * with this request's lanes in the line for atomic_line_cycles, and for
+ * atomic_same_address_cycles more per lane beyond the first on one address
+ * (`same`: the request's most lanes on one address, which may lie in
+ * another of its lines).  Measured on the H200 (configs/h200.json): the
+ * updates of one line, or of lines close together, take turns, so a
+ * histogram of few bins runs at the pace of its busiest unit. */
+static uint64_t atomic_unit_wait(MemSys *ms, uint64_t now, uint64_t addr, uint32_t same)
+{
+    const GpuConfig *cfg = ms->cfg;
+    uint64_t *unit = &ms->atomic_free[(addr / cfg->atomic_unit_bytes) % cfg->atomic_units];
+    uint64_t t = MAX(now * FRAC, *unit);
+    *unit = t + ms->atomic_line_cost + (uint64_t)(same > 1 ? same - 1 : 0) * ms->atomic_same_cost;
+    return (t + FRAC - 1) / FRAC - now;
 }
 
 /* The cache an SM's global/local access of this kind goes through, made
@@ -487,14 +516,15 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
             c->l2_sectors += n;
             c->l2_sector_hits += popcount32(hits);
             write_back(ms, start, dirty, c);  /* one reservation for several evictions ends the same */
-            ready = MAX(ready, start + cfg->atomic_latency);
+            uint64_t wait = ms->atomic_free ? atomic_unit_wait(ms, now, t->addr, r->atomic_same) : 0;
+            ready = MAX(ready, start + wait + cfg->atomic_latency);
         } else if (t->sector_mask) {
             uint64_t back = l2_read(ms, now, t, c); /* not inside MAX: it has effects */
             ready = MAX(ready, back);
         }
     }
-    if (r->kind == MEMREQ_ATOMIC && r->atomic_same > 1)
-        ready += (uint64_t)(r->atomic_same - 1) * 2;
+    if (r->kind == MEMREQ_ATOMIC && r->atomic_same > 1 && !ms->atomic_free)
+        ready += (uint64_t)(r->atomic_same - 1) * 2; /* without units: lanes on one address take turns */
     return ready;
 }
 
@@ -626,6 +656,14 @@ void memsys_finish(MemSys *ms, MemCounters *c)
 uint64_t memsys_dram_busy_until(const MemSys *ms)
 {
     return (ms->dram_server.next_free + FRAC - 1) / FRAC;
+}
+
+uint64_t memsys_atomics_done(const MemSys *ms)
+{
+    uint64_t last = 0;
+    for (uint32_t u = 0; ms->atomic_free && u < ms->cfg->atomic_units; u++)
+        last = MAX(last, ms->atomic_free[u]);
+    return (last + FRAC - 1) / FRAC;
 }
 
 void mem_counters_add(MemCounters *into, const MemCounters *from)

@@ -127,6 +127,10 @@ void memsys_finish(MemSys *ms, MemCounters *c);
 /* The cycle by which DRAM has served every access given to it so far:
  * writes hold no warp, so a launch can end before they drain. */
 uint64_t memsys_dram_busy_until(const MemSys *ms);
+/* The cycle by which L2's atomic units have done every atomic given to
+ * them so far (0 without units): reductions (red) hold no warp either, but
+ * a kernel ends only when its atomics are done. */
+uint64_t memsys_atomics_done(const MemSys *ms);
 void mem_counters_add(MemCounters *into, const MemCounters *from);
 
 #endif

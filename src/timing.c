@@ -2806,6 +2806,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     for (uint32_t i = 0; ok && i < md.nsms; i++)
         if (md.sms[i].resident_warps)
             ok = deadlock(&md, error);
+    /* a kernel ends once its atomics are done, reductions included (their
+     * warps do not wait for them) */
+    if (end)
+        end = MAX(end, memsys_atomics_done(md.mem));
     ts->cycles = end ? end + cfg->launch_overhead_cycles : 0;
     uint64_t drained = memsys_dram_busy_until(md.mem);
     ts->dram_drain_cycles = end && drained > end ? drained - end : 0;

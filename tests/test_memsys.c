@@ -316,6 +316,58 @@ START_TEST(coalesced_ahead_equals_whole)
 }
 END_TEST
 
+/* Global atomics wait for their L2 atomic unit: requests to one part of
+ * memory take turns, each holding the unit for atomic_line_cycles plus
+ * atomic_same_address_cycles per extra lane on its busiest address, while
+ * another unit's requests do not wait.  Measured against the same GPU
+ * without units, so that L2's own timing cancels out. */
+static uint64_t atomic_ready(MemSys *ms, uint64_t now, const WarpAccess *w)
+{
+    Insn in = load_insn();
+    in.op = OP_ATOM;
+    in.type = PTX_TYPE_U32;
+    MemCounters c;
+    memset(&c, 0, sizeof c);
+    return memsys_access(ms, 0, now, &in, w, 0, &c).ready;
+}
+
+START_TEST(atomics_take_turns_at_their_unit)
+{
+    static const char *const none[] = {"memory.atomic_units=0", NULL};
+    static const char *const units[] = {"memory.atomic_units=4", "memory.atomic_unit_bytes=512",
+                                        "memory.atomic_line_cycles=5.5", "memory.atomic_same_address_cycles=1.25",
+                                        NULL};
+    GpuConfig *plain = config_load("h200", none, NULL), *timed = config_load("h200", units, NULL);
+    ck_assert(plain && timed && !plain->atomic_units);
+    WarpAccess words = strided(BASE, 4), one = strided(BASE + 64, 0), next_unit = strided(BASE + 512, 4);
+    /* in order: request, cycles it waits for the unit (FRAC = 256 per cycle: exact here) */
+    struct { const WarpAccess *w; double wait; } seq[] = {
+        {&words, 0},                   /* unit 0 free */
+        {&words, 5.5},                 /* after the first: 32 words of one line */
+        {&one, 11},                    /* after two such */
+        {&next_unit, 0},               /* unit 1: free */
+        {&words, 11 + 5.5 + 31 * 1.25}, /* after the 32 lanes on one word */
+    };
+    MemSys *a = memsys_new(plain, NULL), *b = memsys_new(timed, NULL);
+    for (size_t k = 0; k < G_N_ELEMENTS(seq); k++) {
+        uint64_t without = atomic_ready(a, 100, seq[k].w), with = atomic_ready(b, 100, seq[k].w);
+        /* without units, lanes on one address add 2 cycles each instead */
+        uint64_t same = seq[k].w == &one ? 31 * 2 : 0;
+        ck_assert_msg(with + same == without + (uint64_t)(seq[k].wait + 0.999),
+                      "request %zu: %" G_GUINT64_FORMAT " with units, %" G_GUINT64_FORMAT " without", k, with, without);
+    }
+    /* the launch ends when the busiest unit is done: 100 + 5.5 * 3 + 38.75 + 5.5 */
+    ck_assert_uint_eq(memsys_atomics_done(b), 161);
+    ck_assert_uint_eq(memsys_atomics_done(a), 0);
+    memsys_reset(b);
+    ck_assert_uint_eq(memsys_atomics_done(b), 0);
+    memsys_free(a);
+    memsys_free(b);
+    config_free(plain);
+    config_free(timed);
+}
+END_TEST
+
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
@@ -326,6 +378,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, split_calls_equal_whole);
     tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
+    tcase_add_test(tc, atomics_take_turns_at_their_unit);
     suite_add_tcase(s, tc);
     return s;
 }
