@@ -20,12 +20,18 @@
 #define SECTOR 32u
 #define BASE 0x10000000ull   /* 1 KiB aligned, like an allocation */
 
-static GpuConfig *load(const char *name)
+/* a bundled configuration with `--set` style overrides (NULL: none) */
+static GpuConfig *load_with(const char *name, const char *const *overrides)
 {
     GError *err = NULL;
-    GpuConfig *cfg = config_load(name, NULL, &err);
+    GpuConfig *cfg = config_load(name, overrides, &err);
     ck_assert_msg(cfg != NULL, "%s", err ? err->message : "?");
     return cfg;
+}
+
+static GpuConfig *load(const char *name)
+{
+    return load_with(name, NULL);
 }
 
 static Insn load_insn(void)
@@ -337,8 +343,8 @@ START_TEST(atomics_take_turns_at_their_unit)
     static const char *const units[] = {"memory.atomic_units=4", "memory.atomic_unit_bytes=512",
                                         "memory.atomic_line_cycles=5.5", "memory.atomic_same_address_cycles=1.25",
                                         NULL};
-    GpuConfig *plain = config_load("h200", none, NULL), *timed = config_load("h200", units, NULL);
-    ck_assert(plain && timed && !plain->atomic_units);
+    GpuConfig *plain = load_with("h200", none), *timed = load_with("h200", units);
+    ck_assert(!plain->atomic_units);
     WarpAccess words = strided(BASE, 4), one = strided(BASE + 64, 0), next_unit = strided(BASE + 512, 4);
     /* in order: request, cycles it waits for the unit (FRAC = 256 per cycle: exact here) */
     struct { const WarpAccess *w; double wait; } seq[] = {
