@@ -210,6 +210,17 @@ static inline bool insn_reads_clock(const Insn *in)
     return false;
 }
 
+/* A load of the constant or parameter space from an address fixed when
+ * the kernel is compiled (a variable or parameter plus an offset, no
+ * register): ptxas makes it an operand of the instructions that use it
+ * (c[bank][offset] in the SASS), so it needs no load/store pipe and its
+ * value is there at once. */
+static inline bool insn_const_operand(const Insn *in)
+{
+    return (in->op == OP_LD || in->op == OP_LDU) && (in->space == SPACE_CONST || in->space == SPACE_PARAM) &&
+           in->nopd >= 2 && in->opd[1].kind == OPD_ADDR && in->opd[1].reg == NO_INDEX;
+}
+
 /* NO_INDEX when absent */
 uint32_t module_find_func(const Module *m, const char *name);
 /* Find a kernel by exact .entry name or unique demangled-name prefix

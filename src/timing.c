@@ -71,6 +71,7 @@ typedef struct {
      * 0 for others */
     uint8_t sync;
     uint8_t ndeps, ndst;
+    uint8_t operand;    /* a load ptxas makes an operand (insn_const_operand): no access */
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
     uint32_t deps[TI_MAX_SRC + TI_MAX_DST];
@@ -628,6 +629,13 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
         t->sync = (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA);
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
+    if (insn_const_operand(in)) { /* no load in the SASS: an operand, there at once */
+        t->operand = 1;
+        t->unit = UNIT_INT;
+        t->lat = LAT_ALU;
+        t->result_state = STATE_WAIT;
+        t->throttle = STATE_MATH_PIPE_THROTTLE;
+    }
     RegUse use = {0};
     collect_regs(fn, in, &use);
     /* a register outside the function's table has no scoreboard entry */
@@ -1470,6 +1478,10 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
         a->wavefronts[step] = AHEAD_RECORDED;
         return;
     }
+    if (a->md->tinsn[a->steps[step].func][a->steps[step].pc].operand) {
+        a->accessed &= ~(1u << step);
+        return;
+    }
     MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
     g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles < AHEAD_RECORDED);
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
@@ -1637,7 +1649,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     uint8_t state = done->result_state;
     /* what the instruction accessed: the log has it unless it ran ahead */
     Accessed access = record >= 0 ? accessed_record(&sm->records[record]) : accessed_raw(sm->log);
-    if (access.mask) {
+    if (access.mask && !done->operand) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
         /* global or local: through L2 */

@@ -123,6 +123,56 @@ START_TEST(dependent_chain_costs_latency)
 }
 END_TEST
 
+/* A chain of n adds of constants from a table: at fixed addresses
+ * (`ctab+4`: operands in the SASS, insn_const_operand) or through a
+ * register holding the table's address (a load each). */
+static char *const_kernel(int n, bool fixed)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".const .align 4 .u32 ctab[4] = {3, 5, 7, 11};\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nmov.u64 %rd2, ctab;\nmov.u32 %r1, 0;\n");
+    for (int i = 0; i < n; i++) {
+        if (fixed)
+            g_string_append_printf(s, "ld.const.u32 %%r2, [ctab+%d];\n", 4 * (i % 4));
+        else
+            g_string_append_printf(s, "ld.const.u32 %%r2, [%%rd2+%d];\n", 4 * (i % 4));
+        g_string_append(s, "add.s32 %r1, %r1, %r2;\n");
+    }
+    g_string_append(s, "st.global.u32 [%rd1], %r1;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* A constant at a fixed address is an operand: no request to the constant
+ * cache and no wait for one, where the same value through a register is a
+ * load of const_latency.  The sums agree. */
+START_TEST(fixed_constants_are_operands)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    uint32_t alu = cfg->latency[LAT_ALU], load = cfg->const_latency;
+    config_free(cfg);
+    Result fixed[2], reg[2];
+    for (int k = 0; k < 2; k++) {
+        char *f = const_kernel(32 * (k + 1), true), *r = const_kernel(32 * (k + 1), false);
+        run_timed(f, 1, 32, 8, 0, "h200", no_overrides, &fixed[k]);
+        run_timed(r, 1, 32, 8, 0, "h200", no_overrides, &reg[k]);
+        ck_assert_uint_eq(fixed[k].out[0], reg[k].out[0]);
+        ck_assert_uint_eq(fixed[k].out[0] & 0xFFFFFFFFu, 26u * 8 * (k + 1)); /* 8 (k + 1) times 3+5+7+11 */
+        ck_assert_uint_eq(fixed[k].ts.mem.const_requests, 0); /* the parameter too */
+        ck_assert_uint_eq(reg[k].ts.mem.const_requests, 32 * (k + 1)); /* the table only */
+        g_free(f);
+        g_free(r);
+    }
+    /* 32 more steps: the fixed chain pays about its adds, the loaded one each load's latency as well */
+    uint64_t fixed_step = fixed[1].ts.cycles - fixed[0].ts.cycles, reg_step = reg[1].ts.cycles - reg[0].ts.cycles;
+    ck_assert_uint_le(fixed_step, 32 * 2 * alu);
+    ck_assert_uint_ge(reg_step, 32 * load);
+}
+END_TEST
+
 START_TEST(independent_stream_costs_interval)
 {
     GError *error = NULL;
@@ -579,7 +629,7 @@ START_TEST(run_ahead_changes_nothing)
             ck_assert_uint_eq(ahead.ts.mem.shared_st_requests, 8 * 8);
             ck_assert_uint_eq(ahead.ts.mem.shared_ld_requests, 8 * 8);
             ck_assert_uint_gt(ahead.ts.mem.shared_st_conflicts, 0);
-            ck_assert_uint_eq(ahead.ts.mem.const_requests, 8 * 8 * 3); /* two parameters and ctab */
+            ck_assert_uint_eq(ahead.ts.mem.const_requests, 8 * 8); /* ctab; the parameters are operands */
             /* thread 1 of CTA 0 read thread 0's word: 0 * ctab[1] + 1 */
             ck_assert_uint_eq(((const uint32_t *)ahead.out)[1], 1);
             ck_assert_uint_eq(((const uint32_t *)ahead.out)[2], 3 * 7 + 2);
@@ -671,6 +721,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
+    tcase_add_test(t, fixed_constants_are_operands);
     tcase_add_test(t, memory_throttles_are_named_by_queue);
     tcase_add_test(t, memory_queue_moves_the_wait_to_the_scoreboard);
     tcase_add_test(t, indirect_calls_reach_any_function);
