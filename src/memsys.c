@@ -30,6 +30,20 @@
 #define LOCAL_MODEL_WARP_SPAN (1ull << 28)
 #define FETCH_TRACK 128 /* distinct sectors one request can touch: 32 lanes x 16 B / 32 B x 4 */
 
+/* The L1 fills an SM keeps track of, by line (direct-mapped: a fill whose
+ * slot a later one takes is forgotten, and hits on it wait for nothing). */
+#define FILL_SLOTS 64u
+#define FILL_LINE_BYTES 128u
+
+/* Sectors of a line on their way from L2 to an SM's L1 (or read-only
+ * cache): a request that finds them there (a hit, since the miss before
+ * it allocated them) still waits for them to arrive. */
+typedef struct {
+    uint64_t line;           /* address / FILL_LINE_BYTES + 1; 0: empty */
+    uint64_t ready;          /* the earliest they can be back */
+    uint32_t sectors;        /* bit i: the line's sector i */
+} Fill;
+
 typedef struct {
     uint64_t next_free;      /* FRAC units */
     uint64_t cost_per_sector;/* FRAC units; 0: unlimited */
@@ -53,6 +67,7 @@ struct MemSys {
     uint64_t atomic_line_cost, atomic_same_cost; /* FRAC units */
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
     uint32_t dram_granule_firsts;  /* bit i set when i is a multiple of it */
+    Fill *fills;             /* FILL_SLOTS per SM */
 };
 
 static uint64_t sector_cost(double bytes_per_cycle)
@@ -110,6 +125,7 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
     ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, reach);
     ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, reach);
+    ms->fills = g_new0(Fill, (size_t)cfg->num_sms * FILL_SLOTS);
     if (cfg->atomic_units) {
         ms->atomic_free = g_new0(uint64_t, cfg->atomic_units);
         ms->atomic_line_cost = (uint64_t)(cfg->atomic_line_cycles * FRAC + 0.5);
@@ -139,6 +155,7 @@ void memsys_free(MemSys *ms)
     cache_free(ms->l2);
     hostmem_free(ms->l2_sets, ms->l2_sets_bytes);
     g_free(ms->atomic_free);
+    g_free(ms->fills);
     g_free(ms);
 }
 
@@ -155,6 +172,7 @@ void memsys_reset(MemSys *ms)
     ms->dram_server.next_free = 0;
     for (uint32_t u = 0; ms->atomic_free && u < ms->cfg->atomic_units; u++)
         ms->atomic_free[u] = 0;
+    memset(ms->fills, 0, (size_t)ms->cfg->num_sms * FILL_SLOTS * sizeof *ms->fills);
 }
 
 /* The L2 atomic unit that serves a line: the cycles the atomic waits for it
@@ -389,6 +407,56 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
     return hits & ~(uint32_t)(fetch >> shift);
 }
 
+/* The sectors `mask` of a transaction at `addr` (bit i: addr + 32 i) by
+ * the line they lie in: how many lines, each line's number + 1 (Fill.line)
+ * and its sectors (bit i: the line's sector i). */
+#define SPLIT_MAX_LINES (32u * SECTOR_BYTES / FILL_LINE_BYTES + 1u)
+static uint32_t split_lines(uint64_t addr, uint32_t mask, uint64_t *lines, uint32_t *sectors)
+{
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t sector = addr / SECTOR_BYTES + (uint32_t)__builtin_ctz(m);
+        uint64_t line = sector / (FILL_LINE_BYTES / SECTOR_BYTES) + 1;
+        if (!n || lines[n - 1] != line) {
+            lines[n] = line;
+            sectors[n++] = 0;
+        }
+        sectors[n - 1] |= 1u << (sector % (FILL_LINE_BYTES / SECTOR_BYTES));
+    }
+    return n;
+}
+
+/* When the sectors `hits` of a transaction, found in L1, are there: the
+ * latest fill of theirs still on its way, or 0. */
+static uint64_t fills_wait(const Fill *fills, uint64_t addr, uint32_t hits)
+{
+    uint64_t lines[SPLIT_MAX_LINES], ready = 0;
+    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, hits, lines, sectors);
+    for (uint32_t i = 0; i < n; i++) {
+        const Fill *f = &fills[lines[i] % FILL_SLOTS];
+        if (f->line == lines[i] && (f->sectors & sectors[i]))
+            ready = MAX(ready, f->ready);
+    }
+    return ready;
+}
+
+/* The sectors `fetch` of a transaction are on their way to L1, back no
+ * sooner than `ready`. */
+static void fills_note(Fill *fills, uint64_t addr, uint32_t fetch, uint64_t now, uint64_t ready)
+{
+    uint64_t lines[SPLIT_MAX_LINES];
+    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, fetch, lines, sectors);
+    for (uint32_t i = 0; i < n; i++) {
+        Fill *f = &fills[lines[i] % FILL_SLOTS];
+        if (f->line != lines[i] || f->ready <= now) { /* another line's, or back already */
+            *f = (Fill){.line = lines[i], .ready = ready, .sectors = sectors[i]};
+        } else {
+            f->sectors |= sectors[i];
+            f->ready = MAX(f->ready, ready);
+        }
+    }
+}
+
 /* A request's transactions as the coalescer made them (CoalesceResult or
  * CoalescedAccess), whether it goes through L1 (through_l1) and whether
  * the access writes. */
@@ -455,6 +523,7 @@ static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
         return MAX(cr.ntrans, 1u);
     }
     uint32_t fill_bytes = use_l1 ? cache_fill_bytes(l1) : SECTOR_BYTES;
+    Fill *fills = ms->fills + (size_t)sm * FILL_SLOTS;
     /* distinct transactions still fetch distinct sectors from below unless
      * L1 widens two of them to one fill unit */
     bool distinct = cr.distinct_sectors;
@@ -466,9 +535,15 @@ static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
         MemTransaction t = cr.trans[i];
         if (use_l1) {
             uint32_t hits = cache_read_sectors(l1, t.addr, t.sector_mask, &no_evictions);
+            uint64_t asked_at = t.addr;
             c->l1_sectors += popcount32(t.sector_mask);
-            c->l1_sector_hits += popcount32(miss_fetches_fill_units(&t, hits, fill_bytes));
+            hits = miss_fetches_fill_units(&t, hits, fill_bytes);
+            c->l1_sector_hits += popcount32(hits);
             r->ready = MAX(r->ready, now + hit_latency);
+            if (hits)
+                r->ready = MAX(r->ready, fills_wait(fills, asked_at, hits));
+            if (t.sector_mask)
+                fills_note(fills, t.addr, t.sector_mask, now, now + cfg->l2.latency);
         }
         /* Transactions of one request that repeat a sector (the cc 1.x rules
          * issue one per lane, broadcasts included) are merged below L1: the

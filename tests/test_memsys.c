@@ -374,6 +374,46 @@ START_TEST(atomics_take_turns_at_their_unit)
 }
 END_TEST
 
+/* A warp that finds a line in L1 while the miss that allocated it is still
+ * on its way from L2 waits for it (no sooner than the miss plus L2's
+ * latency); once it is back, a hit is a hit.  Per SM, per sector asked. */
+START_TEST(hits_wait_for_a_fill_under_way)
+{
+    GpuConfig *cfg = load("h200");
+    uint32_t l2 = cfg->l2.latency, l1 = cfg->l1.latency;
+    ck_assert(cfg->l1_caches_global && l2 > l1 + 20);
+    MemSys *ms = memsys_new(cfg, NULL);
+    MemCounters c;
+    memset(&c, 0, sizeof c);
+    Insn in = load_insn();
+    WarpAccess line = strided(BASE, 4), half = strided(BASE, 2), next = strided(BASE + 128, 4);
+    uint64_t miss = memsys_access(ms, 0, 100, &in, &half, 0, &c).ready; /* sectors 0 to 2 */
+    ck_assert_uint_ge(miss, 100 + l2);
+    ck_assert_uint_eq(c.l1_sector_hits, 0);
+    ck_assert_uint_eq(c.l1_sectors, 3);
+    /* 10 cycles on, the same sectors: hits, which wait for the fill */
+    ck_assert_uint_ge(memsys_access(ms, 0, 110, &in, &half, 0, &c).ready, 100 + l2);
+    ck_assert_uint_eq(c.l1_sector_hits, 3);
+    /* another SM has its own L1: a miss of its own */
+    ck_assert_uint_ge(memsys_access(ms, 1, 110, &in, &half, 0, &c).ready, 110 + l2);
+    /* the whole line: sectors 2 and 3 miss now, so it waits for them */
+    ck_assert_uint_ge(memsys_access(ms, 0, 120, &in, &line, 0, &c).ready, 120 + l2);
+    /* and the first sectors' fill is still remembered beside theirs */
+    ck_assert_uint_ge(memsys_access(ms, 0, 130, &in, &half, 0, &c).ready, 100 + l2);
+    /* after the fills: a plain hit */
+    uint64_t later = 200 + 2 * (uint64_t)l2;
+    ck_assert_uint_eq(memsys_access(ms, 0, later, &in, &line, 0, &c).ready, later + l1);
+    /* the next line, never asked for while the first one filled, misses */
+    ck_assert_uint_ge(memsys_access(ms, 0, later, &in, &next, 0, &c).ready, later + l2);
+    /* a reset forgets the fills with the lines */
+    memsys_reset(ms);
+    (void)memsys_access(ms, 0, 5, &in, &line, 0, &c);
+    ck_assert_uint_eq(memsys_access(ms, 0, 10 + 2 * (uint64_t)l2, &in, &line, 0, &c).ready, 10 + 2 * (uint64_t)l2 + l1);
+    memsys_free(ms);
+    config_free(cfg);
+}
+END_TEST
+
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
@@ -385,6 +425,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
     tcase_add_test(tc, atomics_take_turns_at_their_unit);
+    tcase_add_test(tc, hits_wait_for_a_fill_under_way);
     suite_add_tcase(s, tc);
     return s;
 }
