@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "config.h"
 #include "commands.h"
+#include "schedule.h"
 #include "errors.h"
 #include "launch.h"
 #include "manifest.h"
@@ -70,7 +71,9 @@ int cmd_compare(int argc, char **argv, GError **error)
     char **overrides = NULL, **ptx = NULL, **rule_texts = NULL;
     gint threads = 0, shown = DEFAULT_SHOWN;
     gdouble rtol = 0, atol = 0;
-    gboolean functional = FALSE, quiet = FALSE, schedule_loads = FALSE;
+    gboolean functional = FALSE, quiet = FALSE;
+    char *issue_order = NULL;
+    bool ptx_order = false;
     char *metric_names = compare_metric_names();
     char *fail_help = g_strdup_printf("Exit 1 when a rule holds for some launch: 'outputs', or METRIC OP [+|-]N[%%] "
                                       "with OP one of > >= < <= on B-A (or on the change in %%), e.g. cycles>+2%%, "
@@ -85,8 +88,7 @@ int cmd_compare(int argc, char **argv, GError **error)
          NULL},
         {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
          "Host threads simulating each launch (default: the cores this process may use); results never depend on it", "N"},
-        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
-         "Issue both versions' PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
+        {"issue-order", 0, 0, G_OPTION_ARG_STRING, &issue_order, ISSUE_ORDER_HELP, "scheduled|ptx"},
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the comparison as JSON to FILE", "FILE"},
         {"rtol", 0, 0, G_OPTION_ARG_DOUBLE, &rtol, "Float elements agree when |B-A| <= atol + rtol*|A| (default 0)", "R"},
         {"atol", 0, 0, G_OPTION_ARG_DOUBLE, &atol, "Absolute tolerance for floats (default 0)", "A"},
@@ -105,7 +107,8 @@ int cmd_compare(int argc, char **argv, GError **error)
     json_t *cmp = NULL;
     guint nptx = ptx ? g_strv_length(ptx) : 0;
 
-    if (!command_parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error) ||
+        !schedule_parse_order(issue_order, "--issue-order", &ptx_order, error))
         goto out;
     nptx = ptx ? g_strv_length(ptx) : 0;
     if (argc == 2 && (nptx < 1 || nptx > 2)) {
@@ -153,7 +156,7 @@ int cmd_compare(int argc, char **argv, GError **error)
         }
     }
     RunOptions opt = {.config = gpu, .functional = functional, .config_name = gpu->name,
-                      .threads = threads ? (uint32_t)threads : launch_host_cores(), .schedule_loads = schedule_loads};
+                      .threads = threads ? (uint32_t)threads : launch_host_cores(), .ptx_order = ptx_order};
     if (!run_version(&ver[0], "A", &opt, error) || !run_version(&ver[1], "B", &opt, error))
         goto out;
 
@@ -231,6 +234,7 @@ out:
     g_strfreev(rule_texts);
     g_option_context_free(ctx);
     g_free(config);
+    g_free(issue_order);
     g_free(json_path);
     g_free(metric_names);
     g_free(fail_help);

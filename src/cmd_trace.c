@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "commands.h"
+#include "schedule.h"
 #include "errors.h"
 #include "manifest.h"
 #include "trace.h"
@@ -45,7 +46,9 @@ int cmd_trace(int argc, char **argv, GError **error)
 {
     char *config = NULL, *block = NULL, *lanes = NULL;
     gint warp = -1, launch = 0;
-    gboolean functional = FALSE, step = FALSE, json = FALSE, schedule_loads = FALSE;
+    gboolean functional = FALSE, step = FALSE, json = FALSE;
+    char *issue_order = NULL;
+    bool ptx_order = false;
     GOptionEntry entries[] = {
         {"block", 'b', 0, G_OPTION_ARG_STRING, &block, "The CTA: x or x,y,z (default 0)", "B"},
         {"warp", 'w', 0, G_OPTION_ARG_INT, &warp, "Warp index within the CTA (required)", "W"},
@@ -60,8 +63,7 @@ int cmd_trace(int argc, char **argv, GError **error)
         {"step", 's', 0, G_OPTION_ARG_NONE, &step,
          "Wait for a command after each instruction (Enter, c, q, r REG, s; from stdin)", NULL},
         {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print JSON Lines instead of text", NULL},
-        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
-         "Issue the PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
+        {"issue-order", 0, 0, G_OPTION_ARG_STRING, &issue_order, ISSUE_ORDER_HELP, "scheduled|ptx"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("MANIFEST --warp W - print one warp's instructions as they issue");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -71,7 +73,8 @@ int cmd_trace(int argc, char **argv, GError **error)
     Trace *trace = NULL;
     json_t *report = NULL;
     uint32_t lane_list[WARP_SIZE], nlanes = 0, ctaid[3] = {0, 0, 0}, nid = 1;
-    if (!command_parse_options(ctx, &argc, &argv, error))
+    if (!command_parse_options(ctx, &argc, &argv, error) ||
+        !schedule_parse_order(issue_order, "--issue-order", &ptx_order, error))
         goto out;
     if (argc != 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "trace: expected one MANIFEST argument (see warpsim trace --help)");
@@ -103,7 +106,7 @@ int cmd_trace(int argc, char **argv, GError **error)
         goto out;
     /* one host thread, every CTA timed: the trace sees the run the report describes */
     RunOptions opt = {.config = gpu, .functional = functional, .config_name = gpu->name, .threads = 1,
-                      .schedule_loads = schedule_loads, .observer = trace_observer(trace)};
+                      .ptx_order = ptx_order, .observer = trace_observer(trace)};
     guint failed = 0;
     GError *run_error = NULL;
     gboolean ran = manifest_run(mf, &opt, &report, &failed, &run_error);
@@ -137,6 +140,7 @@ out:
     config_free(gpu);
     g_option_context_free(ctx);
     g_free(config);
+    g_free(issue_order);
     g_free(block);
     g_free(lanes);
     return status;

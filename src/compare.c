@@ -752,8 +752,8 @@ void compare_print(FILE *out, json_t *cmp)
     if (json_object_get(a, "config"))
         fprintf(out, "config: %s\n", json_string_value(json_object_get(a, "config")));
     const char *order = json_string_value(json_object_get(a, "issue_order"));
-    if (order && strcmp(order, "ptx") != 0)
-        fprintf(out, "issue order: %s (--schedule-loads)\n", order);
+    if (order && strcmp(order, "scheduled") != 0)
+        fprintf(out, "issue order: %s (--issue-order)\n", order);
     fputc('\n', out);
     print_buffers(out, cmp);
     size_t i;

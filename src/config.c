@@ -115,7 +115,7 @@ static const KeySpec keys[] = {
     {"scheduler.barrier_arrival_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_arrival_cycles)},
     {"scheduler.barrier_reset_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_reset_cycles)},
 
-#define LATENCY_CLASS(id, name, absent) \
+#define LATENCY_CLASS(id, name, absent, sched) \
     {"latency." name, K_UINT, 1, CYCLES, LAT_##id == LAT_##absent ? 0 : F_OPTIONAL, NULL, LAT(LAT_##id)},
 #include "latency_classes.def"
 #undef LATENCY_CLASS

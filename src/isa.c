@@ -38,13 +38,19 @@ const char *const isa_unit_names[UNIT_COUNT] = {
 };
 
 const char *const isa_latency_names[LAT_COUNT] = {
-#define LATENCY_CLASS(id, name, absent) [LAT_##id] = name,
+#define LATENCY_CLASS(id, name, absent, sched) [LAT_##id] = name,
 #include "latency_classes.def"
 #undef LATENCY_CLASS
 };
 
 const LatencyClass isa_latency_absent[LAT_COUNT] = {
-#define LATENCY_CLASS(id, name, absent) [LAT_##id] = LAT_##absent,
+#define LATENCY_CLASS(id, name, absent, sched) [LAT_##id] = LAT_##absent,
+#include "latency_classes.def"
+#undef LATENCY_CLASS
+};
+
+const uint16_t isa_latency_sched_cycles[LAT_COUNT] = {
+#define LATENCY_CLASS(id, name, absent, sched) [LAT_##id] = sched,
 #include "latency_classes.def"
 #undef LATENCY_CLASS
 };

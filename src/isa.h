@@ -134,7 +134,7 @@ typedef enum {
     UNIT_COUNT
 } FuncUnit;
 typedef enum {
-#define LATENCY_CLASS(id, name, absent) LAT_##id,
+#define LATENCY_CLASS(id, name, absent, sched) LAT_##id,
 #include "latency_classes.def"
 #undef LATENCY_CLASS
     LAT_COUNT
@@ -190,6 +190,9 @@ extern const char *const isa_unit_names[UNIT_COUNT];
  * class a config without that key takes the latency of (itself: required) */
 extern const char *const isa_latency_names[LAT_COUNT];
 extern const LatencyClass isa_latency_absent[LAT_COUNT];
+/* per latency class: the cycles the compiler model's list scheduler
+ * assumes (schedule.h) */
+extern const uint16_t isa_latency_sched_cycles[LAT_COUNT];
 extern const TypeInfo isa_types[PTX_TYPE_COUNT];
 extern const SregInfo isa_sregs[SREG_COUNT];
 extern const ModInfo isa_mods[];

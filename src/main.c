@@ -11,6 +11,7 @@
 
 #include "cfg.h"
 #include "commands.h"
+#include "schedule.h"
 #include "errors.h"
 #include "isa.h"
 #include "manifest.h"
@@ -49,7 +50,8 @@ static int cmd_run(int argc, char **argv, GError **error)
     gint64 max_insts = 0, max_cycles = 0;
     gint threads = 0, sample_waves = 0;
     gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
-    gboolean lockstep = FALSE, schedule_loads = FALSE;
+    gboolean lockstep = FALSE;
+    char *issue_order = NULL;
     GpuConfig *gpu = NULL;
     char *timeline_path = NULL, *html_path = NULL; /* docs/timeline.md, docs/html-report.md */
     gint64 timeline_limit = 0;
@@ -70,9 +72,7 @@ static int cmd_run(int argc, char **argv, GError **error)
          "quanta reproduce (for checking; results are the same)", NULL},
         {"sample-waves", 0, 0, G_OPTION_ARG_INT, &sample_waves,
          "Time only the first N CTA waves (N >= 2), run the rest functionally and extrapolate the cycles", "N"},
-        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
-         "Issue each straight-line stretch of PTX in the order a list scheduler like ptxas's would: global loads "
-         "(and the arithmetic feeding them) first, so their latencies overlap (docs/validation.md)", NULL},
+        {"issue-order", 0, 0, G_OPTION_ARG_STRING, &issue_order, ISSUE_ORDER_HELP, "scheduled|ptx"},
         {"racecheck", 0, 0, G_OPTION_ARG_NONE, &racecheck,
          "Report shared-memory accesses of two warps to one byte between the same barriers (a data race)", NULL},
         {"initcheck", 0, 0, G_OPTION_ARG_NONE, &initcheck,
@@ -123,6 +123,9 @@ static int cmd_run(int argc, char **argv, GError **error)
     gpu = config_load(config ? config : CONFIG_DEFAULT_NAME, (const char *const *)overrides, error);
     if (!gpu)
         goto out;
+    bool ptx_order = false;
+    if (!schedule_parse_order(issue_order, "--issue-order", &ptx_order, error))
+        goto out;
     mf = manifest_load(argv[1], error);
     if (!mf)
         goto out;
@@ -130,7 +133,7 @@ static int cmd_run(int argc, char **argv, GError **error)
                       .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
                       .threads = threads ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
-                      .sample_waves = (uint32_t)sample_waves, .schedule_loads = schedule_loads,
+                      .sample_waves = (uint32_t)sample_waves, .ptx_order = ptx_order,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))
         goto out;
@@ -171,6 +174,7 @@ out:
     g_strfreev(overrides);
     g_option_context_free(ctx);
     g_free(config);
+    g_free(issue_order);
     g_free(json_path);
     g_free(dump_dir);
     timeline_abandon(timeline);
@@ -421,13 +425,13 @@ static char *find_cudart_dir(GError **error)
 static int cmd_exec(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL;
-    gboolean functional = FALSE, summary = FALSE, schedule_loads = FALSE;
+    gboolean functional = FALSE, summary = FALSE;
+    char *issue_order = NULL;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config,
          "GPU configuration name or JSON file (default: $WARPSIM_CONFIG, else h200)", "NAME|FILE"},
         {"functional", 'f', 0, G_OPTION_ARG_NONE, &functional, "No timing model: outputs and counts only", NULL},
-        {"schedule-loads", 0, 0, G_OPTION_ARG_NONE, &schedule_loads,
-         "Issue each module's PTX in list-scheduled order, as warpsim run --schedule-loads does", NULL},
+        {"issue-order", 0, 0, G_OPTION_ARG_STRING, &issue_order, ISSUE_ORDER_HELP, "scheduled|ptx"},
         {"json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "Write the JSON report of every launch to FILE at exit",
          "FILE"},
         {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
@@ -448,6 +452,9 @@ static int cmd_exec(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "exec: expected a PROGRAM to run (see warpsim exec --help)");
         goto out;
     }
+    bool ptx_order;
+    if (!schedule_parse_order(issue_order, "--issue-order", &ptx_order, error)) /* said here, not by the program */
+        goto out;
     const char *config_name = config ? config : g_getenv("WARPSIM_CONFIG");
     if (!config_name || !*config_name)
         config_name = CONFIG_DEFAULT_NAME;
@@ -466,8 +473,8 @@ static int cmd_exec(int argc, char **argv, GError **error)
         g_setenv("WARPSIM_FUNCTIONAL", "1", TRUE);
     if (summary)
         g_setenv("WARPSIM_SUMMARY", "1", TRUE);
-    if (schedule_loads)
-        g_setenv("WARPSIM_SCHEDULE_LOADS", "1", TRUE);
+    if (issue_order)
+        g_setenv("WARPSIM_ISSUE_ORDER", issue_order, TRUE);
     if (json_path)
         g_setenv("WARPSIM_REPORT", json_path, TRUE);
     fflush(NULL);
@@ -478,6 +485,7 @@ out:
     g_free(libdir);
     g_free(config);
     g_free(json_path);
+    g_free(issue_order);
     g_option_context_free(ctx);
     return status;
 }
@@ -492,7 +500,7 @@ static const Command commands[] = {
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
     {"analyze", cmd_analyze, "FILE.ptx --divergence|--registers [--kernel K] [--config C] [--block N] [--json]",
      "static analyses: uniform/divergent registers and branches, register pressure and occupancy"},
-    {"exec", cmd_exec, "[--config C] [--functional] [--schedule-loads] [--json FILE] [--summary] PROGRAM [ARGS...]",
+    {"exec", cmd_exec, "[--config C] [--functional] [--issue-order O] [--json FILE] [--summary] PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"compare", cmd_compare, "MANIFEST --ptx A.ptx --ptx B.ptx | A.json B.json [--fail-if RULE]",
      "run two versions of a workload on the same inputs: output check, metric and per-block deltas"},

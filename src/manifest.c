@@ -1112,7 +1112,7 @@ typedef struct {
     LaunchPlan *plans;
     uint64_t *buffer_addr;
     const char *ptx_override; /* NULL: each launch's own PTX */
-    bool schedule_loads;   /* RunOptions.schedule_loads */
+    bool ptx_order;        /* RunOptions.ptx_order */
     HostPool *pool;        /* the launches' host threads (several threads only), owned */
     TimingKeep *timing_keep; /* what timed launches keep between them (timing.h), owned */
 } Run;
@@ -1137,7 +1137,7 @@ static LoadedModule *module_for(Run *r, const char *ptx, GError **error)
     if (!mod)
         return NULL;
     ModuleImage *img = NULL;
-    if (r->schedule_loads)
+    if (!r->ptx_order)
         schedule_module(mod);
     if (!cfg_build_all(mod, error) || !(img = image_load(mod, r->gmem, error))) {
         module_free(mod);
@@ -1625,7 +1625,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .plans = g_new0(LaunchPlan, m->launches->len),
         .buffer_addr = g_new0(uint64_t, m->buffers->len + 1),
         .ptx_override = ptx_override,
-        .schedule_loads = opt && opt->schedule_loads,
+        .ptx_order = opt && opt->ptx_order,
         .pool = opt && opt->threads > 1 ? host_pool_new() : NULL,
         .timing_keep = timing_keep_new(),
     };
@@ -1634,7 +1634,7 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
     bool buffers_ready = ok;
     json_t *rep = NULL;
     if (ok) {
-        rep = report_new(config, m->name, r.schedule_loads);
+        rep = report_new(config, m->name, !r.ptx_order);
         json_t *entry = NULL;
         uint32_t ordinal = 0;
         for (guint i = 0; i < m->launches->len && ok; i++)

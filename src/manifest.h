@@ -43,8 +43,8 @@ typedef struct {
     uint32_t sample_waves;     /* timing: simulate this many CTA waves in detail and
                                   extrapolate (sampling.h); 0 = every CTA */
     uint32_t checks;           /* LAUNCH_CHECK_* (launch.h) */
-    bool schedule_loads;       /* put each PTX stretch in ptxas-like issue order first
-                                  (schedule.h: warpsim run --schedule-loads) */
+    bool ptx_order;            /* issue the PTX in its own order, not list-scheduled
+                                  first (schedule.h: warpsim run --issue-order ptx) */
     uint64_t max_cycles;       /* timing: cycle budget per kernel launch, 0 = none */
     const struct ExecObserver *observer; /* borrowed, NULL: none; given to every launch
                                   (LaunchSpec.observer: warpsim trace) */

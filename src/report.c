@@ -9,12 +9,12 @@
 #include "cfg.h"
 #include "fpconv.h"
 
-json_t *report_new(const char *config_name, const char *manifest_name, bool scheduled_loads)
+json_t *report_new(const char *config_name, const char *manifest_name, bool scheduled)
 {
     json_t *r = json_object();
     json_object_set_new(r, "warpsim", json_string(REPORT_WARPSIM_VERSION));
     json_object_set_new(r, "config", json_string(config_name));
-    json_object_set_new(r, "issue_order", json_string(scheduled_loads ? "scheduled" : "ptx"));
+    json_object_set_new(r, "issue_order", json_string(scheduled ? "scheduled" : "ptx"));
     if (manifest_name)
         json_object_set_new(r, "name", json_string(manifest_name));
     json_object_set_new(r, "launches", json_array());

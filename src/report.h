@@ -26,7 +26,7 @@
 /* {"warpsim", "config", "issue_order", "launches": []}; name (the
  * manifest's) may be NULL; issue_order is "scheduled" when the PTX was
  * list-scheduled (schedule.h), else "ptx" */
-json_t *report_new(const char *config_name, const char *manifest_name, bool scheduled_loads);
+json_t *report_new(const char *config_name, const char *manifest_name, bool scheduled);
 
 /* {"kernel", "grid": [x,y,z], "block": [x,y,z], "metrics": {}, "checks": {}},
  * appended to report's "launches"; returns a borrowed reference to it. */

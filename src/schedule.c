@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "errors.h"
 
 /* One instruction of a stretch as the scheduler sees it. */
 typedef struct {
     CfgRegList uses, defs;
     bool memory, store;
     uint8_t space;        /* PtxSpace of a load or store */
-    bool long_load;       /* a global, local or generic load */
+    uint32_t weight;      /* cycles the compiler expects it to take (schedule.h) */
 } Node;
 
 /* Whether the instruction may move within its stretch (else it ends one). */
@@ -40,6 +41,19 @@ static bool movable(const Insn *in)
     }
     FuncUnit u = isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
     return u == UNIT_INT || u == UNIT_FP32 || u == UNIT_FP64 || u == UNIT_SFU;
+}
+
+static uint32_t expected_cycles(const Insn *in)
+{
+    if (in->op == OP_ST)
+        return 0;
+    if (in->op == OP_LD) {
+        if (isa_space_is_lg((PtxSpace)in->space))
+            return SCHEDULE_LOAD_WEIGHT;
+        return insn_const_operand(in) ? 0 : isa_latency_sched_cycles[LAT_MEM];
+    }
+    return isa_latency_sched_cycles[isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2,
+                                                    in->flags, in->scope)];
 }
 
 static bool lists_meet(const CfgRegList *a, const CfgRegList *b)
@@ -76,7 +90,7 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
         node[k].memory = in->op == OP_LD || in->op == OP_ST;
         node[k].store = in->op == OP_ST;
         node[k].space = in->space;
-        node[k].long_load = in->op == OP_LD && isa_space_is_lg((PtxSpace)in->space);
+        node[k].weight = expected_cycles(in);
     }
     /* dependences as a bit matrix: row j holds the i < j it waits for */
     uint32_t words = (n + 63) / 64;
@@ -85,10 +99,10 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
         for (uint32_t i = 0; i < j; i++)
             if (depends(&node[i], &node[j]))
                 after[(size_t)j * words + i / 64] |= 1ull << (i % 64);
-    /* the longest path to the stretch's end, loads weighing the most */
+    /* the longest path to the stretch's end */
     uint64_t *height = g_new0(uint64_t, n);
     for (uint32_t j = n; j-- > 0;) {
-        height[j] += node[j].long_load ? SCHEDULE_LOAD_WEIGHT : 0;
+        height[j] += node[j].weight;
         for (uint32_t i = 0; i < j; i++)
             if (after[(size_t)j * words + i / 64] >> (i % 64) & 1)
                 height[i] = MAX(height[i], height[j]);
@@ -97,19 +111,37 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
     for (uint32_t j = 0; j < n; j++)
         for (uint32_t w = 0; w < words; w++)
             waiting[j] += (uint32_t)__builtin_popcountll(after[(size_t)j * words + w]);
+    /* issue one a cycle: of those whose predecessors' results are due,
+     * the one with the longest path; when none is due, the one due first */
+    uint64_t *due = g_new0(uint64_t, n);
     bool *placed = g_new0(bool, n);
     Insn *order = g_new(Insn, n);
+    uint64_t cycle = 0;
     for (uint32_t step = 0; step < n; step++) {
         uint32_t best = n;
-        for (uint32_t k = 0; k < n; k++)
-            if (!placed[k] && !waiting[k] && (best == n || height[k] > height[best]))
+        for (uint32_t k = 0; k < n; k++) {
+            if (placed[k] || waiting[k])
+                continue;
+            if (best == n) {
+                best = k;
+                continue;
+            }
+            bool now_k = due[k] <= cycle, now_best = due[best] <= cycle;
+            if (now_k != now_best ? now_k
+                                  : now_k ? height[k] > height[best]
+                                          : due[k] < due[best] || (due[k] == due[best] && height[k] > height[best]))
                 best = k;   /* ties: the first in the PTX */
+        }
         g_assert(best < n); /* the graph only points backwards: something is always ready */
+        cycle = MAX(cycle, due[best]);
         placed[best] = true;
         order[step] = *func_insn(f, first + best);
         for (uint32_t j = best + 1; j < n; j++)
-            if (after[(size_t)j * words + best / 64] >> (best % 64) & 1)
+            if (after[(size_t)j * words + best / 64] >> (best % 64) & 1) {
                 waiting[j]--;
+                due[j] = MAX(due[j], cycle + node[best].weight);
+            }
+        cycle++;
     }
     memcpy(func_insn(f, first), order, n * sizeof *order);
     for (uint32_t k = 0; k < n; k++) {
@@ -118,6 +150,7 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
     }
     g_free(order);
     g_free(placed);
+    g_free(due);
     g_free(waiting);
     g_free(height);
     g_free(after);
@@ -152,6 +185,20 @@ void schedule_function(Function *f)
         }
     }
     g_free(target);
+}
+
+bool schedule_parse_order(const char *value, const char *what, bool *ptx_order, GError **error)
+{
+    if (!value || !strcmp(value, "scheduled")) {
+        *ptx_order = false;
+        return true;
+    }
+    if (!strcmp(value, "ptx")) {
+        *ptx_order = true;
+        return true;
+    }
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s: expected 'scheduled' or 'ptx', not '%s'", what, value);
+    return false;
 }
 
 void schedule_module(Module *m)

@@ -21,19 +21,27 @@
  * or either generic).  So every thread computes exactly what the PTX says;
  * only the order of independent instructions changes.
  *
- * The order: among the instructions whose predecessors are placed, the one
- * with the longest path to the stretch's end, counting a global, local or
- * generic load as SCHEDULE_LOAD_WEIGHT and anything else as 0; ties keep
- * the PTX's order.  Loads and the address arithmetic that feeds them
- * therefore come first.  Stretches longer than SCHEDULE_MAX_STRETCH
- * instructions are scheduled in pieces of that length.
+ * The order: one instruction a cycle, as a list scheduler issues them.
+ * Each instruction is expected to take some cycles: a global, local or
+ * generic load SCHEDULE_LOAD_WEIGHT, a constant or parameter load that
+ * becomes an operand (insn_const_operand) and a store none, another load
+ * or arithmetic its latency class's `sched` cycles (isa/latency_classes.def).
+ * An instruction is due when the results it waits for are expected; of
+ * those due, the one with the longest path of such cycles to the
+ * stretch's end goes next, and when none is due, the one due first; ties
+ * keep the PTX's order.  Loads and the address arithmetic that feeds them
+ * therefore come first, and independent chains of arithmetic (an unrolled
+ * loop's iterations) interleave so that their latencies overlap.
+ * Stretches longer than SCHEDULE_MAX_STRETCH instructions are scheduled in
+ * pieces of that length.
  *
  * A Function is scheduled once (Function.scheduled), before cfg_build()
  * (whose blocks, liveness and register estimate then follow the new
  * order); schedule_module() does every function of a module.  The
- * manifest run does it when asked (warpsim run, compare and trace
- * --schedule-loads), and so does the CUDA runtime for each module it
- * loads (warpsim exec --schedule-loads, or WARPSIM_SCHEDULE_LOADS=1).
+ * manifest run does it unless told to keep the PTX's order (warpsim run,
+ * compare and trace --issue-order ptx), and so does the CUDA runtime for
+ * each module it loads (unless warpsim exec --issue-order ptx, or
+ * WARPSIM_ISSUE_ORDER=ptx).
  * Labels and branch targets keep their instruction indices: a stretch
  * never contains a branch target except at its start.
  */
@@ -42,10 +50,14 @@
 
 #include "module.h"
 
-#define SCHEDULE_LOAD_WEIGHT 100u
+#define SCHEDULE_LOAD_WEIGHT 400u
 #define SCHEDULE_MAX_STRETCH 512u
 
 void schedule_function(Function *f);
+/* The value of --issue-order (and WARPSIM_ISSUE_ORDER): "scheduled" (each
+ * stretch list-scheduled, the default) sets *ptx_order false, "ptx" true;
+ * anything else is an error naming `what` (the option or variable). */
+bool schedule_parse_order(const char *value, const char *what, bool *ptx_order, GError **error);
 void schedule_module(Module *m);
 
 #endif

@@ -249,7 +249,7 @@ static void print_header(Trace *t, const TraceRecord *r, FILE *out)
     }
     fprintf(out, "# %s: kernel %s, launch %u, block (%u,%u,%u), warp %u, %s%s%s%s\n", r->module->path, k->name,
             t->opt.launch, b.x, b.y, b.z, t->opt.warp, mode, *cfg ? " on " : "", cfg,
-            k->scheduled ? ", loads scheduled" : "");
+            k->scheduled ? "" : ", PTX order");
     fprintf(out, "# mask: lane 0 first; 1 runs it, 0 on the path but guard false, . waits on another path, "
                  "- no live thread\n");
     fprintf(out, "%10s  %-12s %5s %5s  %-32s  %s\n", t->opt.timing ? "cycle" : "issue", "block", "pc", "line",

@@ -849,6 +849,57 @@ START_TEST(test_schedule_hoists_loads)
 }
 END_TEST
 
+/* Two independent chains of arithmetic, one after the other in the PTX
+ * (an unrolled loop's iterations): the scheduler interleaves them by
+ * their expected latency, so that the second chain's steps fill the
+ * first's waits; a constant at a fixed address (an operand) weighs
+ * nothing, so it does not go ahead of a longer chain. */
+static const char CHAINS_PTX[] =
+    ".version 7.0\n"                                   /* 1 */
+    ".target sm_80\n"                                  /* 2 */
+    ".address_size 64\n"                               /* 3 */
+    ".const .align 4 .f32 c[2];\n"                     /* 4 */
+    ".visible .entry k(.param .u64 p)\n"               /* 5 */
+    "{\n"                                              /* 6 */
+    "  .reg .f32 %f<12>;\n"                            /* 7 */
+    "  .reg .b64 %rd<2>;\n"                            /* 8 */
+    "  ld.param.u64 %rd1, [p];\n"                      /* 9 */
+    "  add.f32 %f1, %f0, 0f3F800000;\n"                /* 10: chain 1 */
+    "  rsqrt.approx.f32 %f2, %f1;\n"                   /* 11 */
+    "  mul.f32 %f3, %f2, %f2;\n"                       /* 12 */
+    "  add.f32 %f4, %f0, 0f40000000;\n"                /* 13: chain 2 */
+    "  rsqrt.approx.f32 %f5, %f4;\n"                   /* 14 */
+    "  mul.f32 %f6, %f5, %f5;\n"                       /* 15 */
+    "  ld.const.f32 %f7, [c+4];\n"                     /* 16: an operand */
+    "  add.f32 %f8, %f3, %f7;\n"                       /* 17 */
+    "  add.f32 %f9, %f8, %f6;\n"                       /* 18 */
+    "  st.global.f32 [%rd1], %f9;\n"                   /* 19 */
+    "  ret;\n"                                         /* 20 */
+    "}\n";
+
+START_TEST(test_schedule_interleaves_chains)
+{
+    GError *err = NULL;
+    Module *m = ptx_parse_string(CHAINS_PTX, "inline.ptx", &err);
+    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
+    Function *f = module_func(m, 0);
+    schedule_function(f);
+    /* chain 2 starts before chain 1's SFU result is waited for */
+    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 11));
+    ck_assert_uint_lt(tu_insn_at_line(f, 14), tu_insn_at_line(f, 12));
+    /* each chain keeps its own order */
+    ck_assert_uint_lt(tu_insn_at_line(f, 10), tu_insn_at_line(f, 11));
+    ck_assert_uint_lt(tu_insn_at_line(f, 11), tu_insn_at_line(f, 12));
+    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 14));
+    ck_assert_uint_lt(tu_insn_at_line(f, 14), tu_insn_at_line(f, 15));
+    /* the operand, on a short path, comes after both chains' heads: it
+     * fills a cycle in which neither chain's next step is due */
+    ck_assert_uint_gt(tu_insn_at_line(f, 16), tu_insn_at_line(f, 13));
+    ck_assert_uint_lt(tu_insn_at_line(f, 16), tu_insn_at_line(f, 11));
+    module_free(m);
+}
+END_TEST
+
 static Module *parse_or_fail(const char *text)
 {
     GError *err = NULL;
@@ -1120,6 +1171,7 @@ static Suite *cfg_suite(void)
     tcase_add_test(p, test_parsed_guarded_ret);
     tcase_add_test(p, test_traces_invariants);
     tcase_add_test(p, test_schedule_hoists_loads);
+    tcase_add_test(p, test_schedule_interleaves_chains);
     tcase_set_timeout(p, 60);
     suite_add_tcase(s, p);
     return s;

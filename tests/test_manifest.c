@@ -922,8 +922,8 @@ START_TEST(scheduled_loads_overlap)
 {
     GpuConfig *gpu = gpu_named("h200");
     const char *stencil = "traces/stencil/base_r3.json";
-    json_t *plain = timed_launch(stencil, gpu, 0, 1);
-    json_t *scheduled = launch_with(stencil, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true});
+    json_t *plain = launch_with(stencil, (RunOptions){.config = gpu, .threads = 1, .ptx_order = true});
+    json_t *scheduled = launch_with(stencil, (RunOptions){.config = gpu, .threads = 2}); /* the default */
     json_int_t pc = metric(plain, "sm__cycles_elapsed.max"), sc = metric(scheduled, "sm__cycles_elapsed.max");
     ck_assert_msg(sc < pc * 3 / 4, "scheduled %lld cycles against %lld in PTX order", (long long)sc, (long long)pc);
     /* the same instructions and memory traffic, in another order */
@@ -931,8 +931,7 @@ START_TEST(scheduled_loads_overlap)
     ck_assert_int_eq(metric(plain, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
                      metric(scheduled, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
     /* quanta on two threads reproduce lockstep with the scheduled order too */
-    json_t *lock = launch_with(stencil, (RunOptions){.config = gpu, .threads = 1, .lockstep = true,
-                                                     .schedule_loads = true});
+    json_t *lock = launch_with(stencil, (RunOptions){.config = gpu, .threads = 1, .lockstep = true});
     ck_assert_int_eq(metric(lock, "sm__cycles_elapsed.max"), sc);
     json_decref(lock);
     json_decref(plain);
@@ -968,7 +967,7 @@ START_TEST(sampling_estimates_a_long_grid)
 }
 END_TEST
 
-/* With its loads scheduled, the stencil sweep on a GTX 1060 is bound by
+/* With its loads scheduled (the default), the stencil sweep on a GTX 1060 is bound by
  * DRAM, reads and the write-backs of its output: its first waves' writes
  * wait in the L2 (1.5 MB), so their rhythm is a fifth too fast; the floor
  * that counts the writes the L2 cannot keep catches it.  A floor of reads
@@ -977,9 +976,8 @@ START_TEST(sampling_counts_write_backs)
 {
     GpuConfig *gpu = gpu_named("gtx1060");
     const char *manifest = "traces/stencil/sweep/base_r1_x512.json";
-    json_t *full = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true});
-    json_t *sampled = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2, .schedule_loads = true,
-                                                         .sample_waves = 4});
+    json_t *full = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2});
+    json_t *sampled = launch_with(manifest, (RunOptions){.config = gpu, .threads = 2, .sample_waves = 4});
     json_t *info = json_object_get(sampled, "sampling");
     ck_assert(json_is_true(json_object_get(info, "sampled")));
     /* the rhythm of the detailed waves is well below the estimate */

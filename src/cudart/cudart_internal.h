@@ -127,7 +127,7 @@ typedef struct {
                                    soname the program linked (device_state.c) */
     GpuConfig *gpu;
     bool functional;
-    bool schedule_loads;        /* WARPSIM_SCHEDULE_LOADS: list-schedule each module (schedule.h) */
+    bool ptx_order;             /* WARPSIM_ISSUE_ORDER=ptx: modules not list-scheduled (schedule.h) */
     uint32_t host_threads;
     struct HostPool *pool;      /* the launches' host threads (hostpool.h), owned */
     int owner_pid;              /* the process that set the device up (at_exit) */

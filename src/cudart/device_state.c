@@ -28,6 +28,7 @@
 #include "cudart_internal.h"
 #include "hostpool.h"
 #include "report.h"
+#include "schedule.h"
 
 /* PCIe 4.0 x16 as programs see it: about 25 GB/s and a few microseconds
  * per transfer (docs/cudart.md). */
@@ -179,7 +180,12 @@ static void initialise(CudartDevice *d)
     d->abi_release = linked_release();
     d->functional = env_flag("WARPSIM_FUNCTIONAL");
     d->summary = env_flag("WARPSIM_SUMMARY");
-    d->schedule_loads = env_flag("WARPSIM_SCHEDULE_LOADS");
+    GError *order_error = NULL;
+    if (!schedule_parse_order(g_getenv("WARPSIM_ISSUE_ORDER"), "WARPSIM_ISSUE_ORDER", &d->ptx_order, &order_error)) {
+        cudart_message("%s", order_error->message); /* warpsim exec checked its option; a hand-set variable */
+        g_error_free(order_error);
+        d->init_error = cudaErrorInitializationError;
+    }
     const char *report = g_getenv("WARPSIM_REPORT");
     d->report_path = report && *report ? g_strdup(report) : NULL;
     const char *threads = g_getenv("WARPSIM_THREADS");
@@ -203,7 +209,7 @@ static void initialise(CudartDevice *d)
     d->per_thread_stream = (CudartStream){.magic = CUDART_STREAM_MAGIC, .sync_policy = 1};
     d->warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     d->kernel_order = g_ptr_array_new();
-    d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL, d->schedule_loads);
+    d->report = report_new(d->gpu ? d->gpu->name : (config ? config : CONFIG_DEFAULT_NAME), NULL, !d->ptx_order);
     d->owner_pid = getpid();
     atexit(at_exit);
 }

@@ -38,7 +38,7 @@ static void print_summary(const CudartDevice *d)
     for (guint i = 0; i < d->kernel_order->len; i++)
         total += ((CudartKernel *)g_ptr_array_index(d->kernel_order, i))->sim_ns;
     fprintf(stderr, "==warpsim== Profiling result (%s, %s time%s):\n", d->gpu ? d->gpu->name : "?",
-            d->functional ? "estimated functional" : "simulated", d->schedule_loads ? ", loads scheduled" : "");
+            d->functional ? "estimated functional" : "simulated", d->ptx_order ? ", PTX order" : "");
     fprintf(stderr, "==warpsim== %7s %12s %7s %12s %14s  %s\n", "Time(%)", "Time", "Calls", "Avg", "Warp insts",
             "Name");
     for (guint i = 0; i < d->kernel_order->len; i++) {

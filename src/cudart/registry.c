@@ -72,7 +72,7 @@ static void load_module(CudartDevice *d, CudartModule *cm)
         goto out;
     }
     cm->module = parse_units(picks, &error);
-    if (cm->module && d->schedule_loads)
+    if (cm->module && !d->ptx_order)
         schedule_module(cm->module);
     if (cm->module && cfg_build_all(cm->module, &error))
         cm->image = image_load(cm->module, d->gmem, &error);

@@ -77,9 +77,9 @@ def expectations(source_root):
                                 ("void fillPattern<float, 3>(float*, int, float)", 1)], [], ["--summary"]),
         # the summary is the parent's alone: one table, not one more from the child
         "fork_child": ([], [("add(int*, int, int)", 1)], [], ["--summary"]),
-        # every module list-scheduled (warpsim exec --schedule-loads): outputs still right, and the
-        # summary says the order was not the PTX's
-        "matrix_mul": ([], [("simulated time, loads scheduled)", 1)], [], ["--schedule-loads", "--summary"]),
+        # every module issued in its PTX order (warpsim exec --issue-order ptx): outputs still right,
+        # and the summary says the order was not the default list-scheduled one
+        "matrix_mul": ([], [("simulated time, PTX order)", 1)], [], ["--issue-order", "ptx", "--summary"]),
     }
 
 

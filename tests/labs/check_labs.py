@@ -304,8 +304,15 @@ class Checker:
         self.claim(limiter["b512_r9"] == "warps" and blocks["b512_r9"] == 1,
                    "occupancy: one 512-thread block fills 16 of 24 warps")
         cyc = {k: v["sm__cycles_elapsed.max"] for k, v in runs.items()}
-        self.claim(cyc["b256_r24"] > 1.5 * cyc["b256_r9"],
-                   "occupancy: at 1/3 occupancy the memory latency is no longer hidden")
+        # Issued as ptxas schedules it, each warp has the eight loads of its unrolled
+        # loop in flight: 8 warps still hide the DRAM latency.  In the PTX's order
+        # each load waits for the FMA before it, one at a time, and 1/3 does not.
+        self.claim(cyc["b256_r24"] < 1.15 * cyc["b256_r9"],
+                   "occupancy: at 1/3 occupancy the scheduled loads (ILP) should still hide the memory latency")
+        ptx = {k: self.run("occupancy", k, extra=("--issue-order", "ptx"))["sm__cycles_elapsed.max"]
+               for k in ("b256_r9", "b256_r24")}
+        self.claim(ptx["b256_r24"] > 1.5 * ptx["b256_r9"],
+                   "occupancy: in PTX order (one load in flight per warp) 1/3 occupancy no longer hides the latency")
         self.claim(cyc["b256_r11"] < 1.15 * cyc["b256_r9"],
                    "occupancy: 2/3 occupancy should cost little on this bandwidth-bound kernel")
         for a, b in (("b256_r9_smem6k", "b256_r11"), ("b256_r9_smem12k", "b256_r24")):
