@@ -64,6 +64,7 @@ _Static_assert(sizeof(RegAllocScope) == sizeof(int), "enum size");
 static const char *const coalesce_names[] = {"cc1.0", "cc1.2", "cc2.x", "sector", NULL};
 static const char *const policy_names[] = {"lrr", "gto", NULL};
 static const char *const scope_names[] = {"block", "warp", NULL};
+static const char *const smem_wide_names[] = {"phases", "quads", NULL};
 
 #define OFF(field) offsetof(GpuConfig, field)
 #define LAT(cls) (offsetof(GpuConfig, latency) + (cls) * sizeof(uint32_t))
@@ -106,6 +107,7 @@ static const KeySpec keys[] = {
     {"shared_memory.banks", K_UINT, 16, 32, F_POW2, NULL, OFF(smem_banks)},
     {"shared_memory.bank_bytes", K_UINT, 4, 8, F_POW2, NULL, OFF(smem_bank_bytes)},
     {"shared_memory.half_warp", K_BOOL, 0, 0, 0, NULL, OFF(smem_half_warp)},
+    {"shared_memory.wide_accesses", K_CHOICE, 0, 0, F_OPTIONAL, smem_wide_names, OFF(smem_wide)},
     {"shared_memory.latency", K_UINT, 1, CYCLES, 0, NULL, OFF(smem_latency)},
 
     {"scheduler.count", K_UINT, 1, 16, 0, NULL, OFF(schedulers_per_sm)},

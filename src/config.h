@@ -32,6 +32,8 @@ typedef enum {
 } CoalesceRule;
 
 typedef enum { SCHED_LRR, SCHED_GTO } SchedPolicy;
+/* How shared-memory accesses wider than 4 bytes are served (smem_banks.h) */
+typedef enum { SMEM_WIDE_PHASES, SMEM_WIDE_QUADS } SmemWideRule;
 
 /* register allocation: per block (cc < 2.0) or per warp (cc >= 2.0) */
 typedef enum { REG_ALLOC_BLOCK, REG_ALLOC_WARP } RegAllocScope;
@@ -94,6 +96,7 @@ typedef struct GpuConfig {
     uint32_t smem_banks;         /* 16 or 32 */
     uint32_t smem_bank_bytes;    /* 4, or 8 for Kepler's 8-byte mode */
     bool smem_half_warp;         /* conflicts are counted per half-warp (cc < 2.0) */
+    SmemWideRule smem_wide;      /* accesses of 8 and 16 B per lane (smem_banks.h) */
     uint32_t smem_latency;
     uint32_t const_latency;      /* constant-cache hit; each further distinct address adds a wavefront */
     CacheConfig l1;              /* per SM */

@@ -308,7 +308,7 @@ static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const Warp
 {
     const GpuConfig *cfg = ms->cfg;
     BankResult br;
-    smem_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, &br);
+    smem_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, cfg->smem_wide, &br);
     uint32_t wavefronts = MAX(br.wavefronts, 1u);
     if (atomic) {
         c->shared_atom_requests++;

@@ -10,8 +10,10 @@
 #include "smem_banks.h"
 
 #define MAX_BANKS 32
-/* bank words one phase can touch: its lanes cover 32 words, + 1 per lane if misaligned */
-#define MAX_WORDS 64
+/* bank words one phase can touch: its lanes cover 32 words, + 1 per lane if
+ * misaligned; 128 when a whole warp of 16-byte lanes is one phase
+ * (SMEM_WIDE_QUADS) */
+#define MAX_WORDS 160
 
 /* bank geometry with shifts for the power-of-two layouts every GPU has */
 typedef struct {
@@ -267,7 +269,29 @@ static uint32_t half_warp_steps(const uint64_t *unit, int n, const Layout *l)
     return ceil_steps;
 }
 
-void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp,
+/* SMEM_WIDE_QUADS (contract in smem_banks.h): the wavefronts the lanes'
+ * and quads' share of the output needs, at least, for an access of `size`
+ * bytes per lane. */
+static uint32_t quads_output_wavefronts(const WarpAccess *a, uint32_t size)
+{
+    uint32_t need = (size + 7) / 8;
+    for (uint32_t q = 0; q < 32; q += 4) {
+        uint64_t distinct[4];
+        uint32_t n = 0;
+        for (uint32_t m = (a->mask >> q) & 0xFu; m; m &= m - 1) {
+            uint64_t addr = a->addr[q + (uint32_t)__builtin_ctz(m)];
+            uint32_t k = 0;
+            while (k < n && distinct[k] != addr)
+                k++;
+            if (k == n)
+                distinct[n++] = addr;
+        }
+        need = MAX(need, (n * size + 15) / 16);
+    }
+    return need;
+}
+
+void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, SmemWideRule wide,
                 BankResult *out)
 {
     out->wavefronts = 0;
@@ -297,6 +321,10 @@ void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool h
                 phases++;
             }
         }
+    } else if (wide == SMEM_WIDE_QUADS && size > bank_bytes && bank_bytes == 4 && size <= 16) {
+        /* one phase, at least what the output needs */
+        phases = quads_output_wavefronts(a, size);
+        out->wavefronts = MAX(phases, phase_wavefronts(a, a->mask, &l));
     } else {
         /* wider than a bank: as many lanes per phase as fill the banks once */
         uint32_t phase_lanes = words_per_lane >= 32 ? 1 : 32 / words_per_lane;

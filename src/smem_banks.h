@@ -8,6 +8,13 @@
  * of one word multicast); accesses wider than a bank are split into phases
  * the way the hardware does (8 B: two half-warps, 16 B: four quarter-warps
  * on 4-byte banks; on 8-byte banks 8 B is one phase, 16 B two).
+ * With SMEM_WIDE_QUADS (measured on the H200: tools/hw-measure/shared_wide.cu)
+ * an access of 8 or 16 B per lane on 4-byte banks is one phase instead:
+ * a wavefront gives each lane at most 8 B and each quad of lanes (0-3,
+ * 4-7, ...) at most 16 B of distinct data, so it costs the most of
+ * size / 8, the quads' distinct bytes / 16 and the banks' distinct words;
+ * the conflicts are what the banks add to the first two (a broadcast
+ * float4 is 2 wavefronts, consecutive ones 4, lane & 3 over float2s 2).
  * Before cc 2.0 (half_warp) each half-warp is served alone, wider accesses
  * are split into one 32-bit request per word, and each step serves all
  * lanes inside ONE broadcast word plus one lane per other bank, so lanes
@@ -34,7 +41,7 @@ typedef struct {
     uint32_t conflicts;     /* extra wavefronts caused by bank conflicts */
 } BankResult;
 
-void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp,
+void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, SmemWideRule wide,
                 BankResult *out);
 
 #endif

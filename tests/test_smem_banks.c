@@ -30,21 +30,21 @@ static WarpAccess strided(uint32_t mask, uint32_t size, uint64_t base, uint64_t 
 static BankResult banks32(const WarpAccess *a)
 {
     BankResult r;
-    smem_banks(a, 32, 4, false, &r);
+    smem_banks(a, 32, 4, false, SMEM_WIDE_PHASES, &r);
     return r;
 }
 
 static BankResult kepler8(const WarpAccess *a)
 {
     BankResult r;
-    smem_banks(a, 32, 8, false, &r);
+    smem_banks(a, 32, 8, false, SMEM_WIDE_PHASES, &r);
     return r;
 }
 
 static BankResult tesla16(const WarpAccess *a)
 {
     BankResult r;
-    smem_banks(a, 16, 4, true, &r);
+    smem_banks(a, 16, 4, true, SMEM_WIDE_PHASES, &r);
     return r;
 }
 
@@ -309,6 +309,48 @@ static uint32_t rule_wavefronts(const WarpAccess *a, uint32_t banks, uint32_t ba
     return total;
 }
 
+/* What the H200 counted (tools/hw-measure/shared_wide.cu under Nsight
+ * Compute, 2026-11-22): wavefronts and bank conflicts per load of one warp,
+ * lane l reading element pick(p, l) of 4, 8 and 16-byte elements. */
+static uint64_t pick(int p, uint32_t l)
+{
+    static const int shift[] = {0, 0, 1, 2, 3, 4};
+    if (p == 0)
+        return 0;
+    if (p <= 5)
+        return l >> shift[p];
+    if (p <= 9)
+        return l & ((2u << (p - 6)) - 1);
+    return p == 10 ? 2 * l : (l >> 3) * 8;
+}
+
+START_TEST(h200_wide_accesses)
+{
+    static const struct {
+        uint32_t wavefronts[3], conflicts[3]; /* 4, 8, 16 B */
+    } h200[12] = {
+        {{1, 1, 2}, {0, 0, 0}}, {{1, 2, 4}, {0, 0, 0}}, {{1, 1, 2}, {0, 0, 0}}, {{1, 1, 2}, {0, 0, 0}},
+        {{1, 1, 2}, {0, 0, 0}}, {{1, 1, 2}, {0, 0, 0}}, {{1, 1, 2}, {0, 0, 0}}, {{1, 2, 4}, {0, 0, 0}},
+        {{1, 2, 4}, {0, 0, 0}}, {{1, 2, 4}, {0, 0, 0}}, {{2, 4, 8}, {1, 2, 4}}, {{1, 2, 4}, {0, 1, 2}},
+    };
+    for (int p = 0; p < 12; p++)
+        for (int w = 0; w < 3; w++) {
+            uint32_t size = 4u << w;
+            WarpAccess a = {.mask = 0xFFFFFFFFu, .size = (uint8_t)size};
+            for (uint32_t l = 0; l < 32; l++)
+                a.addr[l] = 0x400 + pick(p, l) * size;
+            BankResult r;
+            smem_banks(&a, 32, 4, false, SMEM_WIDE_QUADS, &r);
+            ck_assert_msg(r.wavefronts == h200[p].wavefronts[w] && r.conflicts == h200[p].conflicts[w],
+                          "pattern %d, %u B: %u wavefronts, %u conflicts; the H200 %u, %u", p, size, r.wavefronts,
+                          r.conflicts, h200[p].wavefronts[w], h200[p].conflicts[w]);
+        }
+    /* the guide's phases, the other GPUs' rule, for the broadcast float4 */
+    WarpAccess b = {.mask = 0xFFFFFFFFu, .size = 16};
+    ck_assert_uint_eq(banks32(&b).wavefronts, 4);
+}
+END_TEST
+
 START_TEST(random_patterns_follow_the_rule)
 {
     /* addresses drawn from a few hundred bytes, so that lanes share words,
@@ -331,7 +373,7 @@ START_TEST(random_patterns_follow_the_rule)
         if (!a.mask)
             a.mask = 1;
         BankResult r;
-        smem_banks(&a, 32, bank_bytes, false, &r);
+        smem_banks(&a, 32, bank_bytes, false, SMEM_WIDE_PHASES, &r);
         uint32_t want = rule_wavefronts(&a, 32, bank_bytes);
         ck_assert_msg(r.wavefronts == want, "case %d (size %u, %u-byte banks, mask %08x): %u wavefronts, rule %u", n,
                       size, bank_bytes, a.mask, r.wavefronts, want);
@@ -378,7 +420,7 @@ START_TEST(structured_patterns_follow_the_rule)
             }
         }
         BankResult r;
-        smem_banks(&a, banks, bank_bytes, false, &r);
+        smem_banks(&a, banks, bank_bytes, false, SMEM_WIDE_PHASES, &r);
         uint32_t want = rule_wavefronts(&a, banks, bank_bytes);
         ck_assert_msg(r.wavefronts == want, "case %d (size %u, %u banks of %u B, mask %08x): %u wavefronts, rule %u", n,
                       size, banks, bank_bytes, a.mask, r.wavefronts, want);
@@ -401,6 +443,7 @@ static Suite *banks_suite(void)
     tcase_add_test(tc, tesla_broadcast);
     tcase_add_test(tc, tesla_bytes_and_shorts);
     tcase_add_test(tc, tesla_wide);
+    tcase_add_test(tc, h200_wide_accesses);
     tcase_add_test(tc, random_patterns_follow_the_rule);
     tcase_add_test(tc, structured_patterns_follow_the_rule);
     suite_add_tcase(s, tc);
