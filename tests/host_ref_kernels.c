@@ -958,6 +958,188 @@ static bool model_regpress(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* ---- common_kernels: seven everyday kernels (traces/common_kernels) ---- */
+
+static bool model_spmv_ell(const HostLaunch *l, GError **error)
+{
+    int64_t n, k;
+    if (!need_args(l, 6, error) || !int_arg(l, 0, &n, error) || !int_arg(l, 1, &k, error) ||
+        !nonneg(l, n, error) || !nonneg(l, k, error))
+        return false;
+    size_t rows = MIN((size_t)n, threads_x(l)), nk = (size_t)n * (size_t)k;
+    const float *val = buf_arg(l, 2, HT_F32, nk, error);
+    const int32_t *col = val ? buf_arg(l, 3, HT_S32, nk, error) : NULL;
+    const float *x = col ? buf_arg(l, 4, HT_F32, 0, error) : NULL;
+    float *y = x ? buf_arg(l, 5, HT_F32, rows, error) : NULL;
+    if (!y)
+        return false;
+    size_t nx = l->args[4].buf->count - l->args[4].offset_bytes / sizeof(float);
+    for (size_t row = 0; row < rows; row++) {
+        float sum = 0.0f;
+        for (size_t j = 0; j < (size_t)k; j++) {
+            int32_t c = col[j * (size_t)n + row];
+            if (c < 0)
+                continue;
+            if ((size_t)c >= nx) {
+                g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: column %d beyond x", l->kernel, c);
+                return false;
+            }
+            sum = fmaf(val[j * (size_t)n + row], x[c], sum);
+        }
+        y[row] = sum;
+    }
+    return true;
+}
+
+/* rsqrtf is rsqrt.approx on the GPU: the host's 1/sqrtf differs in the
+ * last bits, which the manifest's tolerance covers. */
+static bool model_nbody(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t bodies = threads_x(l);
+    const float *pos = buf_arg(l, 1, HT_F32, 4 * MAX(bodies, (size_t)n), error);
+    float *acc = pos ? buf_arg(l, 2, HT_F32, 4 * bodies, error) : NULL;
+    if (!acc)
+        return false;
+    for (size_t i = 0; i < bodies; i++) {
+        const float *p = pos + 4 * i;
+        float ax = 0.f, ay = 0.f, az = 0.f;
+        for (size_t j = 0; j < (size_t)n; j++) {
+            const float *q = pos + 4 * j;
+            float dx = q[0] - p[0], dy = q[1] - p[1], dz = q[2] - p[2];
+            float d2 = fmaf(dz, dz, fmaf(dx, dx, dy * dy)) + 1e-3f;
+            float inv = 1.0f / sqrtf(d2);
+            float s = inv * (inv * (q[3] * inv));
+            ax = fmaf(dx, s, ax);
+            ay = fmaf(dy, s, ay);
+            az = fmaf(dz, s, az);
+        }
+        acc[4 * i] = ax;
+        acc[4 * i + 1] = ay;
+        acc[4 * i + 2] = az;
+        acc[4 * i + 3] = 0.f;
+    }
+    return true;
+}
+
+/* __expf is ex2.approx(x * log2(e)) on the GPU: the host's exp2f differs
+ * in the last bits, which the manifest's tolerance covers.  The sums keep
+ * the kernel's order: each lane's columns, then the xor-shuffle tree. */
+static bool model_softmax_rows(const HostLaunch *l, GError **error)
+{
+    int64_t cols;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &cols, error) || !nonneg(l, cols, error))
+        return false;
+    size_t rows = threads_x(l) / 32, nc = (size_t)cols;
+    const float *in = buf_arg(l, 1, HT_F32, rows * nc, error);
+    float *out = in ? buf_arg(l, 2, HT_F32, rows * nc, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t row = 0; row < rows; row++) {
+        const float *r = in + row * nc;
+        float m = -1e30f, s[32], t[32];
+        for (size_t c = 0; c < nc; c++)
+            m = fmaxf(m, r[c]);
+        for (size_t lane = 0; lane < 32; lane++) {
+            s[lane] = 0.f;
+            for (size_t c = lane; c < nc; c += 32)
+                s[lane] += exp2f((r[c] - m) * 1.44269502f);
+        }
+        for (size_t o = 16; o; o >>= 1) {
+            for (size_t lane = 0; lane < 32; lane++)
+                t[lane] = s[lane] + s[lane ^ o];
+            memcpy(s, t, sizeof s);
+        }
+        float inv = 1.f / s[0];
+        for (size_t c = 0; c < nc; c++)
+            out[row * nc + c] = exp2f((r[c] - m) * 1.44269502f) * inv;
+    }
+    return true;
+}
+
+static bool model_conv5x5(const HostLaunch *l, GError **error)
+{
+    int64_t w, h;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &w, error) || !int_arg(l, 1, &h, error) ||
+        !nonneg(l, w, error) || !nonneg(l, h, error))
+        return false;
+    HostBuf *filt = l->globals ? g_hash_table_lookup(l->globals, "filt") : NULL;
+    if (!filt || filt->type != HT_F32 || filt->count < 25) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: needs the global 'filt' as 25 f32 values",
+                    l->kernel);
+        return false;
+    }
+    const float *f = (const float *)filt->data;
+    size_t nx = MIN((size_t)w, threads_x(l)), ny = MIN((size_t)h, threads_y(l));
+    const float *in = buf_arg(l, 2, HT_F32, (size_t)w * (size_t)h, error);
+    float *out = in ? buf_arg(l, 3, HT_F32, (size_t)w * (size_t)h, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t y = 2; y + 2 < ny; y++)
+        for (size_t x = 2; x + 2 < nx; x++) {
+            float s = 0.f;
+            for (size_t dy = 0; dy < 5; dy++)
+                for (size_t dx = 0; dx < 5; dx++)
+                    s = fmaf(f[dy * 5 + dx], in[(y + dy - 2) * (size_t)w + x + dx - 2], s);
+            out[y * (size_t)w + x] = s;
+        }
+    return true;
+}
+
+static bool model_vec_add4(const HostLaunch *l, GError **error)
+{
+    int64_t n4;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n4, error) || !nonneg(l, n4, error))
+        return false;
+    size_t m = 4 * MIN((size_t)n4, threads_x(l));
+    const float *a = buf_arg(l, 1, HT_F32, m, error);
+    const float *b = a ? buf_arg(l, 2, HT_F32, m, error) : NULL;
+    float *c = b ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!c)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        c[i] = a[i] + b[i];
+    return true;
+}
+
+static bool model_hist_global(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    const uint32_t *data = buf_arg(l, 1, HT_U32, (size_t)n, error);
+    uint32_t *bins = data ? buf_arg(l, 2, HT_U32, 64, error) : NULL;
+    if (!bins)
+        return false;
+    for (size_t i = 0; i < (size_t)n; i++)
+        bins[data[i] % 64]++;
+    return true;
+}
+
+/* A grid of 32 x 32 tiles, each block 32 x 8 threads. */
+static bool model_transpose_smem(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = (size_t)n;
+    if ((size_t)l->grid[0] * 32 != m || (size_t)l->grid[1] * 32 != m || l->block[0] != 32 || l->block[1] != 8) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the grid must tile the matrix in 32 x 32 tiles of 32 x 8 threads", l->kernel);
+        return false;
+    }
+    const float *in = buf_arg(l, 1, HT_F32, m * m, error);
+    float *out = in ? buf_arg(l, 2, HT_F32, m * m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t r = 0; r < m; r++)
+        for (size_t c = 0; c < m; c++)
+            out[c * m + r] = in[r * m + c];
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1029,6 +1211,13 @@ static const struct {
     {"stencilCsl_r4", NULL, model_stencil},
     {"stencilBase_r5", NULL, model_stencil},
     {"stencilCsl_r5", NULL, model_stencil},
+    {"spmvEll", NULL, model_spmv_ell},
+    {"nbody", NULL, model_nbody},
+    {"softmaxRows", NULL, model_softmax_rows},
+    {"conv5x5", NULL, model_conv5x5},
+    {"vecAdd4", NULL, model_vec_add4},
+    {"histGlobal", NULL, model_hist_global},
+    {"transposeSmem", NULL, model_transpose_smem},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)
