@@ -78,6 +78,20 @@ static bool depends(const Node *i, const Node *j)
     return i->memory && j->memory && (i->store || j->store) && may_alias(i, j);
 }
 
+/* Whether a ready instruction (due at `due`, `height` to the stretch's
+ * end) goes before the best one so far, at `cycle`: one whose inputs are
+ * due beats one still waiting; of two due, the longer path; of two
+ * waiting, the one due first, then the longer path. */
+static bool goes_before(uint64_t due, uint64_t height, uint64_t best_due, uint64_t best_height, uint64_t cycle)
+{
+    bool now = due <= cycle, best_now = best_due <= cycle;
+    if (now != best_now)
+        return now;
+    if (now || due == best_due)
+        return height > best_height;
+    return due < best_due;
+}
+
 /* Reorders insns[first, first + n), all movable. */
 static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
 {
@@ -126,10 +140,7 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
                 best = k;
                 continue;
             }
-            bool now_k = due[k] <= cycle, now_best = due[best] <= cycle;
-            if (now_k != now_best ? now_k
-                                  : now_k ? height[k] > height[best]
-                                          : due[k] < due[best] || (due[k] == due[best] && height[k] > height[best]))
+            if (goes_before(due[k], height[k], due[best], height[best], cycle))
                 best = k;   /* ties: the first in the PTX */
         }
         g_assert(best < n); /* the graph only points backwards: something is always ready */
@@ -139,7 +150,11 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
         for (uint32_t j = best + 1; j < n; j++)
             if (after[(size_t)j * words + best / 64] >> (best % 64) & 1) {
                 waiting[j]--;
-                due[j] = MAX(due[j], cycle + node[best].weight);
+                /* a reader waits for the result; one that only has to
+                 * stay after (it overwrites what this reads or writes,
+                 * or touches the same memory) goes the next cycle */
+                bool reads = lists_meet(&node[best].defs, &node[j].uses);
+                due[j] = MAX(due[j], cycle + (reads ? MAX(node[best].weight, 1u) : 1u));
             }
         cycle++;
     }

@@ -812,12 +812,21 @@ static const char SCHED_PTX[] =
     "  ret;\n"                                         /* 22 */
     "}\n";
 
+/* The first function of `text`, parsed but not analysed (schedule_function
+ * comes before cfg_build); the module is the caller's. */
+static Function *parse_unanalysed(const char *text, Module **m)
+{
+    GError *err = NULL;
+    *m = ptx_parse_string(text, "inline.ptx", &err);
+    ck_assert_msg(*m != NULL, "parse failed: %s", err ? err->message : "?");
+    return module_func(*m, 0);
+}
+
 START_TEST(test_schedule_hoists_loads)
 {
     GError *err = NULL;
-    Module *m = ptx_parse_string(SCHED_PTX, "inline.ptx", &err);
-    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
-    Function *f = module_func(m, 0);
+    Module *m;
+    Function *f = parse_unanalysed(SCHED_PTX, &m);
     uint32_t label_at = tu_insn_at_line(f, 19), n = func_ninsns(f);
     schedule_function(f);
     ck_assert(f->scheduled);
@@ -879,10 +888,8 @@ static const char CHAINS_PTX[] =
 
 START_TEST(test_schedule_interleaves_chains)
 {
-    GError *err = NULL;
-    Module *m = ptx_parse_string(CHAINS_PTX, "inline.ptx", &err);
-    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
-    Function *f = module_func(m, 0);
+    Module *m;
+    Function *f = parse_unanalysed(CHAINS_PTX, &m);
     schedule_function(f);
     /* chain 2 starts before chain 1's SFU result is waited for */
     ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 11));
