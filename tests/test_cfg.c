@@ -822,6 +822,15 @@ static Function *parse_unanalysed(const char *text, Module **m)
     return module_func(*m, 0);
 }
 
+/* For each pair, the instruction of the first PTX line issues before the
+ * second's. */
+static void assert_lines_before(Function *f, const uint32_t (*pairs)[2], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(tu_insn_at_line(f, pairs[i][0]) < tu_insn_at_line(f, pairs[i][1]),
+                      "line %u should issue before line %u", pairs[i][0], pairs[i][1]);
+}
+
 START_TEST(test_schedule_hoists_loads)
 {
     GError *err = NULL;
@@ -831,16 +840,12 @@ START_TEST(test_schedule_hoists_loads)
     schedule_function(f);
     ck_assert(f->scheduled);
     ck_assert_uint_eq(func_ninsns(f), n);
-    /* the second load passes the arithmetic and the shared store before it */
-    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 11));
-    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 12));
-    /* dependences hold: the address before the loads, each use after its load */
-    ck_assert_uint_lt(tu_insn_at_line(f, 8), tu_insn_at_line(f, 10));
-    ck_assert_uint_lt(tu_insn_at_line(f, 10), tu_insn_at_line(f, 11));
-    ck_assert_uint_lt(tu_insn_at_line(f, 11), tu_insn_at_line(f, 12));
-    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 14));
-    /* a global load never passes a global store (they may alias) */
-    ck_assert_uint_lt(tu_insn_at_line(f, 15), tu_insn_at_line(f, 16));
+    static const uint32_t order[][2] = {
+        {13, 11}, {13, 12},                   /* the second load passes the arithmetic and the shared store */
+        {8, 10}, {10, 11}, {11, 12}, {13, 14}, /* dependences hold: the address first, each use after its load */
+        {15, 16},                             /* a global load never passes a global store (they may alias) */
+    };
+    assert_lines_before(f, order, G_N_ELEMENTS(order));
     /* the branch target, the barrier and what follows stay where they were */
     ck_assert_uint_eq(tu_insn_at_line(f, 19), label_at);
     for (uint32_t line = 20; line <= 22; line++)
@@ -891,18 +896,14 @@ START_TEST(test_schedule_interleaves_chains)
     Module *m;
     Function *f = parse_unanalysed(CHAINS_PTX, &m);
     schedule_function(f);
-    /* chain 2 starts before chain 1's SFU result is waited for */
-    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 11));
-    ck_assert_uint_lt(tu_insn_at_line(f, 14), tu_insn_at_line(f, 12));
-    /* each chain keeps its own order */
-    ck_assert_uint_lt(tu_insn_at_line(f, 10), tu_insn_at_line(f, 11));
-    ck_assert_uint_lt(tu_insn_at_line(f, 11), tu_insn_at_line(f, 12));
-    ck_assert_uint_lt(tu_insn_at_line(f, 13), tu_insn_at_line(f, 14));
-    ck_assert_uint_lt(tu_insn_at_line(f, 14), tu_insn_at_line(f, 15));
-    /* the operand, on a short path, comes after both chains' heads: it
-     * fills a cycle in which neither chain's next step is due */
-    ck_assert_uint_gt(tu_insn_at_line(f, 16), tu_insn_at_line(f, 13));
-    ck_assert_uint_lt(tu_insn_at_line(f, 16), tu_insn_at_line(f, 11));
+    static const uint32_t before[][2] = {
+        {13, 11}, {14, 12},                     /* chain 2 starts before chain 1's SFU result is waited for */
+        {10, 11}, {11, 12}, {13, 14}, {14, 15}, /* each chain keeps its own order */
+        /* the operand, on a short path, comes after both chains' heads: it
+         * fills a cycle in which neither chain's next step is due */
+        {13, 16}, {16, 11},
+    };
+    assert_lines_before(f, before, G_N_ELEMENTS(before));
     module_free(m);
 }
 END_TEST
