@@ -17,10 +17,10 @@
 #include "compare.h"
 #include "config.h"
 #include "commands.h"
-#include "schedule.h"
 #include "errors.h"
 #include "launch.h"
 #include "manifest.h"
+#include "schedule.h"
 
 #define DEFAULT_SHOWN 5
 

@@ -10,9 +10,9 @@
 
 #include "config.h"
 #include "commands.h"
-#include "schedule.h"
 #include "errors.h"
 #include "manifest.h"
+#include "schedule.h"
 #include "trace.h"
 
 

@@ -11,13 +11,13 @@
 
 #include "cfg.h"
 #include "commands.h"
-#include "schedule.h"
 #include "errors.h"
 #include "isa.h"
 #include "manifest.h"
 #include "occupancy.h"
 #include "ptx_parser.h"
 #include "report.h"
+#include "schedule.h"
 #include "html_report.h"
 #include "timeline.h"
 

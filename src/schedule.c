@@ -70,12 +70,18 @@ static bool may_alias(const Node *a, const Node *b)
     return a->space == SPACE_GENERIC || b->space == SPACE_GENERIC || a->space == b->space;
 }
 
-/* j (later in the PTX) must stay after i. */
-static bool depends(const Node *i, const Node *j)
+/* Why j (later in the PTX) must stay after i: it reads i's result, or it
+ * merely has to (it overwrites what i reads or writes, or touches memory
+ * i may write or read); DEP_NONE when it may pass. */
+typedef enum { DEP_NONE, DEP_READS, DEP_ORDER } Dependence;
+
+static Dependence dependence(const Node *i, const Node *j)
 {
-    if (lists_meet(&i->defs, &j->uses) || lists_meet(&i->defs, &j->defs) || lists_meet(&i->uses, &j->defs))
-        return true;
-    return i->memory && j->memory && (i->store || j->store) && may_alias(i, j);
+    if (lists_meet(&i->defs, &j->uses))
+        return DEP_READS;
+    if (lists_meet(&i->defs, &j->defs) || lists_meet(&i->uses, &j->defs))
+        return DEP_ORDER;
+    return i->memory && j->memory && (i->store || j->store) && may_alias(i, j) ? DEP_ORDER : DEP_NONE;
 }
 
 /* Whether a ready instruction (due at `due`, `height` to the stretch's
@@ -106,13 +112,18 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
         node[k].space = in->space;
         node[k].weight = expected_cycles(in);
     }
-    /* dependences as a bit matrix: row j holds the i < j it waits for */
+    /* dependences as bit matrices: row j holds the i < j it stays after,
+     * and of those the ones whose results it reads */
     uint32_t words = (n + 63) / 64;
-    uint64_t *after = g_new0(uint64_t, (size_t)n * words);
+    uint64_t *after = g_new0(uint64_t, (size_t)n * words), *reads = g_new0(uint64_t, (size_t)n * words);
     for (uint32_t j = 1; j < n; j++)
-        for (uint32_t i = 0; i < j; i++)
-            if (depends(&node[i], &node[j]))
+        for (uint32_t i = 0; i < j; i++) {
+            Dependence d = dependence(&node[i], &node[j]);
+            if (d != DEP_NONE)
                 after[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+            if (d == DEP_READS)
+                reads[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+        }
     /* the longest path to the stretch's end */
     uint64_t *height = g_new0(uint64_t, n);
     for (uint32_t j = n; j-- > 0;) {
@@ -151,10 +162,9 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
             if (after[(size_t)j * words + best / 64] >> (best % 64) & 1) {
                 waiting[j]--;
                 /* a reader waits for the result; one that only has to
-                 * stay after (it overwrites what this reads or writes,
-                 * or touches the same memory) goes the next cycle */
-                bool reads = lists_meet(&node[best].defs, &node[j].uses);
-                due[j] = MAX(due[j], cycle + (reads ? MAX(node[best].weight, 1u) : 1u));
+                 * stay after goes the next cycle */
+                bool reader = reads[(size_t)j * words + best / 64] >> (best % 64) & 1;
+                due[j] = MAX(due[j], cycle + (reader ? MAX(node[best].weight, 1u) : 1u));
             }
         cycle++;
     }
@@ -168,6 +178,7 @@ static void schedule_stretch(Function *f, uint32_t first, uint32_t n)
     g_free(due);
     g_free(waiting);
     g_free(height);
+    g_free(reads);
     g_free(after);
     g_free(node);
 }

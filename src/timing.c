@@ -619,8 +619,11 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
 {
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
-    t->unit = (uint8_t)isa_unit_for((PtxOpcode)in->op, (PtxType)in->type);
-    t->lat = (uint8_t)isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2, in->flags, in->scope);
+    t->operand = insn_const_operand(in); /* no load in the SASS: an operand, there at once */
+    t->unit = (uint8_t)(t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
+    t->lat = (uint8_t)(t->operand ? LAT_ALU
+                                  : isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2,
+                                                    in->flags, in->scope));
     t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
     t->control = op->unit == UNIT_BRANCH;
     if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
@@ -629,13 +632,6 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
         t->sync = (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA);
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
     t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
-    if (insn_const_operand(in)) { /* no load in the SASS: an operand, there at once */
-        t->operand = 1;
-        t->unit = UNIT_INT;
-        t->lat = LAT_ALU;
-        t->result_state = STATE_WAIT;
-        t->throttle = STATE_MATH_PIPE_THROTTLE;
-    }
     RegUse use = {0};
     collect_regs(fn, in, &use);
     /* a register outside the function's table has no scoreboard entry */
