@@ -1140,6 +1140,264 @@ static bool model_transpose_smem(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* ---- classic_kernels: eight classic kernels (traces/classic_kernels) ---- */
+
+/* nvcc keeps zr*zr and zi*zi of the loop test for the next iteration
+ * (plain mul, and their sum a plain add: no fma there), computes the new
+ * zr as cr + (zr2 - zi2) and contracts 2*zr*zi + ci into fma(zr + zr, zi,
+ * ci); the first test (0 <= 4) is folded away.  cr and ci are fmas too. */
+static bool model_mandelbrot(const HostLaunch *l, GError **error)
+{
+    int64_t w, h, maxit;
+    float x0, y0, dx, dy;
+    if (!need_args(l, 8, error) || !int_arg(l, 0, &w, error) || !int_arg(l, 1, &h, error) ||
+        !nonneg(l, w, error) || !nonneg(l, h, error) || !f32_arg(l, 2, &x0, error) ||
+        !f32_arg(l, 3, &y0, error) || !f32_arg(l, 4, &dx, error) || !f32_arg(l, 5, &dy, error) ||
+        !int_arg(l, 6, &maxit, error))
+        return false;
+    size_t nx = MIN((size_t)w, threads_x(l)), ny = MIN((size_t)h, threads_y(l));
+    int32_t *iters = buf_arg(l, 7, HT_S32, nx && ny ? (ny - 1) * (size_t)w + nx : 0, error);
+    if (!iters)
+        return false;
+    int32_t limit = (int32_t)maxit;
+    for (size_t py = 0; py < ny; py++)
+        for (size_t px = 0; px < nx; px++) {
+            float cr = fmaf((float)(int32_t)px, dx, x0), ci = fmaf((float)(int32_t)py, dy, y0);
+            int32_t i = 0;
+            if (limit >= 1) {
+                float zr = 0.f, zi = 0.f, zr2 = 0.f, zi2 = 0.f;
+                do {
+                    float t = cr + (zr2 - zi2);
+                    zi = fmaf(zr + zr, zi, ci);
+                    zr = t;
+                    i++;
+                    zr2 = zr * zr;
+                    zi2 = zi * zi;
+                } while (i < limit && zr2 + zi2 <= 4.f);
+            }
+            iters[py * (size_t)w + px] = i;
+        }
+    return true;
+}
+
+/* The cumulative normal of blackScholes, in the PTX's order: k is a
+ * correctly rounded reciprocal (rcp.rn), the polynomial is Horner with
+ * fmas, and expf (ex2.approx based on the GPU) comes from the host libm in
+ * double, rounded to float. */
+static float bs_cnd(float d)
+{
+    float k = 1.f / fmaf(fabsf(d), 0.2316419f, 1.f);
+    float e = (float)exp((double)(d * (d * -0.5f)));
+    float p = fmaf(k, fmaf(k, fmaf(k, fmaf(k, 1.330274429f, -1.821255978f), 1.781477937f),
+                       -0.356563782f),
+                   0.31938153f);
+    float c = (e * 0.3989422804f) * (k * p);
+    return d > 0.f ? 1.f - c : c;
+}
+
+/* logf and expf are the CUDA math library's (last bits differ from any
+ * host libm, so the manifest gives tolerances); the rest replays the PTX:
+ * (r + 0.5*v*v)*t + log is two fmas, the two products of call and put are
+ * separate muls (no fma), sqrtf and the divisions are correctly rounded. */
+static bool model_black_scholes(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float r, v;
+    if (!need_args(l, 8, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !f32_arg(l, 4, &r, error) || !f32_arg(l, 5, &v, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *price = buf_arg(l, 1, HT_F32, m, error);
+    const float *strike = price ? buf_arg(l, 2, HT_F32, m, error) : NULL;
+    const float *years = strike ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    float *call = years ? buf_arg(l, 6, HT_F32, m, error) : NULL;
+    float *put = call ? buf_arg(l, 7, HT_F32, m, error) : NULL;
+    if (!put)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        float s = price[i], x = strike[i], t = years[i];
+        float lg = (float)log((double)(s / x));
+        float vs = sqrtf(t) * v;
+        float d1 = fmaf(fmaf(v * 0.5f, v, r), t, lg) / vs;
+        float d2 = d1 - vs;
+        float e = (float)exp((double)-(t * r));
+        float c1 = bs_cnd(d1), c2 = bs_cnd(d2), xe = x * e;
+        call[i] = s * c1 - xe * c2;
+        put[i] = xe * (1.f - c2) - s * (1.f - c1);
+    }
+    return true;
+}
+
+/* One warp per row: each lane's columns with fma, then the shuffle tree. */
+static bool model_gemv_warp(const HostLaunch *l, GError **error)
+{
+    int64_t rows, cols;
+    if (!need_args(l, 5, error) || !int_arg(l, 0, &rows, error) || !int_arg(l, 1, &cols, error) ||
+        !nonneg(l, rows, error) || !nonneg(l, cols, error))
+        return false;
+    if (l->block[0] % 32 != 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the block must be whole warps (one row per warp)", l->kernel);
+        return false;
+    }
+    size_t nr = MIN((size_t)rows, threads_x(l) / 32), nc = (size_t)cols;
+    const float *a = buf_arg(l, 2, HT_F32, nr * nc, error);
+    const float *x = a ? buf_arg(l, 3, HT_F32, nc, error) : NULL;
+    float *y = x ? buf_arg(l, 4, HT_F32, nr, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t row = 0; row < nr; row++) {
+        float s[32];
+        for (size_t lane = 0; lane < 32; lane++) {
+            s[lane] = 0.f;
+            for (size_t c = lane; c < nc; c += 32)
+                s[lane] = fmaf(a[row * nc + c], x[c], s[lane]);
+        }
+        y[row] = warp_shfl_sum(s);
+    }
+    return true;
+}
+
+static bool model_gather_scale(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const int32_t *idx = buf_arg(l, 1, HT_S32, m, error);
+    const float *table = idx ? buf_arg(l, 2, HT_F32, 0, error) : NULL;
+    float *out = table ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!out)
+        return false;
+    size_t nt = l->args[2].buf->count - l->args[2].offset_bytes / sizeof(float);
+    for (size_t i = 0; i < m; i++) {
+        if (idx[i] < 0 || (size_t)idx[i] >= nt) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: index %d beyond the table",
+                        l->kernel, idx[i]);
+            return false;
+        }
+        out[i] = fmaf(table[idx[i]], 2.f, 1.f);
+    }
+    return true;
+}
+
+/* Each element of C is one fma chain over k ascending (tile by tile, kk
+ * ascending within a tile), whatever the 4 x 4 register blocking. */
+static bool model_sgemm_tiled(const HostLaunch *l, GError **error)
+{
+    int64_t m, n, k;
+    if (!need_args(l, 6, error) || !int_arg(l, 0, &m, error) || !int_arg(l, 1, &n, error) ||
+        !int_arg(l, 2, &k, error) || !nonneg(l, m, error) || !nonneg(l, n, error) ||
+        !nonneg(l, k, error))
+        return false;
+    size_t rows = (size_t)l->grid[1] * 64, cols = (size_t)l->grid[0] * 64;
+    if (l->block[0] != 256 || l->block[1] != 1 || k % 8 != 0 || rows > (size_t)m ||
+        cols > (size_t)n) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: 256-thread blocks of 64 x 64 tiles inside C, k a multiple of 8",
+                    l->kernel);
+        return false;
+    }
+    size_t nn = (size_t)n, nk = (size_t)k;
+    const float *a = buf_arg(l, 3, HT_F32, (size_t)m * nk, error);
+    const float *b = a ? buf_arg(l, 4, HT_F32, nk * nn, error) : NULL;
+    float *c = b ? buf_arg(l, 5, HT_F32, (size_t)m * nn, error) : NULL;
+    if (!c)
+        return false;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++) {
+            float acc = 0.f;
+            for (size_t kk = 0; kk < nk; kk++)
+                acc = fmaf(a[i * nk + kk], b[kk * nn + j], acc);
+            c[i * nn + j] = acc;
+        }
+    return true;
+}
+
+static bool model_xorshift_hash(const HostLaunch *l, GError **error)
+{
+    int64_t n, rounds;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !int_arg(l, 1, &rounds, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const uint32_t *in = buf_arg(l, 2, HT_U32, m, error);
+    uint32_t *out = in ? buf_arg(l, 3, HT_U32, m, error) : NULL;
+    if (!out)
+        return false;
+    int32_t nr = (int32_t)rounds;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t x = in[i];
+        for (int32_t r = 0; r < nr; r++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x = x * 0x9E3779B1u + (uint32_t)r;
+        }
+        out[i] = x;
+    }
+    return true;
+}
+
+/* 16 x 16 blocks, edges clamped; the nine taps are added to 0 row by row
+ * and the sum multiplied by the float nearest 1/9 (no division). */
+static bool model_blur3x3(const HostLaunch *l, GError **error)
+{
+    int64_t w, h;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &w, error) || !int_arg(l, 1, &h, error) ||
+        !nonneg(l, w, error) || !nonneg(l, h, error))
+        return false;
+    size_t nw = (size_t)w, nh = (size_t)h;
+    if (l->block[0] != 16 || l->block[1] != 16 || (size_t)l->grid[0] * 16 > nw ||
+        (size_t)l->grid[1] * 16 > nh) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: 16 x 16 blocks must tile inside the %zu x %zu image", l->kernel,
+                    nw, nh);
+        return false;
+    }
+    const float *in = buf_arg(l, 2, HT_F32, nw * nh, error);
+    float *out = in ? buf_arg(l, 3, HT_F32, nw * nh, error) : NULL;
+    if (!out)
+        return false;
+    size_t ny = (size_t)l->grid[1] * 16, nx = (size_t)l->grid[0] * 16;
+    for (size_t y = 0; y < ny; y++)
+        for (size_t x = 0; x < nx; x++) {
+            float s = 0.f;
+            for (size_t dy = 0; dy < 3; dy++) {
+                size_t gy = y + dy == 0 ? 0 : MIN(y + dy - 1, nh - 1);
+                for (size_t dx = 0; dx < 3; dx++) {
+                    size_t gx = x + dx == 0 ? 0 : MIN(x + dx - 1, nw - 1);
+                    s += in[gy * nw + gx];
+                }
+            }
+            out[y * nw + x] = s * (1.f / 9.f);
+        }
+    return true;
+}
+
+/* Integer sums wrap, so any order gives the same total: each warp's sum is
+ * added (atomically) to what total held. */
+static bool model_sum_shfl(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    if (l->block[0] % 32 != 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: the block must be whole warps (full-mask shuffles)", l->kernel);
+        return false;
+    }
+    const int32_t *in = buf_arg(l, 1, HT_S32, threads_x(l) ? (size_t)n : 0, error);
+    int32_t *total = in ? buf_arg(l, 2, HT_S32, 1, error) : NULL;
+    if (!total)
+        return false;
+    uint32_t s = (uint32_t)*total;
+    for (size_t i = 0; threads_x(l) && i < (size_t)n; i++)
+        s += (uint32_t)in[i];
+    *total = (int32_t)s;
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1218,6 +1476,14 @@ static const struct {
     {"vecAdd4", NULL, model_vec_add4},
     {"histGlobal", NULL, model_hist_global},
     {"transposeSmem", NULL, model_transpose_smem},
+    {"mandelbrot", NULL, model_mandelbrot},
+    {"blackScholes", NULL, model_black_scholes},
+    {"gemvWarp", NULL, model_gemv_warp},
+    {"gatherScale", NULL, model_gather_scale},
+    {"sgemmTiled", NULL, model_sgemm_tiled},
+    {"xorshiftHash", NULL, model_xorshift_hash},
+    {"blur3x3", NULL, model_blur3x3},
+    {"sumShfl", NULL, model_sum_shfl},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)
