@@ -116,6 +116,7 @@ static const KeySpec keys[] = {
     {"scheduler.lsu_queue_depth", K_UINT, 0, 256, F_OPTIONAL, NULL, OFF(lsu_queue_depth)},
     {"scheduler.barrier_arrival_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_arrival_cycles)},
     {"scheduler.barrier_reset_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_reset_cycles)},
+    {"scheduler.integer_fma_pipe", K_BOOL, 0, 0, F_OPTIONAL, NULL, OFF(int_fma_pipe)},
 
 #define LATENCY_CLASS(id, name, absent, sched) \
     {"latency." name, K_UINT, 1, CYCLES, LAT_##id == LAT_##absent ? 0 : F_OPTIONAL, NULL, LAT(LAT_##id)},

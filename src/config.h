@@ -90,6 +90,9 @@ typedef struct GpuConfig {
      * lanes of that unit per scheduler; a warp instruction occupies the unit
      * ceil(32 / lanes) cycles (the issue interval) */
     uint32_t unit_lanes[UNIT_COUNT];
+    /* integers share the FP32 unit's pipe (Volta and later: IMAD on the FMA
+     * pipe, and ptxas spreads adds, moves and constant shifts over both) */
+    bool int_fma_pipe;
 
     /* memory */
     CoalesceRule coalescing;

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "errors.h"
 #include "exec.h"
 #include "hostmem.h"
@@ -646,6 +647,64 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
         }
 }
 
+/* Which pipe an integer instruction can take when integers share the FMA
+ * pipe (GpuConfig.int_fma_pipe): a multiply (IMAD, IMAD.WIDE, IMAD.HI) only
+ * that one; a 32-bit add, subtract, register or constant move, or shift
+ * left by a constant either (ptxas writes IMAD.IADD, VIADD, IMAD.MOV and
+ * IMAD.SHL for them as often as IADD3, MOV and SHF); the rest (logic,
+ * right shifts, compares, selects, 64-bit arithmetic) only the ALU. */
+typedef enum { INT_PIPE_ALU, INT_PIPE_EITHER, INT_PIPE_FMA } IntPipe;
+
+static IntPipe int_pipe_of(const Insn *in)
+{
+    bool word = isa_type_size((PtxType)in->type) == 4;
+    switch (in->op) {
+    case OP_MUL:
+    case OP_MAD:
+        return word && in->mul != MUL_NONE ? INT_PIPE_FMA : INT_PIPE_ALU;
+    case OP_ADD:
+    case OP_SUB:
+        return word && !(in->flags & FL_CC) ? INT_PIPE_EITHER : INT_PIPE_ALU;
+    case OP_MOV:
+        return word && (in->opd[1].kind == OPD_REG || in->opd[1].kind == OPD_IMM) ? INT_PIPE_EITHER
+                                                                                   : INT_PIPE_ALU;
+    case OP_SHL:
+        return word && in->opd[2].kind == OPD_IMM ? INT_PIPE_EITHER : INT_PIPE_ALU;
+    default:
+        return INT_PIPE_ALU;
+    }
+}
+
+/* Gives the FP32 unit the integer instructions that GPUs whose integers
+ * share the FMA pipe run there: multiplies always, and in each basic block
+ * each instruction that could go either way to whichever of the two units
+ * the block's instructions before it keep less busy, as ptxas balances the
+ * two pipes (on the H200, xorshift's integer work splits 45 % ALU, 44 %
+ * FMA; docs/config.md). */
+static void balance_int_pipes(const Model *md, const Function *fn, TInsn *t)
+{
+    const Cfg *c = fn->cfg;
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        uint64_t alu = 0, fma = 0;
+        for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+            TInsn *ti = &t[i];
+            const Insn *in = func_insn(fn, i);
+            if (ti->unit == UNIT_INT && !ti->operand) {
+                IntPipe p = int_pipe_of(in);
+                if (p == INT_PIPE_FMA || (p == INT_PIPE_EITHER && fma < alu)) {
+                    ti->unit = UNIT_FP32;
+                    ti->result_state = (uint8_t)result_state_of(UNIT_FP32, (LatencyClass)ti->lat);
+                    ti->throttle = (uint8_t)throttle_state_of(in, UNIT_FP32);
+                }
+            }
+            if (ti->unit == UNIT_INT)
+                alu += md->interval[UNIT_INT];
+            else if (ti->unit == UNIT_FP32)
+                fma += md->interval[UNIT_FP32];
+        }
+    }
+}
+
 /* A load or store that may run ahead: one whose timing its addresses
  * decide (memsys_short_access), on memory no other warp can change or
  * read while it runs ahead, short of a data race: shared memory (another
@@ -801,6 +860,8 @@ static void decode_module(Model *md)
             decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
+        if (md->cfg->int_fma_pipe)
+            balance_int_pipes(md, fn, md->tinsn[f]);
         if (renumber)
             renumber_scoreboard(fn, md->tinsn[f]);
     }

@@ -196,6 +196,49 @@ START_TEST(independent_stream_costs_interval)
 }
 END_TEST
 
+/* n pairs of an independent xor and integer multiply-add per thread */
+static char *xor_mad_kernel(int n)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<40>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n");
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(s, "xor.b32 %%r%d, %%r1, %d;\nmad.lo.s32 %%r%d, %%r1, 3, %d;\n", 2 + i % 16, i,
+                               18 + i % 16, i);
+    g_string_append(s, "st.global.u32 [%rd1], %r1;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+START_TEST(integers_share_the_fma_pipe)
+{
+    /* 16 warps over 4 schedulers, 4 per scheduler; the H200's integer and
+     * FP32 units both take a warp instruction every 2 cycles */
+    const char *on[] = {"scheduler.integer_fma_pipe=true", NULL};
+    const char *off[] = {"scheduler.integer_fma_pipe=false", NULL};
+    Result a, b;
+    char *k1 = xor_mad_kernel(32), *k2 = xor_mad_kernel(64);
+    /* on one pipe, 64 more instructions per warp take 2 cycles each */
+    run_timed(k1, 1, 512, 8, 0, "h200", off, &a);
+    run_timed(k2, 1, 512, 8, 0, "h200", off, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 4 * 2);
+    /* the multiply-adds on the FMA pipe: one instruction a cycle */
+    run_timed(k1, 1, 512, 8, 0, "h200", on, &a);
+    run_timed(k2, 1, 512, 8, 0, "h200", on, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 4);
+    g_free(k1);
+    g_free(k2);
+    /* adds can take either pipe: they alternate */
+    k1 = alu_kernel(64, false);
+    k2 = alu_kernel(128, false);
+    run_timed(k1, 1, 512, 8, 0, "h200", on, &a);
+    run_timed(k2, 1, 512, 8, 0, "h200", on, &b);
+    ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * 4);
+    g_free(k1);
+    g_free(k2);
+}
+END_TEST
+
 START_TEST(states_add_up_and_runs_repeat)
 {
     Result a, b;
@@ -726,6 +769,7 @@ static Suite *suite(void)
     tcase_add_test(t, memory_queue_moves_the_wait_to_the_scoreboard);
     tcase_add_test(t, indirect_calls_reach_any_function);
     tcase_add_test(t, independent_stream_costs_interval);
+    tcase_add_test(t, integers_share_the_fma_pipe);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
     tcase_add_test(t, kept_state_starts_cold);
