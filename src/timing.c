@@ -616,23 +616,31 @@ static void collect_regs(const Function *fn, const Insn *in, RegUse *t)
     }
 }
 
+/* The unit an instruction issues to, and what follows from it: the state
+ * its readers wait in and the one it waits in while the unit is busy
+ * (t->lat set). */
+static void tinsn_set_unit(TInsn *t, const Insn *in, FuncUnit unit)
+{
+    t->unit = (uint8_t)unit;
+    t->result_state = (uint8_t)result_state_of(unit, (LatencyClass)t->lat);
+    t->throttle = (uint8_t)throttle_state_of(in, unit);
+}
+
 static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
 {
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
     t->operand = insn_const_operand(in); /* no load in the SASS: an operand, there at once */
-    t->unit = (uint8_t)(t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
     t->lat = (uint8_t)(t->operand ? LAT_ALU
                                   : isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2,
                                                     in->flags, in->scope));
-    t->result_state = (uint8_t)result_state_of((FuncUnit)t->unit, (LatencyClass)t->lat);
+    tinsn_set_unit(t, in, t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
     t->control = op->unit == UNIT_BRANCH;
     if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
         t->sync = SYNC_BARRIER;
     else if (in->op == OP_MEMBAR || in->op == OP_FENCE)
         t->sync = (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA);
     t->mem_space = in->op == OP_LD || in->op == OP_ST ? in->space : SPACE_GENERIC;
-    t->throttle = (uint8_t)throttle_state_of(in, (FuncUnit)t->unit);
     RegUse use = {0};
     collect_regs(fn, in, &use);
     /* a register outside the function's table has no scoreboard entry */
@@ -691,11 +699,8 @@ static void balance_int_pipes(const Model *md, const Function *fn, TInsn *t)
             const Insn *in = func_insn(fn, i);
             if (ti->unit == UNIT_INT && !ti->operand) {
                 IntPipe p = int_pipe_of(in);
-                if (p == INT_PIPE_FMA || (p == INT_PIPE_EITHER && fma < alu)) {
-                    ti->unit = UNIT_FP32;
-                    ti->result_state = (uint8_t)result_state_of(UNIT_FP32, (LatencyClass)ti->lat);
-                    ti->throttle = (uint8_t)throttle_state_of(in, UNIT_FP32);
-                }
+                if (p == INT_PIPE_FMA || (p == INT_PIPE_EITHER && fma < alu))
+                    tinsn_set_unit(ti, in, UNIT_FP32);
             }
             if (ti->unit == UNIT_INT)
                 alu += md->interval[UNIT_INT];

@@ -475,34 +475,38 @@ END_TEST
 
 /* The command: no such warp, lane or issue order is an error; --step reads
  * stdin. */
+/* Runs the command line argv (NULL-terminated), its output in *out and
+ * *err (the caller frees them); returns its exit status. */
+static int run_command(char **argv, char **out, char **err)
+{
+    gint status = 0;
+    ck_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, NULL));
+    return WEXITSTATUS(status);
+}
+
 START_TEST(command_line)
 {
     char *exe = g_build_filename(BUILD_ROOT, "src", "warpsim", NULL);
     char *mf = tu_source_path(FIG130);
     char *out = NULL, *err = NULL;
-    gint status = 0;
     char *argv1[] = {exe, "trace", mf, "--warp", "1", "--functional", NULL};
-    ck_assert(g_spawn_sync(NULL, argv1, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    ck_assert_int_eq(run_command(argv1, &out, &err), 2);
     ck_assert_msg(strstr(err, "executed no instruction"), "%s", err);
     g_free(out);
     g_free(err);
     char *argv2[] = {exe, "trace", mf, "--warp", "0", "--config", "8800gtx", "--lanes", "0,1", NULL};
-    ck_assert(g_spawn_sync(NULL, argv2, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-    ck_assert_msg(WEXITSTATUS(status) == 0, "%s", err);
+    ck_assert_msg(run_command(argv2, &out, &err) == 0, "%s", err);
     ck_assert(strstr(out, "[diverged]") && strstr(out, "[reconverged]") && strstr(out, "cycles without issue"));
     ck_assert(strstr(out, "lane  1:"));
     g_free(out);
     g_free(err);
     char *argv3[] = {exe, "trace", mf, "--warp", "0", "--lanes", "32", NULL};
-    ck_assert(g_spawn_sync(NULL, argv3, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    ck_assert_int_eq(run_command(argv3, &out, &err), 2);
     g_free(out);
     g_free(err);
     /* an issue order other than scheduled or ptx says which values it takes */
     char *argv4[] = {exe, "trace", mf, "--warp", "0", "--issue-order=fast", NULL};
-    ck_assert(g_spawn_sync(NULL, argv4, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    ck_assert_int_eq(run_command(argv4, &out, &err), 2);
     ck_assert_msg(strstr(err, "--issue-order: expected 'scheduled' or 'ptx', not 'fast'"), "%s", err);
     g_free(out);
     g_free(err);
@@ -524,11 +528,9 @@ static GString *traced_lines(const char *manifest, const char *order_option, con
     char *exe = g_build_filename(BUILD_ROOT, "src", "warpsim", NULL);
     char *mf = tu_source_path(manifest);
     char *out = NULL, *err = NULL;
-    gint status = 0;
     char *argv[] = {exe, "trace", mf, "--warp", "0", "--functional", "--json", (char *)order_option,
                     NULL};
-    ck_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
-    ck_assert_msg(WEXITSTATUS(status) == 0, "%s", err);
+    ck_assert_msg(run_command(argv, &out, &err) == 0, "%s", err);
     char **lines = g_strsplit(out, "\n", -1);
     json_t *header = json_loads(lines[0], 0, NULL);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(header, "trace"), "issue_order")), order);
