@@ -1285,6 +1285,38 @@ START_TEST(test_ftz_sat)
 }
 END_TEST
 
+/* The f64 approximations, against the H200 (probe kernels run through
+ * rcp.approx.ftz.f64 and rsqrt.approx{.ftz}.f64 on 6 M inputs): rsqrt is
+ * rounded once (1.0 / sqrt(2.0) rounds twice, to ...BCC); the .ftz forms
+ * read the upper 32 bits of the operand only and zero the lower 32 of the
+ * result. */
+START_TEST(test_f64_approx_like_the_gpu)
+{
+    const char *body = "rsqrt.approx.f64 %fd10, %fd1;\nst.global.f64 [%rd1], %fd10;\n"
+                       "rcp.approx.ftz.f64 %fd11, %fd2;\nst.global.f64 [%rd1+8], %fd11;\n"
+                       "rsqrt.approx.ftz.f64 %fd12, %fd2;\nst.global.f64 [%rd1+16], %fd12;\n"
+                       "rcp.approx.ftz.f64 %fd13, %fd3;\nst.global.f64 [%rd1+24], %fd13;\n"
+                       "rsqrt.approx.ftz.f64 %fd14, %fd4;\nst.global.f64 [%rd1+32], %fd14;\n"
+                       "rcp.approx.ftz.f64 %fd15, %fd4;\nst.global.f64 [%rd1+40], %fd15;\n";
+    /* measured: 2.0 -> 0x3FE6A09E667F3BCD; 0x3FFBDE319F1FBA69 -> 0x3FE25F53_00000000
+     * and 0x3FE83F39_00000000; 0x7FE00000_00000000 -> 0 (subnormal result) */
+    Words o = run_ops(body, D(2.0), 0x3FFBDE319F1FBA69ull, 0x7FE0000000000000ull, D(-1.0));
+    EQ64(o.w[0], 0x3FE6A09E667F3BCDull);
+    EQ64(o.w[1], 0x3FE25F5300000000ull);
+    EQ64(o.w[2], 0x3FE83F3900000000ull);
+    EQ64(o.w[3], 0);
+    EQ64(o.w[4], 0x7FFFFFFF00000000ull); /* rsqrt(-1): NaN */
+    EQ64(o.w[5], D(-1.0));
+    /* an sNaN whose payload is all in the lower half reads as +inf (-> 0); a
+     * NaN gives 0x7FFFFFFF00000000 whatever its sign; a subnormal is 0 */
+    o = run_ops(body, D(11.854428686111854), 0x7FF0000000000001ull, 0xFFF8000000000000ull, 0x000BDE319F1FBA69ull);
+    EQ64(o.w[1], 0);
+    EQ64(o.w[3], 0x7FFFFFFF00000000ull);
+    EQ64(o.w[4], D(INFINITY));
+    EQ64(o.w[5], D(INFINITY));
+}
+END_TEST
+
 START_TEST(test_div_special)
 {
     const char *body = "div.rn.f32 %f10, %f1, %f2;\nst.global.f32 [%rd1], %f10;\n"
@@ -2944,6 +2976,7 @@ static Suite *ops_suite(void)
     tcase_add_test(f, test_fma_and_rounding);
     tcase_add_test(f, test_ftz_sat);
     tcase_add_test(f, test_div_special);
+    tcase_add_test(f, test_f64_approx_like_the_gpu);
     tcase_add_test(f, test_half_arithmetic);
     suite_add_tcase(s, f);
     TCase *v = tcase_create("convert");
