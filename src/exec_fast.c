@@ -822,6 +822,9 @@ static OpHandler select_form(const Module *mod, const Insn *in)
     case OP_FMA:
         return float_form(in, FF_FMA);
     case OP_DIV:
+        /* div.approx.f32 is the SFU's (sfu.h): the general handler */
+        if (t == PTX_TYPE_F32 && (in->flags & FL_APPROX) && !(in->flags & FL_FTZ))
+            return NULL;
         return isa_type_is_float(t) ? float_form(in, FF_DIV) : NULL;
     case OP_AND:
         return t == PTX_TYPE_PRED ? fast_and_pred : plain_int ? int_form(size, fast_and32, fast_and64) : NULL;

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "fpconv.h"
+#include "sfu.h"
 
 /* ------------------------------------------------------------------ */
 /* reading operands at a type                                           */
@@ -135,6 +136,12 @@ static inline float canon32(float r) { return isnan(r) ? fp_canon_nan32() : r; }
 static bool float_op(ExecCtx *x, FloatOp op)
 {
     int nsrc = op == FOP_FMA ? 3 : 2;
+    if (op == FOP_DIV && IN->type == PTX_TYPE_F32 && (IN->flags & FL_APPROX) && !(IN->flags & FL_FTZ)) {
+        /* the GPU's own: a times its reciprocal (sfu.h) */
+        FOR_LANES(x->exec, l)
+            reg_write(x, DST(0), l, sfu_div((uint32_t)SRC(1, l), (uint32_t)SRC(2, l)), 4);
+        return true;
+    }
     int old = round_enter(IN->round);
     if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
@@ -631,6 +638,14 @@ static bool special(ExecCtx *x, SpecialFn fn)
             }
             reg_write(x, DST(0), l, f64_out_bits(x, fp_f64_arith_bits(r, SRC(1, l), 0, 0, false)), 8);
         }
+    } else if (fn == SF_RSQRT || fn == SF_EX2 || (fn == SF_RCP && (IN->flags & FL_APPROX))) {
+        /* the GPU's own approximations (sfu.h) */
+        uint32_t a[WARP_SIZE], r[WARP_SIZE];
+        FOR_LANES(x->exec, l)
+            a[l] = (uint32_t)SRC(1, l);
+        sfu_lanes(fn == SF_RCP ? SFU_RCP : fn == SF_RSQRT ? SFU_RSQRT : SFU_EX2, IN->flags & FL_FTZ, x->exec, a, r);
+        FOR_LANES(x->exec, l)
+            reg_write(x, DST(0), l, r[l], 4);
     } else {
         FOR_LANES(x->exec, l) {
             float a = f32_in(x, SRC(1, l)), r;

@@ -1317,6 +1317,43 @@ START_TEST(test_f64_approx_like_the_gpu)
 }
 END_TEST
 
+/* The f32 SFU approximations are the H200's bits (sfu.h), not the host
+ * libm's: operand -> result pairs measured on the H200 (probe kernels over
+ * 262 144 random operands), each one where the correctly rounded value
+ * differs, or where subnormals take ptxas's paths. */
+START_TEST(test_sfu_approx_like_the_gpu)
+{
+    const char *body = "rcp.approx.ftz.f32 %f10, %f1;\nst.global.f32 [%rd1], %f10;\n"
+                       "rcp.approx.f32 %f11, %f2;\nst.global.f32 [%rd1+8], %f11;\n"
+                       "rsqrt.approx.ftz.f32 %f12, %f3;\nst.global.f32 [%rd1+16], %f12;\n"
+                       "ex2.approx.ftz.f32 %f13, %f4;\nst.global.f32 [%rd1+24], %f13;\n"
+                       "div.approx.f32 %f14, %f4, %f1;\nst.global.f32 [%rd1+32], %f14;\n"
+                       "rcp.approx.ftz.f32 %f15, %f2;\nst.global.f32 [%rd1+40], %f15;\n";
+    Words o = run_ops(body, 0x4474C582, 0x00715AE4, 0x4D601D4A, 0xC18A8F70);
+    EQ32(o.w[0], 0x3A85DF2E); /* 1/979.086: correctly rounded is 0x3A85DF2D */
+    EQ32(o.w[1], 0x7E90897A); /* a subnormal operand, scaled */
+    EQ32(o.w[2], 0x3888CD85);
+    EQ32(o.w[3], 0x36CD1189); /* 2^-17.32 */
+    EQ32(o.w[5], 0x7F800000); /* .ftz: the subnormal is +0 */
+    /* div.approx: -28.197322 / -1.0574293e-35 is 0x7C006447 (correctly
+     * rounded 0x7C006448); a subnormal divisor scales both operands */
+    o = run_ops("div.approx.f32 %f10, %f1, %f2;\nst.global.f32 [%rd1], %f10;\n"
+                "div.approx.f32 %f11, %f3, %f4;\nst.global.f32 [%rd1+8], %f11;\n",
+                0xC1E1941E, 0x8560E3EE, 0x2F67BC41, 0x804045EA);
+    EQ32(o.w[0], 0x7C006447);
+    EQ32(o.w[1], 0xEEE6C02E);
+    o = run_ops("ex2.approx.f32 %f10, %f1;\nst.global.f32 [%rd1], %f10;\n"
+                "ex2.approx.ftz.f32 %f11, %f1;\nst.global.f32 [%rd1+8], %f11;\n"
+                "ex2.approx.f32 %f12, %f2;\nst.global.f32 [%rd1+16], %f12;\n"
+                "rcp.approx.f32 %f13, %f2;\nst.global.f32 [%rd1+24], %f13;\n",
+                0xC30B8112, 0x7FC00001, 0, 0);
+    EQ32(o.w[0], 0x000002D2); /* 2^-139.504: a subnormal, as the square of 2^(x/2) */
+    EQ32(o.w[1], 0);          /* .ftz */
+    EQ32(o.w[2], 0x7FFFFFFF); /* a NaN: the canonical one */
+    EQ32(o.w[3], 0x7FFFFFFF);
+}
+END_TEST
+
 START_TEST(test_div_special)
 {
     const char *body = "div.rn.f32 %f10, %f1, %f2;\nst.global.f32 [%rd1], %f10;\n"
@@ -2977,6 +3014,7 @@ static Suite *ops_suite(void)
     tcase_add_test(f, test_ftz_sat);
     tcase_add_test(f, test_div_special);
     tcase_add_test(f, test_f64_approx_like_the_gpu);
+    tcase_add_test(f, test_sfu_approx_like_the_gpu);
     tcase_add_test(f, test_half_arithmetic);
     suite_add_tcase(s, f);
     TCase *v = tcase_create("convert");

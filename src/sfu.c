@@ -1,0 +1,216 @@
+/* sfu.c — the H200's SFU approximations from measured tables (sfu.h).
+ *
+ * The hardware works on the operand's mantissa (rcp; rsqrt, with the
+ * exponent's parity) or on its 7.23 fixed-point magnitude (ex2, truncated
+ * toward zero, sign apart): the result for 1.m (or 2 x 1.m, or the
+ * fraction f) is the table's, and the exponent only scales it, which the
+ * probes that made the tables checked over 8 M random operands each.  A
+ * table entry is the GPU's result minus sfu_ref.h's reference for that
+ * input, in units of the last place, 2 bits (entry + 2) each; the tables
+ * are isa/sfu/'s files as measured, read in place (sfu_tables.S).
+ *
+ * Operands and results outside the normal range, as the SFU documents and
+ * the probes measured (every form bit-exact on 262 144 random operands of
+ * the whole f32 range): a NaN gives the canonical NaN 0x7fffffff; the
+ * .ftz forms read a subnormal operand as a zero of its sign and flush a
+ * subnormal result to zero; the others do what ptxas's sequences around
+ * the MUFU instruction do: rcp and rsqrt scale a subnormal operand by 2^24
+ * and the result back (by 2^24, 2^12), div.approx scales both operands
+ * when the divisor is subnormal, and ex2 below -126 squares 2^(x/2).
+ */
+#include "sfu.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sfu_ref.h"
+
+/* sfu_tables.S: isa/sfu/NAME.bin, SFU_TABLE_ENTRIES / 4 bytes each */
+extern const uint8_t sfu_table_rcp[], sfu_table_rsqrt_even[], sfu_table_rsqrt_odd[], sfu_table_ex2_pos[],
+    sfu_table_ex2_neg[];
+
+typedef enum { T_RCP, T_RSQRT_EVEN, T_RSQRT_ODD, T_EX2_POS, T_EX2_NEG } Table;
+
+#define CANONICAL_NAN 0x7fffffffu
+#define SIGN 0x80000000u
+#define EXP_MASK 0x7f800000u
+#define MANT_MASK 0x007fffffu
+
+static const uint8_t *table(Table t)
+{
+    switch (t) {
+    case T_RCP: return sfu_table_rcp;
+    case T_RSQRT_EVEN: return sfu_table_rsqrt_even;
+    case T_RSQRT_ODD: return sfu_table_rsqrt_odd;
+    case T_EX2_POS: return sfu_table_ex2_pos;
+    default: return sfu_table_ex2_neg;
+    }
+}
+
+/* 2^(+-k/64), the steps of sfu_ref_ex2(), made once */
+static const SfuEx2Steps *ex2_steps(void)
+{
+    static SfuEx2Steps steps;
+    static gsize ready;
+    if (g_once_init_enter(&ready)) {
+        sfu_ref_ex2_steps(&steps);
+        g_once_init_leave(&ready, 1);
+    }
+    return &steps;
+}
+
+static uint32_t bits_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static float float_of(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* The GPU's result for entry i of table t, whose reference is `ref`. */
+static float measured(Table t, uint32_t i, float ref)
+{
+    int delta = (int)((table(t)[i / 4] >> (2 * (i % 4))) & 3u) - 2;
+    return float_of((uint32_t)((int32_t)bits_of(ref) + delta));
+}
+
+static bool is_nan(uint32_t a)
+{
+    return (a & ~SIGN) > EXP_MASK;
+}
+
+static bool is_subnormal(uint32_t a)
+{
+    return (a & EXP_MASK) == 0 && (a & MANT_MASK) != 0;
+}
+
+/* base (positive, normal) times 2^k: an exponent change while the result
+ * stays normal, else rounded by ldexpf */
+static float scale(float base, int k)
+{
+    uint32_t b = bits_of(base);
+    int e = (int)(b >> 23) + k;
+    return e >= 1 && e <= 254 ? float_of(b + ((uint32_t)k << 23)) : ldexpf(base, k);
+}
+
+/* r, a subnormal when ftz flushes it to a zero of its sign */
+static uint32_t flush_result(float r, bool ftz)
+{
+    uint32_t b = bits_of(r);
+    return ftz && is_subnormal(b) ? b & SIGN : b;
+}
+
+uint32_t sfu_rcp(uint32_t a, bool ftz)
+{
+    if (is_nan(a))
+        return CANONICAL_NAN;
+    uint32_t sign = a & SIGN;
+    if (is_subnormal(a)) {
+        if (ftz)
+            return sign | EXP_MASK; /* 1 / +-0 */
+        return bits_of(float_of(sfu_rcp(bits_of(float_of(a) * 0x1p24f), false)) * 0x1p24f);
+    }
+    if ((a & ~SIGN) == 0)
+        return sign | EXP_MASK;
+    if ((a & ~SIGN) == EXP_MASK)
+        return sign;
+    uint32_t m = a & MANT_MASK;
+    int e = (int)((a & EXP_MASK) >> 23) - 127;
+    float base = measured(T_RCP, m, sfu_ref_rcp((double)float_of(0x3f800000u | m)));
+    float r = scale(base, -e);
+    return flush_result(sign ? -r : r, ftz);
+}
+
+uint32_t sfu_rsqrt(uint32_t a, bool ftz)
+{
+    if (is_nan(a))
+        return CANONICAL_NAN;
+    uint32_t sign = a & SIGN;
+    if (is_subnormal(a)) {
+        if (ftz)
+            return sign | EXP_MASK; /* 1 / sqrt(+-0) */
+        return bits_of(float_of(sfu_rsqrt(bits_of(float_of(a) * 0x1p24f), false)) * 0x1p12f);
+    }
+    if ((a & ~SIGN) == 0)
+        return sign | EXP_MASK;
+    if (sign)
+        return CANONICAL_NAN;
+    if (a == EXP_MASK)
+        return 0;
+    uint32_t m = a & MANT_MASK;
+    int e = (int)((a & EXP_MASK) >> 23) - 127;
+    bool odd = e & 1;
+    float in = float_of((odd ? 0x40000000u : 0x3f800000u) | m);
+    float base = measured(odd ? T_RSQRT_ODD : T_RSQRT_EVEN, m, sfu_ref_rsqrt((double)in));
+    return flush_result(scale(base, -((e - (odd ? 1 : 0)) / 2)), ftz);
+}
+
+uint32_t sfu_ex2(uint32_t a, bool ftz)
+{
+    if (is_nan(a))
+        return CANONICAL_NAN;
+    bool negative = a & SIGN;
+    float mag = float_of(a & ~SIGN);
+    if (negative && !ftz && mag > 126.0f) {
+        /* a result that may be subnormal: the square of 2^(x / 2) */
+        float half = float_of(sfu_ex2(bits_of(float_of(a) * 0.5f), true));
+        return bits_of(half * half);
+    }
+    if (mag >= 128.0f) /* infinities included */
+        return negative ? 0 : EXP_MASK;
+    uint32_t q = (uint32_t)(mag * 0x1p23f); /* exact product, truncated */
+    uint32_t i = q >> 23, f = q & MANT_MASK;
+    Table t = negative ? T_EX2_NEG : T_EX2_POS;
+    float base = measured(t, f, sfu_ref_ex2(ex2_steps(), f, negative));
+    return flush_result(scale(base, negative ? -(int)i : (int)i), ftz);
+}
+
+uint32_t sfu_div(uint32_t a, uint32_t b)
+{
+    float num = float_of(a);
+    if (is_subnormal(b)) { /* both scaled by 2^24 */
+        num *= 0x1p24f;
+        b = bits_of(float_of(b) * 0x1p24f);
+    }
+    uint32_t r = bits_of(num * float_of(sfu_rcp(b, true)));
+    return is_nan(r) ? CANONICAL_NAN : r;
+}
+
+/* The table byte a normal operand's result reads, or NULL. */
+static const uint8_t *entry_byte(SfuFn fn, uint32_t a)
+{
+    uint32_t e = (a & EXP_MASK) >> 23, m = a & MANT_MASK;
+    if (e == 0 || e == 255)
+        return NULL;
+    if (fn == SFU_RCP)
+        return table(T_RCP) + m / 4;
+    if (fn == SFU_RSQRT)
+        return table((e & 1) ? T_RSQRT_EVEN : T_RSQRT_ODD) + m / 4; /* biased: odd is even */
+    float mag = float_of(a & ~SIGN);
+    if (mag >= 128.0f)
+        return NULL;
+    uint32_t q = (uint32_t)(mag * 0x1p23f);
+    return table((a & SIGN) ? T_EX2_NEG : T_EX2_POS) + (q & MANT_MASK) / 4;
+}
+
+void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_t out[32])
+{
+    /* the lanes' table entries are scattered over megabytes: their loads
+     * start together */
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        const uint8_t *p = entry_byte(fn, a[__builtin_ctz(m)]);
+        if (p)
+            __builtin_prefetch(p);
+    }
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        out[l] = fn == SFU_RCP ? sfu_rcp(a[l], ftz) : fn == SFU_RSQRT ? sfu_rsqrt(a[l], ftz) : sfu_ex2(a[l], ftz);
+    }
+}
