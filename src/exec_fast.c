@@ -823,7 +823,7 @@ static OpHandler select_form(const Module *mod, const Insn *in)
         return float_form(in, FF_FMA);
     case OP_DIV:
         /* div.approx.f32 is the SFU's (sfu.h): the general handler */
-        if (t == PTX_TYPE_F32 && (in->flags & FL_APPROX) && !(in->flags & FL_FTZ))
+        if (t == PTX_TYPE_F32 && (in->flags & FL_APPROX))
             return NULL;
         return isa_type_is_float(t) ? float_form(in, FF_DIV) : NULL;
     case OP_AND:

@@ -136,10 +136,11 @@ static inline float canon32(float r) { return isnan(r) ? fp_canon_nan32() : r; }
 static bool float_op(ExecCtx *x, FloatOp op)
 {
     int nsrc = op == FOP_FMA ? 3 : 2;
-    if (op == FOP_DIV && IN->type == PTX_TYPE_F32 && (IN->flags & FL_APPROX) && !(IN->flags & FL_FTZ)) {
+    if (op == FOP_DIV && IN->type == PTX_TYPE_F32 && (IN->flags & FL_APPROX)) {
         /* the GPU's own: a times its reciprocal (sfu.h) */
+        bool ftz = IN->flags & FL_FTZ;
         FOR_LANES(x->exec, l)
-            reg_write(x, DST(0), l, sfu_div((uint32_t)SRC(1, l), (uint32_t)SRC(2, l)), 4);
+            reg_write(x, DST(0), l, sfu_div((uint32_t)SRC(1, l), (uint32_t)SRC(2, l), ftz), 4);
         return true;
     }
     int old = round_enter(IN->round);
@@ -638,12 +639,13 @@ static bool special(ExecCtx *x, SpecialFn fn)
             }
             reg_write(x, DST(0), l, f64_out_bits(x, fp_f64_arith_bits(r, SRC(1, l), 0, 0, false)), 8);
         }
-    } else if (fn == SF_RSQRT || fn == SF_EX2 || (fn == SF_RCP && (IN->flags & FL_APPROX))) {
+    } else if (fn == SF_RSQRT || fn == SF_EX2 || ((fn == SF_RCP || fn == SF_SQRT) && (IN->flags & FL_APPROX))) {
         /* the GPU's own approximations (sfu.h) */
         uint32_t a[WARP_SIZE], r[WARP_SIZE];
         FOR_LANES(x->exec, l)
             a[l] = (uint32_t)SRC(1, l);
-        sfu_lanes(fn == SF_RCP ? SFU_RCP : fn == SF_RSQRT ? SFU_RSQRT : SFU_EX2, IN->flags & FL_FTZ, x->exec, a, r);
+        SfuFn sf = fn == SF_RCP ? SFU_RCP : fn == SF_RSQRT ? SFU_RSQRT : fn == SF_SQRT ? SFU_SQRT : SFU_EX2;
+        sfu_lanes(sf, IN->flags & FL_FTZ, x->exec, a, r);
         FOR_LANES(x->exec, l)
             reg_write(x, DST(0), l, r[l], 4);
     } else {

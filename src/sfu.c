@@ -1,7 +1,7 @@
 /* sfu.c — the H200's SFU approximations from measured tables (sfu.h).
  *
- * The hardware works on the operand's mantissa (rcp; rsqrt, with the
- * exponent's parity) or on its 7.23 fixed-point magnitude (ex2, truncated
+ * The hardware works on the operand's mantissa (rcp; rsqrt and sqrt, with
+ * the exponent's parity) or on its 7.23 fixed-point magnitude (ex2, truncated
  * toward zero, sign apart): the result for 1.m (or 2 x 1.m, or the
  * fraction f) is the table's, and the exponent only scales it, which the
  * probes that made the tables checked over 8 M random operands each.  A
@@ -14,8 +14,8 @@
  * the whole f32 range): a NaN gives the canonical NaN 0x7fffffff; the
  * .ftz forms read a subnormal operand as a zero of its sign and flush a
  * subnormal result to zero; the others do what ptxas's sequences around
- * the MUFU instruction do: rcp and rsqrt scale a subnormal operand by 2^24
- * and the result back (by 2^24, 2^12), div.approx scales both operands
+ * the MUFU instruction do: rcp, rsqrt and sqrt scale a subnormal operand by
+ * 2^24 and the result back (by 2^24, 2^12, 2^-12), div.approx scales both operands
  * when the divisor is subnormal, and ex2 below -126 squares 2^(x/2).
  */
 #include "sfu.h"
@@ -28,9 +28,9 @@
 
 /* sfu_tables.S: isa/sfu/NAME.bin, SFU_TABLE_ENTRIES / 4 bytes each */
 extern const uint8_t sfu_table_rcp[], sfu_table_rsqrt_even[], sfu_table_rsqrt_odd[], sfu_table_ex2_pos[],
-    sfu_table_ex2_neg[];
+    sfu_table_ex2_neg[], sfu_table_sqrt_even[], sfu_table_sqrt_odd[];
 
-typedef enum { T_RCP, T_RSQRT_EVEN, T_RSQRT_ODD, T_EX2_POS, T_EX2_NEG } Table;
+typedef enum { T_RCP, T_RSQRT_EVEN, T_RSQRT_ODD, T_EX2_POS, T_EX2_NEG, T_SQRT_EVEN, T_SQRT_ODD } Table;
 
 #define CANONICAL_NAN 0x7fffffffu
 #define SIGN 0x80000000u
@@ -44,7 +44,9 @@ static const uint8_t *table(Table t)
     case T_RSQRT_EVEN: return sfu_table_rsqrt_even;
     case T_RSQRT_ODD: return sfu_table_rsqrt_odd;
     case T_EX2_POS: return sfu_table_ex2_pos;
-    default: return sfu_table_ex2_neg;
+    case T_EX2_NEG: return sfu_table_ex2_neg;
+    case T_SQRT_EVEN: return sfu_table_sqrt_even;
+    default: return sfu_table_sqrt_odd;
     }
 }
 
@@ -128,6 +130,30 @@ uint32_t sfu_rcp(uint32_t a, bool ftz)
     return flush_result(sign ? -r : r, ftz);
 }
 
+uint32_t sfu_sqrt(uint32_t a, bool ftz)
+{
+    if (is_nan(a))
+        return CANONICAL_NAN;
+    uint32_t sign = a & SIGN;
+    if (is_subnormal(a)) {
+        if (ftz)
+            return sign; /* sqrt(+-0) */
+        return bits_of(float_of(sfu_sqrt(bits_of(float_of(a) * 0x1p24f), false)) * 0x1p-12f);
+    }
+    if ((a & ~SIGN) == 0)
+        return a;
+    if (sign)
+        return CANONICAL_NAN;
+    if (a == EXP_MASK)
+        return a;
+    uint32_t m = a & MANT_MASK;
+    int e = (int)((a & EXP_MASK) >> 23) - 127;
+    bool odd = e & 1;
+    float in = float_of((odd ? 0x40000000u : 0x3f800000u) | m);
+    float base = measured(odd ? T_SQRT_ODD : T_SQRT_EVEN, m, sfu_ref_sqrt((double)in));
+    return bits_of(scale(base, (e - (odd ? 1 : 0)) / 2));
+}
+
 uint32_t sfu_rsqrt(uint32_t a, bool ftz)
 {
     if (is_nan(a))
@@ -172,8 +198,13 @@ uint32_t sfu_ex2(uint32_t a, bool ftz)
     return flush_result(scale(base, negative ? -(int)i : (int)i), ftz);
 }
 
-uint32_t sfu_div(uint32_t a, uint32_t b)
+uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz)
 {
+    if (ftz) { /* a subnormal operand or product is a zero of its sign */
+        float num = float_of(is_subnormal(a) ? a & SIGN : a);
+        uint32_t r = flush_result(num * float_of(sfu_rcp(b, true)), true);
+        return is_nan(r) ? CANONICAL_NAN : r;
+    }
     float num = float_of(a);
     if (is_subnormal(b)) { /* both scaled by 2^24 */
         num *= 0x1p24f;
@@ -193,6 +224,8 @@ static const uint8_t *entry_byte(SfuFn fn, uint32_t a)
         return table(T_RCP) + m / 4;
     if (fn == SFU_RSQRT)
         return table((e & 1) ? T_RSQRT_EVEN : T_RSQRT_ODD) + m / 4; /* biased: odd is even */
+    if (fn == SFU_SQRT)
+        return table((e & 1) ? T_SQRT_EVEN : T_SQRT_ODD) + m / 4;
     float mag = float_of(a & ~SIGN);
     if (mag >= 128.0f)
         return NULL;
@@ -211,6 +244,9 @@ void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_
     }
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        out[l] = fn == SFU_RCP ? sfu_rcp(a[l], ftz) : fn == SFU_RSQRT ? sfu_rsqrt(a[l], ftz) : sfu_ex2(a[l], ftz);
+        out[l] = fn == SFU_RCP     ? sfu_rcp(a[l], ftz)
+                 : fn == SFU_RSQRT ? sfu_rsqrt(a[l], ftz)
+                 : fn == SFU_SQRT  ? sfu_sqrt(a[l], ftz)
+                                   : sfu_ex2(a[l], ftz);
     }
 }

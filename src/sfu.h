@@ -1,9 +1,9 @@
 /* sfu.h — the GPU's special-function unit, bit for bit.
  *
- * Contract: sfu_rcp(), sfu_rsqrt() and sfu_ex2() take an f32 operand's
- * bits and return the bits the H200 gives for rcp.approx{.ftz}.f32,
- * rsqrt.approx{.ftz}.f32 and ex2.approx{.ftz}.f32 (ftz: the .ftz form),
- * and sfu_div() those of div.approx.f32 (a times the reciprocal).  The
+ * Contract: sfu_rcp(), sfu_rsqrt(), sfu_sqrt() and sfu_ex2() take an f32
+ * operand's bits and return the bits the H200 gives for rcp, rsqrt, sqrt
+ * and ex2 .approx{.ftz}.f32 (ftz: the .ftz form),
+ * and sfu_div() those of div.approx{.ftz}.f32 (a times the reciprocal).  The
  * approximations are the hardware's own (the PTX ISA bounds their error,
  * not their bits): measured on the H200 for every mantissa (fraction, for
  * ex2) by tools/sfu-tables and stored in isa/sfu/ against the references
@@ -17,12 +17,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { SFU_RCP, SFU_RSQRT, SFU_EX2 } SfuFn;
+typedef enum { SFU_RCP, SFU_RSQRT, SFU_SQRT, SFU_EX2 } SfuFn;
 
 uint32_t sfu_rcp(uint32_t a, bool ftz);
 uint32_t sfu_rsqrt(uint32_t a, bool ftz);
+uint32_t sfu_sqrt(uint32_t a, bool ftz);
 uint32_t sfu_ex2(uint32_t a, bool ftz);
-uint32_t sfu_div(uint32_t a, uint32_t b);
+uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz);
 /* fn of a[l] into out[l] for each lane l in `lanes` (a warp at once: the
  * lanes' table reads overlap) */
 void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_t out[32]);

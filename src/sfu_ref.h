@@ -27,6 +27,11 @@ static inline float sfu_ref_rcp(double m) /* m in [1, 2) */
     return (float)(1.0 / m);
 }
 
+static inline float sfu_ref_sqrt(double m) /* m in [1, 4) */
+{
+    return (float)sqrt(m);
+}
+
 static inline float sfu_ref_rsqrt(double m) /* m in [1, 4) */
 {
     double s = sqrt(m);

@@ -1351,6 +1351,17 @@ START_TEST(test_sfu_approx_like_the_gpu)
     EQ32(o.w[1], 0);          /* .ftz */
     EQ32(o.w[2], 0x7FFFFFFF); /* a NaN: the canonical one */
     EQ32(o.w[3], 0x7FFFFFFF);
+    o = run_ops("sqrt.approx.ftz.f32 %f10, %f1;\nst.global.f32 [%rd1], %f10;\n"
+                "sqrt.approx.f32 %f11, %f2;\nst.global.f32 [%rd1+8], %f11;\n"
+                "sqrt.approx.ftz.f32 %f12, %f2;\nst.global.f32 [%rd1+16], %f12;\n"
+                "div.approx.ftz.f32 %f13, %f3, %f4;\nst.global.f32 [%rd1+24], %f13;\n"
+                "div.approx.f32 %f14, %f3, %f4;\nst.global.f32 [%rd1+32], %f14;\n",
+                0x645671A0, 0x00715AE4, 0x11E70001, 0x537968AA);
+    EQ32(o.w[0], 0x51EA4D6B); /* correctly rounded: 0x51EA4D6C */
+    EQ32(o.w[1], 0x1FF0E90A); /* a subnormal operand, scaled */
+    EQ32(o.w[2], 0);
+    EQ32(o.w[3], 0);          /* .ftz flushes the subnormal quotient */
+    EQ32(o.w[4], 0x0003B46B);
 }
 END_TEST
 

@@ -11,8 +11,9 @@
 #include <cstdint>
 #include "sfu_ref.h"
 
-enum { T_RCP, T_RSQRT_EVEN, T_RSQRT_ODD, T_EX2_POS, T_EX2_NEG, T_COUNT };
-static const char *const names[T_COUNT] = {"rcp", "rsqrt_even", "rsqrt_odd", "ex2_pos", "ex2_neg"};
+enum { T_RCP, T_RSQRT_EVEN, T_RSQRT_ODD, T_EX2_POS, T_EX2_NEG, T_SQRT_EVEN, T_SQRT_ODD, T_COUNT };
+static const char *const names[T_COUNT] = {"rcp", "rsqrt_even", "rsqrt_odd", "ex2_pos", "ex2_neg", "sqrt_even",
+                                           "sqrt_odd"};
 
 // The input of entry i: the mantissa i on [1, 2) (rcp, rsqrt), on [2, 4)
 // (rsqrt of an odd exponent), or the fraction i / 2^23 of ex2, positive or
@@ -21,8 +22,8 @@ __host__ __device__ static float input_of(int t, uint32_t i)
 {
     union { uint32_t u; float f; } v;
     switch (t) {
-    case T_RCP: case T_RSQRT_EVEN: v.u = 0x3f800000u | i; return v.f;
-    case T_RSQRT_ODD: v.u = 0x40000000u | i; return v.f;
+    case T_RCP: case T_RSQRT_EVEN: case T_SQRT_EVEN: v.u = 0x3f800000u | i; return v.f;
+    case T_RSQRT_ODD: case T_SQRT_ODD: v.u = 0x40000000u | i; return v.f;
     case T_EX2_POS: return (float)i * (1.0f / 8388608.0f);
     default: return -(float)i * (1.0f / 8388608.0f);
     }
@@ -36,6 +37,8 @@ __global__ void measure(int t, uint32_t *out)
         asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     else if (t == T_RSQRT_EVEN || t == T_RSQRT_ODD)
         asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    else if (t == T_SQRT_EVEN || t == T_SQRT_ODD)
+        asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     else
         asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     out[i] = __float_as_uint(y);
@@ -46,6 +49,8 @@ static SfuEx2Steps steps;
 static float reference(int t, uint32_t i)
 {
     double x = (double)input_of(t, i);
+    if (t == T_SQRT_EVEN || t == T_SQRT_ODD)
+        return sfu_ref_sqrt(x);
     return t == T_RCP ? sfu_ref_rcp(x) : t <= T_RSQRT_ODD ? sfu_ref_rsqrt(x) : sfu_ref_ex2(&steps, i, t == T_EX2_NEG);
 }
 
