@@ -130,6 +130,20 @@ uint32_t sfu_rcp(uint32_t a, bool ftz)
     return flush_result(sign ? -r : r, ftz);
 }
 
+/* The square root of the positive normal a, or its reciprocal: the table
+ * of the exponent's parity, scaled by half the exponent (the rest). */
+static float root_of_normal(uint32_t a, bool reciprocal)
+{
+    uint32_t m = a & MANT_MASK;
+    int e = (int)((a & EXP_MASK) >> 23) - 127;
+    bool odd = e & 1;
+    double in = (double)float_of((odd ? 0x40000000u : 0x3f800000u) | m);
+    Table t = reciprocal ? (odd ? T_RSQRT_ODD : T_RSQRT_EVEN) : (odd ? T_SQRT_ODD : T_SQRT_EVEN);
+    float base = measured(t, m, reciprocal ? sfu_ref_rsqrt(in) : sfu_ref_sqrt(in));
+    int half = (e - (odd ? 1 : 0)) / 2;
+    return scale(base, reciprocal ? -half : half);
+}
+
 uint32_t sfu_sqrt(uint32_t a, bool ftz)
 {
     if (is_nan(a))
@@ -146,12 +160,7 @@ uint32_t sfu_sqrt(uint32_t a, bool ftz)
         return CANONICAL_NAN;
     if (a == EXP_MASK)
         return a;
-    uint32_t m = a & MANT_MASK;
-    int e = (int)((a & EXP_MASK) >> 23) - 127;
-    bool odd = e & 1;
-    float in = float_of((odd ? 0x40000000u : 0x3f800000u) | m);
-    float base = measured(odd ? T_SQRT_ODD : T_SQRT_EVEN, m, sfu_ref_sqrt((double)in));
-    return bits_of(scale(base, (e - (odd ? 1 : 0)) / 2));
+    return bits_of(root_of_normal(a, false));
 }
 
 uint32_t sfu_rsqrt(uint32_t a, bool ftz)
@@ -170,12 +179,7 @@ uint32_t sfu_rsqrt(uint32_t a, bool ftz)
         return CANONICAL_NAN;
     if (a == EXP_MASK)
         return 0;
-    uint32_t m = a & MANT_MASK;
-    int e = (int)((a & EXP_MASK) >> 23) - 127;
-    bool odd = e & 1;
-    float in = float_of((odd ? 0x40000000u : 0x3f800000u) | m);
-    float base = measured(odd ? T_RSQRT_ODD : T_RSQRT_EVEN, m, sfu_ref_rsqrt((double)in));
-    return flush_result(scale(base, -((e - (odd ? 1 : 0)) / 2)), ftz);
+    return flush_result(root_of_normal(a, true), ftz);
 }
 
 uint32_t sfu_ex2(uint32_t a, bool ftz)
