@@ -709,7 +709,8 @@ static OpHandler float_form(const Insn *in, FastFloatOp op)
         {fast_add_f32_ftz, fast_sub_f32_ftz, fast_mul_f32_ftz, fast_div_f32_ftz, fast_fma_f32_ftz},
     };
     static OpHandler const f64[5] = {fast_add_f64, fast_sub_f64, fast_mul_f64, fast_div_f64, fast_fma_f64};
-    if ((in->flags & (FL_SAT | FL_RELU)) || (in->round != RND_NONE && in->round != RND_RN))
+    if ((in->flags & (FL_SAT | FL_RELU | FL_NEG_PRODUCT | FL_NEG_ADDEND)) ||
+        (in->round != RND_NONE && in->round != RND_RN))
         return NULL;
     if (in->type == PTX_TYPE_F32)
         return f32[(in->flags & FL_FTZ) ? 1 : 0][op];

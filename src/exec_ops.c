@@ -166,6 +166,10 @@ static bool float_op(ExecCtx *x, FloatOp op)
         FOR_LANES(x->exec, l) {
             float a = f32_in(x, SRC(1, l)), b = f32_in(x, SRC(2, l));
             float c = nsrc > 2 ? f32_in(x, SRC(3, l)) : 0;
+            if (IN->flags & FL_NEG_PRODUCT) /* a contracted sub (contract.h) */
+                a = -a;
+            if (IN->flags & FL_NEG_ADDEND)
+                c = -c;
             float r;
             switch (op) {
             case FOP_ADD: r = a + b; break;

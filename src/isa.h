@@ -117,6 +117,8 @@ enum {
     FL_NOINC = 1u << 18,     /* cp.async.mbarrier.arrive: the arrival was counted at init */
     FL_EXPECT_TX = 1u << 19, /* mbarrier.arrive.expect_tx: add the count to the transaction count first */
     FL_ADD = 1u << 20,       /* video instructions: sum the elements into c */
+    FL_NEG_PRODUCT = 1u << 21, /* fma made by contraction (contract.h): -(a * b) + c */
+    FL_NEG_ADDEND = 1u << 22,  /* fma made by contraction: a * b - c */
 };
 
 /* state spaces */

@@ -25,6 +25,7 @@
 #include "ptx_parser.h"
 #include "report.h"
 #include "sampling.h"
+#include "contract.h"
 #include "schedule.h"
 #include "sha256.h"
 #include "timing.h"
@@ -1137,6 +1138,7 @@ static LoadedModule *module_for(Run *r, const char *ptx, GError **error)
     if (!mod)
         return NULL;
     ModuleImage *img = NULL;
+    contract_module(mod);
     if (!r->ptx_order)
         schedule_module(mod);
     if (!cfg_build_all(mod, error) || !(img = image_load(mod, r->gmem, error))) {

@@ -20,6 +20,7 @@
 #include "errors.h"
 #include "fatbin.h"
 #include "ptx_parser.h"
+#include "contract.h"
 #include "schedule.h"
 
 /* The module of one fat binary: its PTX (the highest architecture), or for
@@ -72,6 +73,8 @@ static void load_module(CudartDevice *d, CudartModule *cm)
         goto out;
     }
     cm->module = parse_units(picks, &error);
+    if (cm->module)
+        contract_module(cm->module);
     if (cm->module && !d->ptx_order)
         schedule_module(cm->module);
     if (cm->module && cfg_build_all(cm->module, &error))

@@ -1,0 +1,132 @@
+/* contract.c — ptxas's multiply-add contraction (contract in contract.h). */
+#include "contract.h"
+
+#include <glib.h>
+
+#include "cfg.h"
+
+/* A plain f32 multiply or add/sub: no rounding modifier, no .sat. */
+static bool plain_f32(const Insn *in)
+{
+    return in->type == PTX_TYPE_F32 && in->round == RND_NONE && !(in->flags & ~FL_FTZ) && in->nopd == 3;
+}
+
+static bool is_contractable_add(const Insn *in)
+{
+    return (in->op == OP_ADD || in->op == OP_SUB) && plain_f32(in);
+}
+
+static bool ends_block(const Insn *in)
+{
+    return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT || in->op == OP_TRAP || in->op == OP_CALL;
+}
+
+static bool reads_reg(const Operand *o, uint32_t r)
+{
+    return o->kind == OPD_REG && o->reg == r;
+}
+
+static void contract_function(Function *f)
+{
+    uint32_t n = f->insns->len, nregs = f->regs->len;
+    if (!n || !nregs)
+        return;
+    Insn *insns = &g_array_index(f->insns, Insn, 0);
+    /* per register: its one definition (NO_INDEX: none or several), its
+     * uses, and those that are the operands of contractable adds */
+    uint32_t *def = g_new(uint32_t, nregs), *ndefs = g_new0(uint32_t, nregs);
+    uint32_t *uses = g_new0(uint32_t, nregs), *add_uses = g_new0(uint32_t, nregs);
+    uint32_t *block = g_new(uint32_t, n);
+    bool *leader = g_new0(bool, n + 1);
+    for (guint i = 0; i < f->labels->len; i++) {
+        uint32_t at = g_array_index(f->labels, Label, i).insn;
+        if (at < n)
+            leader[at] = true;
+    }
+    /* per instruction: the longest chain of instructions of its block
+     * that ends with it (how late its result comes, as the scheduler sees) */
+    uint32_t *depth = g_new0(uint32_t, n);
+    CfgRegList u = {0}, d = {0};
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && (leader[i] || ends_block(&insns[i - 1])))
+            b++;
+        block[i] = b;
+        cfg_insn_regs(f, &insns[i], &u, &d);
+        for (uint32_t k = 0; k < u.n; k++) {
+            uses[u.v[k]]++;
+            uint32_t r = u.v[k];
+            if (ndefs[r] == 1 && block[def[r]] == b)
+                depth[i] = MAX(depth[i], depth[def[r]] + 1);
+        }
+        for (uint32_t k = 0; k < d.n; k++) {
+            ndefs[d.v[k]]++;
+            def[d.v[k]] = i;
+        }
+        if (is_contractable_add(&insns[i]))
+            for (int k = 1; k <= 2; k++)
+                if (insns[i].opd[k].kind == OPD_REG)
+                    add_uses[insns[i].opd[k].reg]++;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        Insn *add = &insns[i];
+        if (!is_contractable_add(add))
+            continue;
+        /* of two products, the one that comes later (ties: the first) */
+        int order[2] = {1, 2};
+        const Operand *o1 = &add->opd[1], *o2 = &add->opd[2];
+        if (o1->kind == OPD_REG && o2->kind == OPD_REG && o1->reg < nregs && o2->reg < nregs &&
+            ndefs[o1->reg] == 1 && ndefs[o2->reg] == 1 && depth[def[o2->reg]] > depth[def[o1->reg]]) {
+            order[0] = 2;
+            order[1] = 1;
+        }
+        for (int kk = 0; kk < 2; kk++) {
+            int k = order[kk];
+            const Operand *o = &add->opd[k];
+            if (o->kind != OPD_REG || o->reg >= nregs || ndefs[o->reg] != 1 || uses[o->reg] != add_uses[o->reg])
+                continue;
+            uint32_t di = def[o->reg];
+            const Insn *mul = &insns[di];
+            if (di >= i || block[di] != block[i] || mul->op != OP_MUL || !plain_f32(mul) ||
+                mul->guard != NO_INDEX || (mul->flags & FL_FTZ) != (add->flags & FL_FTZ))
+                continue;
+            /* the multiply's operands must still hold its values here */
+            bool kept = true;
+            for (uint32_t j = di + 1; j < i && kept; j++) {
+                cfg_insn_regs(f, &insns[j], &u, &d);
+                for (uint32_t q = 0; q < d.n && kept; q++)
+                    kept = !reads_reg(&mul->opd[1], d.v[q]) && !reads_reg(&mul->opd[2], d.v[q]);
+            }
+            if (!kept)
+                continue;
+            Operand addend = add->opd[3 - k];
+            bool sub = add->op == OP_SUB;
+            add->flags |= sub ? (k == 2 ? FL_NEG_PRODUCT : FL_NEG_ADDEND) : 0;
+            add->op = OP_FMA;
+            add->round = RND_RN;
+            add->opd[1] = mul->opd[1];
+            add->opd[2] = mul->opd[2];
+            add->opd[3] = addend;
+            add->nopd = 4;
+            break;
+        }
+    }
+    cfg_reglist_clear(&u);
+    cfg_reglist_clear(&d);
+    g_free(def);
+    g_free(ndefs);
+    g_free(uses);
+    g_free(add_uses);
+    g_free(block);
+    g_free(leader);
+    g_free(depth);
+}
+
+void contract_module(Module *m)
+{
+    for (guint i = 0; i < m->funcs->len; i++) {
+        Function *f = &g_array_index(m->funcs, Function, i);
+        if (f->is_defined && !f->cfg)
+            contract_function(f);
+    }
+}
