@@ -43,9 +43,6 @@ static void contract_function(Function *f)
         if (at < n)
             leader[at] = true;
     }
-    /* per instruction: the longest chain of instructions of its block
-     * that ends with it (how late its result comes, as the scheduler sees) */
-    uint32_t *depth = g_new0(uint32_t, n);
     CfgRegList u = {0}, d = {0};
     uint32_t b = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -53,12 +50,8 @@ static void contract_function(Function *f)
             b++;
         block[i] = b;
         cfg_insn_regs(f, &insns[i], &u, &d);
-        for (uint32_t k = 0; k < u.n; k++) {
+        for (uint32_t k = 0; k < u.n; k++)
             uses[u.v[k]]++;
-            uint32_t r = u.v[k];
-            if (ndefs[r] == 1 && block[def[r]] == b)
-                depth[i] = MAX(depth[i], depth[def[r]] + 1);
-        }
         for (uint32_t k = 0; k < d.n; k++) {
             ndefs[d.v[k]]++;
             def[d.v[k]] = i;
@@ -72,16 +65,7 @@ static void contract_function(Function *f)
         Insn *add = &insns[i];
         if (!is_contractable_add(add))
             continue;
-        /* of two products, the one that comes later (ties: the first) */
-        int order[2] = {1, 2};
-        const Operand *o1 = &add->opd[1], *o2 = &add->opd[2];
-        if (o1->kind == OPD_REG && o2->kind == OPD_REG && o1->reg < nregs && o2->reg < nregs &&
-            ndefs[o1->reg] == 1 && ndefs[o2->reg] == 1 && depth[def[o2->reg]] > depth[def[o1->reg]]) {
-            order[0] = 2;
-            order[1] = 1;
-        }
-        for (int kk = 0; kk < 2; kk++) {
-            int k = order[kk];
+        for (int k = 1; k <= 2; k++) { /* of two products, the first */
             const Operand *o = &add->opd[k];
             if (o->kind != OPD_REG || o->reg >= nregs || ndefs[o->reg] != 1 || uses[o->reg] != add_uses[o->reg])
                 continue;
@@ -119,7 +103,6 @@ static void contract_function(Function *f)
     g_free(add_uses);
     g_free(block);
     g_free(leader);
-    g_free(depth);
 }
 
 void contract_module(Module *m)

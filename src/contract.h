@@ -6,7 +6,7 @@
  * the last bit of results.  contract_module() rewrites every such add of
  * every function into the `fma` ptxas makes of it (opcode OP_FMA, the
  * multiply's operands, FL_NEG_PRODUCT or FL_NEG_ADDEND for a subtraction),
- * by the rules measured on ptxas 13 for sm_90 (SASS of 18 probe kernels):
+ * by the rules measured on ptxas 13 for sm_90 (SASS of 32 f32 probe kernels):
  *   - the multiply and the add are f32, `.ftz` on both or neither, without
  *     a rounding modifier, `.sat`, or a guard on the multiply;
  *   - they are in one basic block, and nothing between them writes the
@@ -14,11 +14,10 @@
  *   - every use of the product is such an add (then each is fused: the
  *     product is used by a store, a compare, another multiply... and none
  *     is);
- *   - of an add of two products, the one that comes later (the longer
- *     chain of its block's instructions ends in it) fuses, the first if
- *     neither does (ptxas fuses what shortens the critical path; the
- *     Black-Scholes kernel showed both ways, and this rule gives its
- *     results bit for bit).
+ *   - of an add of two products the first fuses (16 probes, whatever
+ *     the chains behind either: deeper, farther, through selects).  One
+ *     add of the Black-Scholes kernel (`call`) fuses its second, which no
+ *     probe has reproduced: there warpsim still differs from the GPU.
  * The multiply stays in place (its result may be dead).  Run before
  * schedule_module() and cfg_build(), which see the fused form.
  */

@@ -79,14 +79,14 @@ START_TEST(fuses_as_ptxas_does)
     m = contracted("mul.f32 %f5, %f1, %f2;\nsub.f32 %f6, %f5, %f3;\nst.global.f32 [%rd1], %f6;");
     assert_fma(m, 1, "%f1", "%f2", "%f3", FL_NEG_ADDEND);
     module_free(m);
-    /* two products of equal depth: the first; one that comes later: it */
+    /* two products: the first, also when the second comes later */
     m = contracted("mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f7, %f6, %f5;\n"
                    "st.global.f32 [%rd1], %f7;");
     assert_fma(m, 2, "%f3", "%f4", "%f5", 0);
     module_free(m);
     m = contracted("mul.f32 %f5, %f1, %f2;\nadd.rn.f32 %f8, %f3, %f4;\nmul.f32 %f6, %f8, %f4;\n"
                    "sub.f32 %f7, %f5, %f6;\nst.global.f32 [%rd1], %f7;");
-    assert_fma(m, 3, "%f8", "%f4", "%f5", FL_NEG_PRODUCT);
+    assert_fma(m, 3, "%f1", "%f2", "%f6", FL_NEG_ADDEND);
     module_free(m);
     /* .ftz on both: FFMA.FTZ */
     m = contracted("mul.ftz.f32 %f5, %f1, %f2;\nadd.ftz.f32 %f6, %f5, %f3;\nst.global.f32 [%rd1], %f6;");
