@@ -26,14 +26,42 @@ static bool reads_reg(const Operand *o, uint32_t r)
     return o->kind == OPD_REG && o->reg == r;
 }
 
+/* Whether no instruction from the multiply (at di) to the add (at i)
+ * writes the multiply's operands: a register written once is looked up,
+ * one written more often is searched for (a loop's). */
+static bool operands_kept(const Function *f, const Insn *insns, const Insn *mul, uint32_t di, uint32_t i,
+                          const uint32_t *def, const uint32_t *ndefs, CfgRegList *u, CfgRegList *d)
+{
+    /* the multiply's own result in place of an operand (mul %f1, %f1, ...) */
+    if (reads_reg(&mul->opd[1], mul->opd[0].reg) || reads_reg(&mul->opd[2], mul->opd[0].reg))
+        return false;
+    bool search = false;
+    for (int k = 1; k <= 2; k++) {
+        const Operand *o = &mul->opd[k];
+        if (o->kind != OPD_REG || o->reg >= f->regs->len || ndefs[o->reg] == 0)
+            continue;
+        if (ndefs[o->reg] > 1)
+            search = true;
+        else if (def[o->reg] > di && def[o->reg] < i)
+            return false;
+    }
+    for (uint32_t j = di + 1; j < i && search; j++) {
+        cfg_insn_regs(f, &insns[j], u, d);
+        for (uint32_t q = 0; q < d->n; q++)
+            if (reads_reg(&mul->opd[1], d->v[q]) || reads_reg(&mul->opd[2], d->v[q]))
+                return false;
+    }
+    return true;
+}
+
 static void contract_function(Function *f)
 {
     uint32_t n = f->insns->len, nregs = f->regs->len;
     if (!n || !nregs)
         return;
     Insn *insns = &g_array_index(f->insns, Insn, 0);
-    /* per register: its one definition (NO_INDEX: none or several), its
-     * uses, and those that are the operands of contractable adds */
+    /* per register: how many instructions write it and the last of them,
+     * its uses, and those that are the operands of contractable adds */
     uint32_t *def = g_new(uint32_t, nregs), *ndefs = g_new0(uint32_t, nregs);
     uint32_t *uses = g_new0(uint32_t, nregs), *add_uses = g_new0(uint32_t, nregs);
     uint32_t *block = g_new(uint32_t, n);
@@ -74,14 +102,7 @@ static void contract_function(Function *f)
             if (di >= i || block[di] != block[i] || mul->op != OP_MUL || !plain_f32(mul) ||
                 mul->guard != NO_INDEX || (mul->flags & FL_FTZ) != (add->flags & FL_FTZ))
                 continue;
-            /* the multiply's operands must still hold its values here */
-            bool kept = true;
-            for (uint32_t j = di + 1; j < i && kept; j++) {
-                cfg_insn_regs(f, &insns[j], &u, &d);
-                for (uint32_t q = 0; q < d.n && kept; q++)
-                    kept = !reads_reg(&mul->opd[1], d.v[q]) && !reads_reg(&mul->opd[2], d.v[q]);
-            }
-            if (!kept)
+            if (!operands_kept(f, insns, mul, di, i, def, ndefs, &u, &d))
                 continue;
             Operand addend = add->opd[3 - k];
             bool sub = add->op == OP_SUB;

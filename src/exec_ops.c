@@ -591,50 +591,19 @@ static bool exec_TESTP(ExecCtx *x)
 
 typedef enum { SF_RCP, SF_SQRT, SF_RSQRT, SF_SIN, SF_COS, SF_LG2, SF_EX2, SF_TANH } SpecialFn;
 
-/* 1/sqrt(a) rounded once: as the H200's rsqrt.approx.f64 gives it in all
- * but 0.05 % of 6 M measured inputs (1.0 / sqrt(a), rounded twice, in a
- * third of them). */
-static double rsqrt_f64(double a)
-{
-    return (double)(1.0L / sqrtl((long double)a));
-}
-
-/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64, as the PTX ISA defines them
- * and the H200 measures: only the upper 32 bits of the operand count (sign,
- * exponent, 20 bits of mantissa), a subnormal one is zero, and the result
- * is the upper 32 bits of the reciprocal (square root) with the lower 32
- * zero, a subnormal result zero too, a NaN 0x7fffffff00000000.  The upper
- * bits are the exact value's, truncated: 93 % (94 %) of 6 M measured inputs
- * agree, the rest are one unit of the 20-bit mantissa off. */
-static uint64_t upper_approx_f64(uint64_t bits, bool rsqrt)
-{
-    const uint64_t upper = UINT64_C(0xffffffff00000000);
-    bits &= upper;
-    if ((bits & UINT64_C(0x7ff0000000000000)) == 0)
-        bits &= UINT64_C(1) << 63; /* subnormal: +-0 */
-    double a = fp_f64_from_bits(bits);
-    double r = rsqrt ? rsqrt_f64(a) : 1.0 / a;
-    if (r != r)
-        return UINT64_C(0x7fffffff00000000);
-    uint64_t out = fp_f64_bits(r);
-    if ((out & UINT64_C(0x7ff0000000000000)) == 0)
-        out &= UINT64_C(1) << 63;
-    return out & upper;
-}
-
 static bool special(ExecCtx *x, SpecialFn fn)
 {
     int old = round_enter(IN->round);
     if (IN->type == PTX_TYPE_F64 && (IN->flags & FL_FTZ) && (fn == SF_RCP || fn == SF_RSQRT)) {
         FOR_LANES(x->exec, l)
-            reg_write(x, DST(0), l, upper_approx_f64(SRC(1, l), fn == SF_RSQRT), 8);
+            reg_write(x, DST(0), l, sfu_upper_f64(SRC(1, l), fn == SF_RSQRT), 8);
     } else if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
             double a = fp_f64_from_bits(SRC(1, l)), r;
             switch (fn) {
             case SF_RCP: r = 1.0 / a; break;
             case SF_SQRT: r = sqrt(a); break;
-            case SF_RSQRT: r = rsqrt_f64(a); break;
+            case SF_RSQRT: r = sfu_rsqrt_f64(a); break;
             case SF_SIN: r = sin(a); break;
             case SF_COS: r = cos(a); break;
             case SF_LG2: r = log2(a); break;

@@ -17,6 +17,9 @@
  * the MUFU instruction do: rcp, rsqrt and sqrt scale a subnormal operand by
  * 2^24 and the result back (by 2^24, 2^12, 2^-12), div.approx scales both operands
  * when the divisor is subnormal, and ex2 below -126 squares 2^(x/2).
+ *
+ * The f64 approximations (at the end) need no table: rsqrt.approx.f64 is
+ * rounded once, and the .ftz forms follow the ISA's upper-32-bit rule.
  */
 #include "sfu.h"
 
@@ -24,6 +27,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fpconv.h"
 #include "sfu_ref.h"
 
 /* sfu_tables.S: isa/sfu/NAME.bin, SFU_TABLE_ENTRIES / 4 bytes each */
@@ -50,7 +54,7 @@ static const uint8_t *table(Table t)
     }
 }
 
-/* 2^(+-k/64), the steps of sfu_ref_ex2(), made once */
+/* 2^(+-k/1024), the steps of sfu_ref_ex2(), made once */
 static const SfuEx2Steps *ex2_steps(void)
 {
     static SfuEx2Steps steps;
@@ -130,16 +134,28 @@ uint32_t sfu_rcp(uint32_t a, bool ftz)
     return flush_result(sign ? -r : r, ftz);
 }
 
+/* Whether the normal a's (unbiased) exponent is odd: its root's table is
+ * then the one of 2 x 1.m. */
+static bool odd_exponent(uint32_t a)
+{
+    return !((a & EXP_MASK) >> 23 & 1); /* biased by 127: an even biased one */
+}
+
+static Table root_table(uint32_t a, bool reciprocal)
+{
+    bool odd = odd_exponent(a);
+    return reciprocal ? (odd ? T_RSQRT_ODD : T_RSQRT_EVEN) : (odd ? T_SQRT_ODD : T_SQRT_EVEN);
+}
+
 /* The square root of the positive normal a, or its reciprocal: the table
  * of the exponent's parity, scaled by half the exponent (the rest). */
 static float root_of_normal(uint32_t a, bool reciprocal)
 {
     uint32_t m = a & MANT_MASK;
     int e = (int)((a & EXP_MASK) >> 23) - 127;
-    bool odd = e & 1;
+    bool odd = odd_exponent(a);
     double in = (double)float_of((odd ? 0x40000000u : 0x3f800000u) | m);
-    Table t = reciprocal ? (odd ? T_RSQRT_ODD : T_RSQRT_EVEN) : (odd ? T_SQRT_ODD : T_SQRT_EVEN);
-    float base = measured(t, m, reciprocal ? sfu_ref_rsqrt(in) : sfu_ref_sqrt(in));
+    float base = measured(root_table(a, reciprocal), m, reciprocal ? sfu_ref_rsqrt(in) : sfu_ref_sqrt(in));
     int half = (e - (odd ? 1 : 0)) / 2;
     return scale(base, reciprocal ? -half : half);
 }
@@ -182,6 +198,13 @@ uint32_t sfu_rsqrt(uint32_t a, bool ftz)
     return flush_result(root_of_normal(a, true), ftz);
 }
 
+/* ex2's operand as the SFU takes it: |a| below 128 in 7.23 fixed point,
+ * truncated (an exact product, then toward zero) */
+static uint32_t ex2_fixed(uint32_t a)
+{
+    return (uint32_t)(float_of(a & ~SIGN) * 0x1p23f);
+}
+
 uint32_t sfu_ex2(uint32_t a, bool ftz)
 {
     if (is_nan(a))
@@ -195,7 +218,7 @@ uint32_t sfu_ex2(uint32_t a, bool ftz)
     }
     if (mag >= 128.0f) /* infinities included */
         return negative ? 0 : EXP_MASK;
-    uint32_t q = (uint32_t)(mag * 0x1p23f); /* exact product, truncated */
+    uint32_t q = ex2_fixed(a);
     uint32_t i = q >> 23, f = q & MANT_MASK;
     Table t = negative ? T_EX2_NEG : T_EX2_POS;
     float base = measured(t, f, sfu_ref_ex2(ex2_steps(), f, negative));
@@ -204,17 +227,14 @@ uint32_t sfu_ex2(uint32_t a, bool ftz)
 
 uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz)
 {
-    if (ftz) { /* a subnormal operand or product is a zero of its sign */
-        float num = float_of(is_subnormal(a) ? a & SIGN : a);
-        uint32_t r = flush_result(num * float_of(sfu_rcp(b, true)), true);
-        return is_nan(r) ? CANONICAL_NAN : r;
-    }
     float num = float_of(a);
-    if (is_subnormal(b)) { /* both scaled by 2^24 */
+    if (ftz && is_subnormal(a)) /* .ftz: a subnormal operand or product is a zero of its sign */
+        num = float_of(a & SIGN);
+    if (!ftz && is_subnormal(b)) { /* else a subnormal divisor scales both by 2^24 */
         num *= 0x1p24f;
         b = bits_of(float_of(b) * 0x1p24f);
     }
-    uint32_t r = bits_of(num * float_of(sfu_rcp(b, true)));
+    uint32_t r = flush_result(num * float_of(sfu_rcp(b, true)), ftz);
     return is_nan(r) ? CANONICAL_NAN : r;
 }
 
@@ -226,15 +246,11 @@ static const uint8_t *entry_byte(SfuFn fn, uint32_t a)
         return NULL;
     if (fn == SFU_RCP)
         return table(T_RCP) + m / 4;
-    if (fn == SFU_RSQRT)
-        return table((e & 1) ? T_RSQRT_EVEN : T_RSQRT_ODD) + m / 4; /* biased: odd is even */
-    if (fn == SFU_SQRT)
-        return table((e & 1) ? T_SQRT_EVEN : T_SQRT_ODD) + m / 4;
-    float mag = float_of(a & ~SIGN);
-    if (mag >= 128.0f)
+    if (fn == SFU_RSQRT || fn == SFU_SQRT)
+        return table(root_table(a, fn == SFU_RSQRT)) + m / 4;
+    if (float_of(a & ~SIGN) >= 128.0f)
         return NULL;
-    uint32_t q = (uint32_t)(mag * 0x1p23f);
-    return table((a & SIGN) ? T_EX2_NEG : T_EX2_POS) + (q & MANT_MASK) / 4;
+    return table((a & SIGN) ? T_EX2_NEG : T_EX2_POS) + (ex2_fixed(a) & MANT_MASK) / 4;
 }
 
 void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_t out[32])
@@ -253,4 +269,35 @@ void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_
                  : fn == SFU_SQRT  ? sfu_sqrt(a[l], ftz)
                                    : sfu_ex2(a[l], ftz);
     }
+}
+
+/* 1/sqrt(a) rounded once: as the H200's rsqrt.approx.f64 gives it in all
+ * but 0.05 % of 6 M measured inputs (1.0 / sqrt(a), rounded twice, in a
+ * third of them). */
+double sfu_rsqrt_f64(double a)
+{
+    return (double)(1.0L / sqrtl((long double)a));
+}
+
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64, as the PTX ISA defines them
+ * and the H200 measures: only the upper 32 bits of the operand count (sign,
+ * exponent, 20 bits of mantissa), a subnormal one is zero, and the result
+ * is the upper 32 bits of the reciprocal (square root) with the lower 32
+ * zero, a subnormal result zero too, a NaN 0x7fffffff00000000.  The upper
+ * bits are the exact value's, truncated: 93 % (94 %) of 6 M measured inputs
+ * agree, the rest are one unit of the 20-bit mantissa off. */
+uint64_t sfu_upper_f64(uint64_t bits, bool rsqrt)
+{
+    const uint64_t upper = UINT64_C(0xffffffff00000000);
+    bits &= upper;
+    if ((bits & UINT64_C(0x7ff0000000000000)) == 0)
+        bits &= UINT64_C(1) << 63; /* subnormal: +-0 */
+    double a = fp_f64_from_bits(bits);
+    double r = rsqrt ? sfu_rsqrt_f64(a) : 1.0 / a;
+    if (r != r)
+        return UINT64_C(0x7fffffff00000000);
+    uint64_t out = fp_f64_bits(r);
+    if ((out & UINT64_C(0x7ff0000000000000)) == 0)
+        out &= UINT64_C(1) << 63;
+    return out & upper;
 }
