@@ -5,15 +5,24 @@
 
 #include "cfg.h"
 
-/* A plain f32 multiply or add/sub: no rounding modifier, no .sat. */
-static bool plain_f32(const Insn *in)
+/* A plain f32 or f64 multiply or add/sub: no rounding modifier, no .sat. */
+static bool plain_float(const Insn *in)
 {
-    return in->type == PTX_TYPE_F32 && in->round == RND_NONE && !(in->flags & ~FL_FTZ) && in->nopd == 3;
+    return (in->type == PTX_TYPE_F32 || in->type == PTX_TYPE_F64) && in->round == RND_NONE &&
+           !(in->flags & ~FL_FTZ) && in->nopd == 3;
 }
 
 static bool is_contractable_add(const Insn *in)
 {
-    return (in->op == OP_ADD || in->op == OP_SUB) && plain_f32(in);
+    return (in->op == OP_ADD || in->op == OP_SUB) && plain_float(in);
+}
+
+/* A neg ptxas folds into the fma as the product's sign: unguarded, of the
+ * add's type, its .ftz (which only flushes) absent or the multiply's. */
+static bool is_foldable_neg(const Insn *neg, const Insn *add)
+{
+    return neg->op == OP_NEG && neg->type == add->type && neg->guard == NO_INDEX && neg->nopd == 2 &&
+           neg->opd[1].kind == OPD_REG && !(neg->flags & ~FL_FTZ);
 }
 
 static bool ends_block(const Insn *in)
@@ -98,15 +107,27 @@ static void contract_function(Function *f)
             if (o->kind != OPD_REG || o->reg >= nregs || ndefs[o->reg] != 1 || uses[o->reg] != add_uses[o->reg])
                 continue;
             uint32_t di = def[o->reg];
+            /* the product, or its negation whose only use is the neg */
+            bool negated = false;
+            if (di < i && is_foldable_neg(&insns[di], add)) {
+                uint32_t p = insns[di].opd[1].reg;
+                if (p >= nregs || ndefs[p] != 1 || uses[p] != 1 || def[p] >= di || block[di] != block[i] ||
+                    ((insns[di].flags & FL_FTZ) && (insns[def[p]].flags & FL_FTZ) != (insns[di].flags & FL_FTZ)))
+                    continue;
+                negated = true;
+                di = def[p];
+            }
             const Insn *mul = &insns[di];
-            if (di >= i || block[di] != block[i] || mul->op != OP_MUL || !plain_f32(mul) ||
+            if (di >= i || block[di] != block[i] || mul->op != OP_MUL || mul->type != add->type || !plain_float(mul) ||
                 mul->guard != NO_INDEX || (mul->flags & FL_FTZ) != (add->flags & FL_FTZ))
                 continue;
             if (!operands_kept(f, insns, mul, di, i, def, ndefs, &u, &d))
                 continue;
             Operand addend = add->opd[3 - k];
-            bool sub = add->op == OP_SUB;
-            add->flags |= sub ? (k == 2 ? FL_NEG_PRODUCT : FL_NEG_ADDEND) : 0;
+            /* (+-p) + c, c - (+-p), (+-p) - c */
+            bool neg_product = negated != (add->op == OP_SUB && k == 2);
+            bool neg_addend = add->op == OP_SUB && k == 1;
+            add->flags |= (neg_product ? FL_NEG_PRODUCT : 0) | (neg_addend ? FL_NEG_ADDEND : 0);
             add->op = OP_FMA;
             add->round = RND_RN;
             add->opd[1] = mul->opd[1];

@@ -147,6 +147,10 @@ static bool float_op(ExecCtx *x, FloatOp op)
     if (IN->type == PTX_TYPE_F64) {
         FOR_LANES(x->exec, l) {
             uint64_t ab = SRC(1, l), bb = SRC(2, l), cb = nsrc > 2 ? SRC(3, l) : 0;
+            if (IN->flags & FL_NEG_PRODUCT) /* a contracted sub (contract.h): DFMA's operand negation */
+                ab ^= UINT64_C(1) << 63;
+            if (IN->flags & FL_NEG_ADDEND)
+                cb ^= UINT64_C(1) << 63;
             double a = fp_f64_from_bits(ab), b = fp_f64_from_bits(bb), c = fp_f64_from_bits(cb);
             double r;
             switch (op) {

@@ -16,10 +16,13 @@
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n" \
                ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n" \
-               ".reg .pred %p<4>;\n.reg .f32 %f<16>;\n.reg .b64 %rd<4>;\n" \
+               ".reg .pred %p<4>;\n.reg .f32 %f<16>;\n.reg .f64 %fd<16>;\n.reg .b64 %rd<4>;\n" \
                "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n" \
                "ld.global.f32 %f1, [%rd2];\nld.global.f32 %f2, [%rd2+4];\n" \
-               "ld.global.f32 %f3, [%rd2+8];\nld.global.f32 %f4, [%rd2+12];\n"
+               "ld.global.f32 %f3, [%rd2+8];\nld.global.f32 %f4, [%rd2+12];\n" \
+               "ld.global.f64 %fd1, [%rd2+16];\nld.global.f64 %fd2, [%rd2+24];\n" \
+               "ld.global.f64 %fd3, [%rd2+32];\nld.global.f64 %fd4, [%rd2+40];\n"
+#define HEADER_INSNS 10 /* 2 ld.param + 8 loads */
 
 static Module *contracted(const char *body)
 {
@@ -36,7 +39,7 @@ static Module *contracted(const char *body)
 static const Insn *body_insn(const Module *m, uint32_t index)
 {
     const Function *f = module_func(m, 0);
-    return &g_array_index(f->insns, Insn, 6 + index); /* after the header's 2 ld.param + 4 loads */
+    return &g_array_index(f->insns, Insn, HEADER_INSNS + index);
 }
 
 static uint32_t reg(const Module *m, const char *name)
@@ -96,6 +99,66 @@ START_TEST(fuses_as_ptxas_does)
 }
 END_TEST
 
+START_TEST(fuses_f64_as_f32)
+{
+    /* DFMA R, d1, d2, d3 */
+    Module *m = contracted("mul.f64 %fd5, %fd1, %fd2;\nadd.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1], %fd6;");
+    assert_fma(m, 1, "%fd1", "%fd2", "%fd3", 0);
+    module_free(m);
+    /* DFMA -d1, d2, d3 and DFMA d1, d2, -d3 */
+    m = contracted("mul.f64 %fd5, %fd1, %fd2;\nsub.f64 %fd6, %fd3, %fd5;\nst.global.f64 [%rd1], %fd6;");
+    assert_fma(m, 1, "%fd1", "%fd2", "%fd3", FL_NEG_PRODUCT);
+    module_free(m);
+    m = contracted("mul.f64 %fd5, %fd1, %fd2;\nsub.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1], %fd6;");
+    assert_fma(m, 1, "%fd1", "%fd2", "%fd3", FL_NEG_ADDEND);
+    module_free(m);
+    /* two products: the first */
+    m = contracted("mul.f64 %fd5, %fd1, %fd2;\nmul.f64 %fd7, %fd3, %fd4;\nsub.f64 %fd6, %fd5, %fd7;\n"
+                   "st.global.f64 [%rd1], %fd6;");
+    assert_fma(m, 2, "%fd1", "%fd2", "%fd7", FL_NEG_ADDEND);
+    module_free(m);
+    /* an f32 product does not fuse into an f64 add, nor the reverse */
+    m = contracted("mul.f32 %f5, %f1, %f2;\ncvt.f64.f32 %fd5, %f5;\nadd.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1], %fd6;");
+    ck_assert_int_eq(body_insn(m, 2)->op, OP_ADD);
+    module_free(m);
+}
+END_TEST
+
+START_TEST(folds_a_negated_product)
+{
+    /* -(x*y) + z: FFMA -x, y, z */
+    Module *m = contracted("mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nadd.f32 %f7, %f6, %f3;\n"
+                           "st.global.f32 [%rd1], %f7;");
+    assert_fma(m, 2, "%f1", "%f2", "%f3", FL_NEG_PRODUCT);
+    module_free(m);
+    /* z - -(x*y): FFMA x, y, z */
+    m = contracted("mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nsub.f32 %f7, %f3, %f6;\nst.global.f32 [%rd1], %f7;");
+    assert_fma(m, 2, "%f1", "%f2", "%f3", 0);
+    module_free(m);
+    /* -(x*y) - z: FFMA -x, y, -z */
+    m = contracted("mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nsub.f32 %f7, %f6, %f3;\nst.global.f32 [%rd1], %f7;");
+    assert_fma(m, 2, "%f1", "%f2", "%f3", FL_NEG_PRODUCT | FL_NEG_ADDEND);
+    module_free(m);
+    /* the neg used by two adds: both */
+    m = contracted("mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nadd.f32 %f7, %f6, %f3;\nadd.f32 %f8, %f6, %f4;\n"
+                   "st.global.f32 [%rd1], %f7;\nst.global.f32 [%rd1+4], %f8;");
+    assert_fma(m, 2, "%f1", "%f2", "%f3", FL_NEG_PRODUCT);
+    assert_fma(m, 3, "%f1", "%f2", "%f4", FL_NEG_PRODUCT);
+    module_free(m);
+    /* DFMA -x, y, z */
+    m = contracted("mul.f64 %fd5, %fd1, %fd2;\nneg.f64 %fd6, %fd5;\nadd.f64 %fd7, %fd6, %fd3;\n"
+                   "st.global.f64 [%rd1], %fd7;");
+    assert_fma(m, 2, "%fd1", "%fd2", "%fd3", FL_NEG_PRODUCT);
+    module_free(m);
+    /* a plain neg between .ftz ones: FFMA.FTZ -x, y, z */
+    m = contracted("mul.ftz.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nadd.ftz.f32 %f7, %f6, %f3;\n"
+                   "st.global.f32 [%rd1], %f7;");
+    assert_fma(m, 2, "%f1", "%f2", "%f3", FL_NEG_PRODUCT);
+    ck_assert(body_insn(m, 2)->flags & FL_FTZ);
+    module_free(m);
+}
+END_TEST
+
 START_TEST(keeps_what_ptxas_keeps)
 {
     static const char *const kept[] = {
@@ -111,13 +174,24 @@ START_TEST(keeps_what_ptxas_keeps)
         /* another block */
         "mul.f32 %f5, %f1, %f2;\nsetp.gt.f32 %p1, %f3, 0f00000000;\n@%p1 bra L1;\n"
         "add.f32 %f4, %f4, 0f3F800000;\nL1:\nadd.f32 %f6, %f5, %f4;\nst.global.f32 [%rd1], %f6;",
+        /* f64: a rounding modifier; the product stored as well */
+        "mul.rn.f64 %fd5, %fd1, %fd2;\nadd.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1], %fd6;",
+        "mul.f64 %fd5, %fd1, %fd2;\nadd.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1], %fd6;\n"
+        "st.global.f64 [%rd1+8], %fd5;",
+        /* a neg: stored as well; its product stored as well */
+        "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nadd.f32 %f7, %f6, %f3;\nst.global.f32 [%rd1], %f7;\n"
+        "st.global.f32 [%rd1+4], %f6;",
+        "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nadd.f32 %f7, %f6, %f3;\nst.global.f32 [%rd1], %f7;\n"
+        "st.global.f32 [%rd1+4], %f5;",
+        /* abs does not fold (FADD z, |p|) */
+        "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f7, %f6, %f3;\nst.global.f32 [%rd1], %f7;",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kept); i++) {
         Module *m = contracted(kept[i]);
         const Function *f = module_func(m, 0);
-        for (guint k = 6; k < f->insns->len; k++) {
+        for (guint k = HEADER_INSNS; k < f->insns->len; k++) {
             const Insn *in = &g_array_index(f->insns, Insn, k);
-            ck_assert_msg(in->op != OP_FMA || strstr(kept[i], "fma.rn") != NULL, "case %zu fused at %u", i, k - 6);
+            ck_assert_msg(in->op != OP_FMA || strstr(kept[i], "fma.rn") != NULL, "case %zu fused at %u", i, k - HEADER_INSNS);
         }
         module_free(m);
     }
@@ -129,15 +203,25 @@ END_TEST
 START_TEST(fused_rounds_once)
 {
     Module *m = contracted("mul.f32 %f5, %f1, %f2;\nadd.f32 %f6, %f5, %f3;\nst.global.f32 [%rd1], %f6;\n"
-                           "mul.f32 %f7, %f1, %f2;\nsub.f32 %f8, %f4, %f7;\nst.global.f32 [%rd1+4], %f8;");
+                           "mul.f32 %f7, %f1, %f2;\nsub.f32 %f8, %f4, %f7;\nst.global.f32 [%rd1+4], %f8;\n"
+                           "mul.f32 %f9, %f1, %f2;\nneg.f32 %f10, %f9;\nadd.f32 %f11, %f10, %f4;\n"
+                           "st.global.f32 [%rd1+8], %f11;\n"
+                           "mul.f64 %fd5, %fd1, %fd2;\nadd.f64 %fd6, %fd5, %fd3;\nst.global.f64 [%rd1+16], %fd6;\n"
+                           "mul.f64 %fd7, %fd1, %fd2;\nneg.f64 %fd8, %fd7;\nsub.f64 %fd9, %fd8, %fd3;\n"
+                           "st.global.f64 [%rd1+24], %fd9;");
     GError *error = NULL;
     ck_assert_msg(cfg_build_all(m, &error), "%s", error ? error->message : "?");
     GlobalMemory *g = gmem_new();
     ModuleImage *img = image_load(m, g, &error);
     ck_assert_msg(img != NULL, "%s", error ? error->message : "?");
-    uint32_t in_bits[4] = {0x3F800800u, 0x3F800800u, 0xBF800000u, 0x3F800000u}, out_bits[2] = {0, 0};
-    uint64_t out = gmem_alloc(g, sizeof out_bits, "out", &error), in = gmem_alloc(g, sizeof in_bits, "in", &error);
-    memcpy(gmem_ptr(g, in, sizeof in_bits), in_bits, sizeof in_bits);
+    /* f32 1 + 2^-12, 1 + 2^-12, -1, 1; f64 1 + 2^-30, 1 + 2^-30, -1, 0 */
+    uint32_t in_f32[4] = {0x3F800800u, 0x3F800800u, 0xBF800000u, 0x3F800000u};
+    uint64_t in_f64[4] = {0x3FF0000000400000u, 0x3FF0000000400000u, 0xBFF0000000000000u, 0};
+    uint8_t in_bytes[48], out_bytes[32] = {0};
+    memcpy(in_bytes, in_f32, sizeof in_f32);
+    memcpy(in_bytes + 16, in_f64, sizeof in_f64);
+    uint64_t out = gmem_alloc(g, sizeof out_bytes, "out", &error), in = gmem_alloc(g, sizeof in_bytes, "in", &error);
+    memcpy(gmem_ptr(g, in, sizeof in_bytes), in_bytes, sizeof in_bytes);
     uint8_t params[16];
     ck_assert(launch_pack_param(m, 0, 0, out, params, &error));
     ck_assert(launch_pack_param(m, 0, 1, in, params, &error));
@@ -147,9 +231,16 @@ START_TEST(fused_rounds_once)
     launch_stats_init(&stats, m);
     ck_assert_msg(launch_run(img, &spec, &stats, &error), "%s", error ? error->message : "?");
     launch_stats_clear(&stats);
-    memcpy(out_bits, gmem_ptr(g, out, sizeof out_bits), sizeof out_bits);
-    ck_assert_uint_eq(out_bits[0], 0x3A000400u); /* 2^-11 + 2^-24 */
-    ck_assert_uint_eq(out_bits[1], 0xBA000400u); /* 1 - (1 + 2^-11 + 2^-24) */
+    memcpy(out_bytes, gmem_ptr(g, out, sizeof out_bytes), sizeof out_bytes);
+    uint32_t out_f32[3];
+    uint64_t out_f64[2];
+    memcpy(out_f32, out_bytes, sizeof out_f32);
+    memcpy(out_f64, out_bytes + 16, sizeof out_f64);
+    ck_assert_uint_eq(out_f32[0], 0x3A000400u); /* 2^-11 + 2^-24 */
+    ck_assert_uint_eq(out_f32[1], 0xBA000400u); /* 1 - (1 + 2^-11 + 2^-24) */
+    ck_assert_uint_eq(out_f32[2], 0xBA000400u); /* -(1 + 2^-11 + 2^-24) + 1 */
+    ck_assert_uint_eq(out_f64[0], 0x3E20000000200000u); /* 2^-29 + 2^-60 */
+    ck_assert_uint_eq(out_f64[1], 0xBE20000000200000u); /* -(1 + 2^-29 + 2^-60) + 1 */
     image_free(img);
     gmem_free(g);
     module_free(m);
@@ -161,6 +252,8 @@ static Suite *contract_suite(void)
     Suite *s = suite_create("contract");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, fuses_as_ptxas_does);
+    tcase_add_test(tc, fuses_f64_as_f32);
+    tcase_add_test(tc, folds_a_negated_product);
     tcase_add_test(tc, keeps_what_ptxas_keeps);
     tcase_add_test(tc, fused_rounds_once);
     suite_add_tcase(s, tc);
