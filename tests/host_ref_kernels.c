@@ -64,6 +64,15 @@ static void *buf_arg(const HostLaunch *l, unsigned i, HostType t, size_t need,
     return a->buf->data + a->offset_bytes;
 }
 
+/* Argument i, a buffer of type t: all of it past the offset, *len elements. */
+static void *buf_all(const HostLaunch *l, unsigned i, HostType t, size_t *len, GError **error)
+{
+    void *p = buf_arg(l, i, t, 0, error);
+    if (p)
+        *len = (l->args[i].buf->count * host_type_size(t) - l->args[i].offset_bytes) / host_type_size(t);
+    return p;
+}
+
 static bool int_arg(const HostLaunch *l, unsigned i, int64_t *out, GError **error)
 {
     const HostArg *a = &l->args[i];
@@ -1398,6 +1407,121 @@ static bool model_sum_shfl(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* traces/more_kernels: one row per thread, the row's products summed in
+ * order with one rounding each (nvcc's fma.rn). */
+static bool model_gemv_rows(const HostLaunch *l, GError **error)
+{
+    int64_t rows, cols;
+    if (!need_args(l, 5, error) || !int_arg(l, 0, &rows, error) || !int_arg(l, 1, &cols, error) ||
+        !nonneg(l, rows, error) || !nonneg(l, cols, error))
+        return false;
+    size_t nr = MIN((size_t)rows, threads_x(l)), nc = (size_t)cols;
+    const float *a = buf_arg(l, 2, HT_F32, nr * nc, error);
+    const float *x = a ? buf_arg(l, 3, HT_F32, nc, error) : NULL;
+    float *y = x ? buf_arg(l, 4, HT_F32, nr, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t r = 0; r < nr; r++) {
+        float acc = 0.f;
+        for (size_t c = 0; c < nc; c++)
+            acc = fmaf(a[r * nc + c], x[c], acc);
+        y[r] = acc;
+    }
+    return true;
+}
+
+/* The sum of a[i] * b[i] in 64-bit integers, added to *total (the order of
+ * the blocks' atomics does not matter). */
+static bool model_dot_atomic(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    const int32_t *a = buf_arg(l, 1, HT_S32, (size_t)n, error);
+    const int32_t *b = a ? buf_arg(l, 2, HT_S32, (size_t)n, error) : NULL;
+    uint64_t *total = b ? buf_arg(l, 3, HT_U64, 1, error) : NULL;
+    if (!total)
+        return false;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < (size_t)n; i++)
+        sum += (uint64_t)((int64_t)a[i] * b[i]);
+    *total += sum;
+    return true;
+}
+
+static bool model_gather(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l)), len = 0;
+    const int32_t *idx = buf_arg(l, 1, HT_S32, m, error);
+    const float *in = idx ? buf_all(l, 2, HT_F32, &len, error) : NULL;
+    float *out = in ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        if (idx[i] < 0 || (size_t)idx[i] >= len) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: index %d of element %zu is outside the table",
+                        l->kernel, idx[i], i);
+            return false;
+        }
+        out[i] = in[idx[i]];
+    }
+    return true;
+}
+
+static bool model_chase(const HostLaunch *l, GError **error)
+{
+    int64_t n, steps;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !int_arg(l, 1, &steps, error) ||
+        !nonneg(l, n, error) || !nonneg(l, steps, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l)), len = 0;
+    const int32_t *next = buf_all(l, 2, HT_S32, &len, error);
+    int32_t *end = next ? buf_arg(l, 3, HT_S32, m, error) : NULL;
+    if (!end)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        int32_t p = (int32_t)i;
+        for (int64_t k = 0; k < steps; k++) {
+            if (p < 0 || (size_t)p >= len) {
+                g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: link %d from thread %zu is outside the table",
+                            l->kernel, p, i);
+                return false;
+            }
+            p = next[p];
+        }
+        end[i] = p;
+    }
+    return true;
+}
+
+static bool model_hash_mix(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const uint32_t *in = buf_arg(l, 1, HT_U32, m, error);
+    uint32_t *out = in ? buf_arg(l, 2, HT_U32, m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t h = in[i];
+        for (uint32_t r = 0; r < 64; r++) {
+            h ^= h >> 16;
+            h *= 0x85ebca6bu;
+            h ^= h >> 13;
+            h *= 0xc2b2ae35u;
+            h ^= h >> 16;
+            h += r;
+        }
+        out[i] = h;
+    }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1484,6 +1608,11 @@ static const struct {
     {"xorshiftHash", NULL, model_xorshift_hash},
     {"blur3x3", NULL, model_blur3x3},
     {"sumShfl", NULL, model_sum_shfl},
+    {"gemvRows", NULL, model_gemv_rows},
+    {"dotAtomic", NULL, model_dot_atomic},
+    {"gather", NULL, model_gather},
+    {"chase", NULL, model_chase},
+    {"hashMix", NULL, model_hash_mix},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)
