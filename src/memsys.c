@@ -232,9 +232,21 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
         uint32_t per = ms->dram_granule_sectors, any = miss_mask;
         for (uint32_t shift = 1; shift < per; shift <<= 1)
             any |= any >> shift;   /* bit per * g: some sector of granule g misses */
-        uint32_t granules = popcount32(any & ms->dram_granule_firsts);
+        uint32_t firsts = any & ms->dram_granule_firsts, granules = popcount32(firsts);
         uint32_t dram_sectors = granules * per;
         c->dram_bytes_read += (uint64_t)dram_sectors * SECTOR_BYTES;
+        /* the granules' other sectors come along and stay in L2: a thread
+         * walking its own row (lanes a row apart) reads each byte from DRAM
+         * once on the H200 (traces/everyday/gemv_rows: dram__bytes_read.sum
+         * the matrix's size), not once per sector */
+        uint32_t granule = per >= 32 ? ~0u : (1u << per) - 1, fetched = 0;
+        for (uint32_t m = firsts; m; m &= m - 1)
+            fetched |= granule << __builtin_ctz(m);
+        uint32_t extra = fetched & ~t->sector_mask, extra_dirty = 0;
+        if (extra) {
+            (void)cache_read_sectors(ms->l2, t->addr, extra, &extra_dirty);
+            write_back(ms, start, extra_dirty, c);
+        }
         /* dram_latency is what a miss adds to the L2's own latency */
         uint64_t dstart = server_take(&ms->dram_server, start, dram_sectors);
         uint64_t dready = dstart + cfg->l2.latency + cfg->dram_latency;

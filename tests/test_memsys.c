@@ -101,6 +101,26 @@ static int scattered_stream(WarpAccess *w, int passes)
     return n;
 }
 
+/* h200: DRAM moves 64 B granules and the sector that came along stays in
+ * L2, so lanes that each walk their own row (a warp's lanes a row apart,
+ * warp k reading each row's sector k) read every byte from DRAM once: the
+ * odd sectors hit in L2 (traces/more_kernels gemv_rows on the H200). */
+START_TEST(dram_granule_fills_l2)
+{
+    GpuConfig *cfg = load("h200");
+    ck_assert_uint_eq(cfg->dram_access_bytes, 2 * SECTOR);
+    WarpAccess w[4];
+    for (uint64_t k = 0; k < 4; k++)
+        w[k] = strided(BASE + SECTOR * k, 4096 + LINE);
+    MemCounters c = run_loads(cfg, w, 4);
+    ck_assert_uint_eq(c.l1_sector_hits, 0);                /* L1 fetches sectors only */
+    ck_assert_uint_eq(c.l2_sectors, 4 * 32);
+    ck_assert_uint_eq(c.l2_sector_hits, 2 * 32);            /* sectors 1 and 3 */
+    ck_assert_uint_eq(c.dram_bytes_read, 32 * LINE);        /* each line once */
+    config_free(cfg);
+}
+END_TEST
+
 START_TEST(fermi_l1_miss_fetches_whole_line)
 {
     /* gtx460: L1 of 128 B lines, not sectored, caching global loads */
@@ -425,6 +445,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, fermi_l1_miss_fetches_whole_line);
     tcase_add_test(tc, fermi_first_touch_counts_every_sector_missed);
     tcase_add_test(tc, sectored_l1_fetches_only_sectors_asked);
+    tcase_add_test(tc, dram_granule_fills_l2);
     tcase_add_test(tc, split_calls_equal_whole);
     tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
