@@ -139,6 +139,7 @@ static const KeySpec keys[] = {
     CACHE_KEYS("memory.readonly", readonly),
     CACHE_KEYS("memory.l2", l2),
     {"memory.l2.bytes_per_cycle", K_DOUBLE, 0.001, 1e6, 0, NULL, OFF(l2_bytes_per_cycle)},
+    {"memory.l2.requests_per_cycle", K_DOUBLE, 0, 1e6, F_OPTIONAL, NULL, OFF(l2_requests_per_cycle)},
     {"memory.dram.latency", K_UINT, 0, CYCLES, 0, NULL, OFF(dram_latency)},
     {"memory.dram.bandwidth_gbs", K_DOUBLE, 0.01, 1e6, 0, NULL, 0 /* converted */},
     {"memory.dram.access_bytes", K_UINT, 32, 256, F_POW2, NULL, OFF(dram_access_bytes)},

@@ -107,6 +107,7 @@ typedef struct GpuConfig {
     CacheConfig readonly;        /* ld.global.nc path; size 0: uses l1 */
     CacheConfig l2;              /* whole GPU */
     double l2_bytes_per_cycle;   /* L2 bandwidth, whole GPU, per SM cycle */
+    double l2_requests_per_cycle;/* L2 transactions (lines' sectors) served per SM cycle, on top; 0: no limit */
     uint32_t dram_latency;       /* cycles, beyond the L2 miss */
     double dram_bytes_per_cycle; /* DRAM bandwidth, whole GPU, per SM cycle */
     uint32_t atomic_latency;     /* cycles for a global atomic at L2 */

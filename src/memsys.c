@@ -21,7 +21,7 @@
 #include "smem_banks.h"
 #include "popcount.h"
 
-#define FRAC 256u
+#define FRAC 65536u /* servers keep time in 1/FRAC cycles: an L2 sector costs about 1/180 cycle */
 #define SECTOR_BYTES 32u
 /* Local memory of a warp is interleaved so that the same offset in its 32
  * threads is 32 consecutive words, as the hardware lays it out; each warp
@@ -47,6 +47,7 @@ typedef struct {
 typedef struct {
     uint64_t next_free;      /* FRAC units */
     uint64_t cost_per_sector;/* FRAC units; 0: unlimited */
+    uint64_t cost_per_request; /* FRAC units, on top of the sectors' (one request: a transaction) */
 } Server;
 
 struct MemSys {
@@ -70,22 +71,23 @@ struct MemSys {
     Fill *fills;             /* FILL_SLOTS per SM */
 };
 
-static uint64_t sector_cost(double bytes_per_cycle)
+/* FRAC units per item of `size` at `per_cycle` of them a cycle; 0: unlimited */
+static uint64_t item_cost(double size, double per_cycle)
 {
-    if (bytes_per_cycle <= 0)
+    if (per_cycle <= 0)
         return 0;
-    double c = SECTOR_BYTES * (double)FRAC / bytes_per_cycle;
+    double c = size * (double)FRAC / per_cycle;
     return c < 1 ? 1 : (uint64_t)(c + 0.5);
 }
 
-/* Reserve the server for `sectors` sectors from `now`; returns the cycle the
- * service starts. */
+/* Reserve the server for one request of `sectors` sectors from `now`;
+ * returns the cycle the service starts. */
 static uint64_t server_take(Server *s, uint64_t now, uint32_t sectors)
 {
     uint64_t t = now * FRAC;
     if (s->next_free > t)
         t = s->next_free;
-    s->next_free = t + (uint64_t)sectors * s->cost_per_sector;
+    s->next_free = t + (uint64_t)sectors * s->cost_per_sector + s->cost_per_request;
     return (t + FRAC - 1) / FRAC;
 }
 
@@ -131,8 +133,9 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
         ms->atomic_line_cost = (uint64_t)(cfg->atomic_line_cycles * FRAC + 0.5);
         ms->atomic_same_cost = (uint64_t)(cfg->atomic_same_address_cycles * FRAC + 0.5);
     }
-    ms->l2_server.cost_per_sector = sector_cost(cfg->l2_bytes_per_cycle);
-    ms->dram_server.cost_per_sector = sector_cost(cfg->dram_bytes_per_cycle);
+    ms->l2_server.cost_per_sector = item_cost(SECTOR_BYTES, cfg->l2_bytes_per_cycle);
+    ms->l2_server.cost_per_request = item_cost(1, cfg->l2_requests_per_cycle);
+    ms->dram_server.cost_per_sector = item_cost(SECTOR_BYTES, cfg->dram_bytes_per_cycle);
     /* the configuration keeps access_bytes a power of two, 32 to 256 */
     ms->dram_granule_sectors = MIN(MAX(cfg->dram_access_bytes / SECTOR_BYTES, 1u), 16u);
     for (uint32_t i = 0; i < 32; i += ms->dram_granule_sectors)

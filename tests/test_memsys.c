@@ -121,6 +121,51 @@ START_TEST(dram_granule_fills_l2)
 }
 END_TEST
 
+/* The L2 serves loads at its configured rates: each transaction (a line's
+ * sectors) costs 1 / requests_per_cycle plus 32 B / bytes_per_cycle per
+ * sector, in fractions of a cycle fine enough for rates of hundreds of
+ * sectors per cycle.  Warps of 32 one-sector transactions (or of one
+ * four-sector line each) issued at once on 128 SMs, after another SM has
+ * brought their lines into L2: the last is served that much later than
+ * the first. */
+static uint64_t l2_served_in(const char *const *overrides, uint64_t lane_stride, int nwarps)
+{
+    GpuConfig *cfg = load_with("h200", overrides);
+    MemSys *ms = memsys_new(cfg, NULL);
+    MemCounters c;
+    memset(&c, 0, sizeof c);
+    Insn in = load_insn();
+    uint64_t first = UINT64_MAX, last = 0, now = 100000;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < nwarps; k++) {
+            WarpAccess a = strided(BASE + (uint64_t)k * 32 * lane_stride, lane_stride);
+            if (pass == 0) { /* into L2, from an SM not used below */
+                (void)memsys_access(ms, 131, (uint64_t)k, &in, &a, 0, &c);
+                continue;
+            }
+            uint64_t ready = memsys_access(ms, (uint32_t)k % 128, now, &in, &a, 0, &c).ready;
+            first = MIN(first, ready);
+            last = MAX(last, ready);
+        }
+    memsys_free(ms);
+    config_free(cfg);
+    return last - first;
+}
+
+START_TEST(l2_serves_at_its_rates)
+{
+    const char *const sectors_only[] = {"memory.l2.bytes_per_cycle=5846", "memory.l2.requests_per_cycle=0", NULL};
+    const char *const both[] = {"memory.l2.bytes_per_cycle=5846", "memory.l2.requests_per_cycle=142.6", NULL};
+    const int nwarps = 512;
+    /* lanes a line apart: 32 transactions of one sector per warp */
+    double n = 32.0 * nwarps, sector = 32.0 / 5846, request = 1 / 142.6;
+    ck_assert_double_eq_tol((double)l2_served_in(sectors_only, 4096 + LINE, nwarps), (n - 1) * sector, 2.0);
+    ck_assert_double_eq_tol((double)l2_served_in(both, 4096 + LINE, nwarps), (n - 1) * (sector + request), 2.0);
+    /* lanes on consecutive words: one transaction of four sectors per warp */
+    ck_assert_double_eq_tol((double)l2_served_in(both, 4, nwarps), (nwarps - 1) * (4 * sector + request), 2.0);
+}
+END_TEST
+
 START_TEST(fermi_l1_miss_fetches_whole_line)
 {
     /* gtx460: L1 of 128 B lines, not sectored, caching global loads */
@@ -446,6 +491,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, fermi_first_touch_counts_every_sector_missed);
     tcase_add_test(tc, sectored_l1_fetches_only_sectors_asked);
     tcase_add_test(tc, dram_granule_fills_l2);
+    tcase_add_test(tc, l2_serves_at_its_rates);
     tcase_add_test(tc, split_calls_equal_whole);
     tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
