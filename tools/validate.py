@@ -184,7 +184,8 @@ H200_EXACT = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_secto
 
 def h200_rows(ws, extra=()):
     rows = []
-    for hw in sorted(glob.glob(os.path.join(ROOT, "traces/*/hw/*.h200.json"))):
+    for hw in sorted(glob.glob(os.path.join(ROOT, "traces/*/hw/*.h200.json")) +
+                     glob.glob(os.path.join(ROOT, "traces/*/sweep/hw/*.h200.json"))):
         folder = os.path.dirname(os.path.dirname(hw))
         stem = os.path.basename(hw)[:-len(".h200.json")]
         manifest = None
