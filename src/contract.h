@@ -6,7 +6,7 @@
  * changes the last bit of results.  contract_module() rewrites every such
  * add of every function into the `fma` ptxas makes of it (opcode OP_FMA,
  * the multiply's operands, FL_NEG_PRODUCT and/or FL_NEG_ADDEND for the
- * signs), by the rules measured on ptxas 13 for sm_90 (SASS of 53 probe
+ * signs), by the rules measured on ptxas 13 for sm_90 (SASS of 80 probe
  * kernels):
  *   - the multiply and the add are of one type, f32 or f64, `.ftz` on both
  *     or neither, without a rounding modifier, `.sat`, or a guard on the
@@ -19,9 +19,10 @@
  *   - a `neg` between them folds into the product's sign (FFMA -a, b, c)
  *     when the product's one use is the neg and every use of the neg is
  *     such an add; `abs` does not fold;
- *   - of an add of two products the first fuses (16 probes, whatever
- *     the chains behind either: deeper, farther, through selects or
- *     MUFU sequences).  One add of the Black-Scholes kernel (`call`) fuses
+ *   - of an add of two products the first fuses (48 probes, whatever
+ *     the chains behind either: deeper, farther (up to 60 instructions
+ *     apart, its operands used later or not), through selects or MUFU
+ *     sequences).  One add of the Black-Scholes kernel (`call`) fuses
  *     the product defined later, whichever operand it is (5 variants of
  *     that kernel), which no probe outside it reproduces: there warpsim
  *     still differs from the GPU.
