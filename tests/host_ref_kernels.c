@@ -1522,6 +1522,76 @@ static bool model_hash_mix(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* Every element above the threshold, in index order (the kernel's warps
+ * place theirs in the order their atomics arrive; the count is the same). */
+static bool model_compact_warp(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float threshold;
+    if (!need_args(l, 5, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !f32_arg(l, 1, &threshold, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *in = buf_arg(l, 2, HT_F32, m, error);
+    float *out = in ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    int32_t *count = out ? buf_arg(l, 4, HT_S32, 1, error) : NULL;
+    if (!count)
+        return false;
+    for (size_t i = 0; i < m; i++)
+        if (in[i] > threshold)
+            out[(*count)++] = in[i];
+    return true;
+}
+
+static bool model_div_mod(const HostLaunch *l, GError **error)
+{
+    int64_t n, d1, d2;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !int_arg(l, 1, &d1, error) ||
+        !int_arg(l, 2, &d2, error) || !nonneg(l, n, error))
+        return false;
+    if ((uint32_t)d1 == 0 || (uint32_t)d2 == 0) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: a divisor is 0", l->kernel);
+        return false;
+    }
+    size_t m = MIN((size_t)n, threads_x(l));
+    uint32_t *out = buf_arg(l, 3, HT_U32, m, error);
+    if (!out)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t x = (uint32_t)i * 2654435761u, acc = 0;
+        for (int r = 0; r < 16; r++) {
+            acc += x / (uint32_t)d1 + x % (uint32_t)d2;
+            x = x * 1664525u + 1013904223u;
+        }
+        out[i] = acc;
+    }
+    return true;
+}
+
+/* 15 taps over a zero-padded signal, one rounding per tap (fma.rn). */
+static bool model_conv1d(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *in = buf_arg(l, 1, HT_F32, (size_t)n, error);
+    const float *taps = in ? buf_arg(l, 2, HT_F32, 15, error) : NULL;
+    float *out = taps ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        float acc = 0.f;
+        for (int k = -7; k <= 7; k++) {
+            int64_t j = (int64_t)i + k;
+            float x = j >= 0 && j < n ? in[j] : 0.f;
+            acc = fmaf(taps[k + 7], x, acc);
+        }
+        out[i] = acc;
+    }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1613,6 +1683,9 @@ static const struct {
     {"gather", NULL, model_gather},
     {"chase", NULL, model_chase},
     {"hashMix", NULL, model_hash_mix},
+    {"compactWarp", NULL, model_compact_warp},
+    {"divMod", NULL, model_div_mod},
+    {"conv1d", NULL, model_conv1d},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)

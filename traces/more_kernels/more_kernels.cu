@@ -1,4 +1,4 @@
-// more_kernels.cu — five kernels written to check warpsim's timing model on
+// more_kernels.cu — eight kernels written to check warpsim's timing model on
 // code it has not been fitted to (after traces/classic_kernels and
 // traces/common_kernels).  README.md says what each stresses.
 #include <cstdint>
@@ -71,4 +71,60 @@ extern "C" __global__ void hashMix(int n, const uint32_t *in, uint32_t *out)
         h += (uint32_t)r;
     }
     out[i] = h;
+}
+
+// Stream compaction: the elements above a threshold, each warp's kept ones
+// counted with a ballot and placed with one atomicAdd per warp (the order
+// of the warps' slices varies; the count does not).
+extern "C" __global__ void compactWarp(int n, float threshold, const float *in, float *out, int *count)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x % 32;
+    float v = i < n ? in[i] : 0.0f;
+    bool keep = i < n && v > threshold;
+    unsigned ballot = __ballot_sync(0xffffffffu, keep);
+    int base = 0;
+    if (lane == 0 && ballot)
+        base = atomicAdd(count, __popc(ballot));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (keep)
+        out[base + __popc(ballot & ((1u << lane) - 1u))] = v;
+}
+
+// Integer division and remainder by divisors known only at run time (each
+// a sequence of multiplies in SASS), on a hash of the index.
+extern "C" __global__ void divMod(int n, unsigned d1, unsigned d2, unsigned *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned x = (unsigned)i * 2654435761u, acc = 0;
+    for (int r = 0; r < 16; r++) {
+        acc += x / d1 + x % d2;
+        x = x * 1664525u + 1013904223u;
+    }
+    out[i] = acc;
+}
+
+// A 1-D convolution with 15 taps: each block stages its span and a halo of
+// 7 on each side in shared memory, then every thread reads 15 of them.
+#define CONV_RADIUS 7
+extern "C" __global__ void conv1d(int n, const float *in, const float *taps, float *out)
+{
+    __shared__ float span[256 + 2 * CONV_RADIUS];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = threadIdx.x + CONV_RADIUS;
+    span[s] = i < n ? in[i] : 0.0f;
+    if (threadIdx.x < CONV_RADIUS) {
+        int lo = i - CONV_RADIUS, hi = i + blockDim.x;
+        span[threadIdx.x] = lo >= 0 ? in[lo] : 0.0f;
+        span[s + blockDim.x] = hi < n ? in[hi] : 0.0f;
+    }
+    __syncthreads();
+    if (i >= n)
+        return;
+    float acc = 0.0f;
+    for (int k = -CONV_RADIUS; k <= CONV_RADIUS; k++)
+        acc += taps[k + CONV_RADIUS] * span[s + k];
+    out[i] = acc;
 }
