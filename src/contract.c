@@ -17,8 +17,9 @@ static bool is_contractable_add(const Insn *in)
     return (in->op == OP_ADD || in->op == OP_SUB) && plain_float(in);
 }
 
-/* A neg ptxas folds into the fma as the product's sign: unguarded, of the
- * add's type, its .ftz (which only flushes) absent or the multiply's. */
+/* A neg ptxas may fold into the fma as the product's sign: unguarded, of
+ * the add's type (the caller also wants its .ftz, which only flushes,
+ * absent or the multiply's). */
 static bool is_foldable_neg(const Insn *neg, const Insn *add)
 {
     return neg->op == OP_NEG && neg->type == add->type && neg->guard == NO_INDEX && neg->nopd == 2 &&

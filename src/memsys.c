@@ -240,9 +240,9 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
         c->dram_bytes_read += (uint64_t)dram_sectors * SECTOR_BYTES;
         /* the granules' other sectors come along and stay in L2: a thread
          * walking its own row (lanes a row apart) reads each byte from DRAM
-         * once on the H200 (traces/everyday/gemv_rows: dram__bytes_read.sum
+         * once on the H200 (traces/more_kernels/gemv_rows: dram__bytes_read.sum
          * the matrix's size), not once per sector */
-        uint32_t granule = per >= 32 ? ~0u : (1u << per) - 1, fetched = 0;
+        uint32_t granule = (1u << per) - 1, fetched = 0; /* per is at most 16 */
         for (uint32_t m = firsts; m; m &= m - 1)
             fetched |= granule << __builtin_ctz(m);
         uint32_t extra = fetched & ~t->sector_mask, extra_dirty = 0;

@@ -73,6 +73,18 @@ static void *buf_all(const HostLaunch *l, unsigned i, HostType t, size_t *len, G
     return p;
 }
 
+/* Every one of the m indices of a gather lies in a table of len elements. */
+static bool indices_within(const HostLaunch *l, const int32_t *idx, size_t m, size_t len, GError **error)
+{
+    for (size_t i = 0; i < m; i++)
+        if (idx[i] < 0 || (size_t)idx[i] >= len) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: index %d of element %zu is outside the table",
+                        l->kernel, idx[i], i);
+            return false;
+        }
+    return true;
+}
+
 static bool int_arg(const HostLaunch *l, unsigned i, int64_t *out, GError **error)
 {
     const HostArg *a = &l->args[i];
@@ -978,11 +990,11 @@ static bool model_spmv_ell(const HostLaunch *l, GError **error)
     size_t rows = MIN((size_t)n, threads_x(l)), nk = (size_t)n * (size_t)k;
     const float *val = buf_arg(l, 2, HT_F32, nk, error);
     const int32_t *col = val ? buf_arg(l, 3, HT_S32, nk, error) : NULL;
-    const float *x = col ? buf_arg(l, 4, HT_F32, 0, error) : NULL;
+    size_t nx = 0;
+    const float *x = col ? buf_all(l, 4, HT_F32, &nx, error) : NULL;
     float *y = x ? buf_arg(l, 5, HT_F32, rows, error) : NULL;
     if (!y)
         return false;
-    size_t nx = l->args[4].buf->count - l->args[4].offset_bytes / sizeof(float);
     for (size_t row = 0; row < rows; row++) {
         float sum = 0.0f;
         for (size_t j = 0; j < (size_t)k; j++) {
@@ -1272,21 +1284,14 @@ static bool model_gather_scale(const HostLaunch *l, GError **error)
     int64_t n;
     if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
         return false;
-    size_t m = MIN((size_t)n, threads_x(l));
+    size_t m = MIN((size_t)n, threads_x(l)), nt = 0;
     const int32_t *idx = buf_arg(l, 1, HT_S32, m, error);
-    const float *table = idx ? buf_arg(l, 2, HT_F32, 0, error) : NULL;
+    const float *table = idx ? buf_all(l, 2, HT_F32, &nt, error) : NULL;
     float *out = table ? buf_arg(l, 3, HT_F32, m, error) : NULL;
-    if (!out)
+    if (!out || !indices_within(l, idx, m, nt, error))
         return false;
-    size_t nt = l->args[2].buf->count - l->args[2].offset_bytes / sizeof(float);
-    for (size_t i = 0; i < m; i++) {
-        if (idx[i] < 0 || (size_t)idx[i] >= nt) {
-            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: index %d beyond the table",
-                        l->kernel, idx[i]);
-            return false;
-        }
+    for (size_t i = 0; i < m; i++)
         out[i] = fmaf(table[idx[i]], 2.f, 1.f);
-    }
     return true;
 }
 
@@ -1458,16 +1463,10 @@ static bool model_gather(const HostLaunch *l, GError **error)
     const int32_t *idx = buf_arg(l, 1, HT_S32, m, error);
     const float *in = idx ? buf_all(l, 2, HT_F32, &len, error) : NULL;
     float *out = in ? buf_arg(l, 3, HT_F32, m, error) : NULL;
-    if (!out)
+    if (!out || !indices_within(l, idx, m, len, error))
         return false;
-    for (size_t i = 0; i < m; i++) {
-        if (idx[i] < 0 || (size_t)idx[i] >= len) {
-            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: index %d of element %zu is outside the table",
-                        l->kernel, idx[i], i);
-            return false;
-        }
+    for (size_t i = 0; i < m; i++)
         out[i] = in[idx[i]];
-    }
     return true;
 }
 
