@@ -122,6 +122,29 @@ void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegLi
     insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
+bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg)
+{
+    const Cfg *c = f->cfg;
+    if (!c || pc >= c->ninsns || reg >= c->nregs)
+        return true;
+    uint32_t b = c->block_of[pc];
+    CfgRegList uses = {0}, defs = {0};
+    int live = -1; /* undecided */
+    for (uint32_t i = pc + 1; i <= c->blocks[b].last && live < 0; i++) {
+        const Insn *in = func_insn(f, i);
+        cfg_insn_regs(f, in, &uses, &defs);
+        for (uint32_t j = 0; j < uses.n && live < 0; j++)
+            if (uses.v[j] == reg)
+                live = 1;
+        for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n && live < 0; j++)
+            if (defs.v[j] == reg)
+                live = 0;
+    }
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    return live < 0 ? cfg_live_out(c, b, reg) : live == 1;
+}
+
 uint32_t cfg_block_line(const Function *f, const BasicBlock *bb)
 {
     uint32_t line = 0;

@@ -116,6 +116,12 @@ static inline bool cfg_live_out(const Cfg *c, uint32_t block, uint32_t reg)
     return (c->live_out[(size_t)block * c->words + reg / 64] >> (reg % 64)) & 1;
 }
 
+/* Whether `reg` may be read after instruction `pc` of f (whose cfg is
+ * built) before an unguarded write replaces it: the rest of pc's block,
+ * then the block's live-out set.  A GPU compiler drops a result that is
+ * not (an atom's becomes a red). */
+bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg);
+
 /* Registers per thread for `kernel`: the max over the kernel and every
  * function it calls, transitively, of max_live_regs, plus CFG_REG_OVERHEAD,
  * at least 1 + overhead, at most 255 and at most .maxnreg when given.  An

@@ -132,8 +132,8 @@ static const KeySpec keys[] = {
     {"memory.atomic_latency", K_UINT, 1, CYCLES, 0, NULL, OFF(atomic_latency)},
     {"memory.atomic_units", K_UINT, 0, 4096, F_OPTIONAL, NULL, OFF(atomic_units)},
     {"memory.atomic_unit_bytes", K_UINT, 32, 1u << 20, F_OPTIONAL | F_POW2, NULL, OFF(atomic_unit_bytes)},
-    {"memory.atomic_line_cycles", K_DOUBLE, 0, CYCLES, F_OPTIONAL, NULL, OFF(atomic_line_cycles)},
-    {"memory.atomic_same_address_cycles", K_DOUBLE, 0, CYCLES, F_OPTIONAL, NULL, OFF(atomic_same_address_cycles)},
+    {"memory.atomic_sector_cycles", K_DOUBLE, 0, 1000, F_OPTIONAL, NULL, OFF(atomic_sector_cycles)},
+    {"memory.atomic_full_sector_cycles", K_DOUBLE, 0, 1000, F_OPTIONAL, NULL, OFF(atomic_full_sector_cycles)},
     CACHE_KEYS("memory.l1", l1),
     {"memory.l1.caches_global", K_BOOL, 0, 0, 0, NULL, OFF(l1_caches_global)},
     CACHE_KEYS("memory.readonly", readonly),
@@ -746,6 +746,8 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
     for (unsigned cls = 0; cls < LAT_COUNT; cls++)
         if (!g->latency[cls])
             g->latency[cls] = g->latency[isa_latency_absent[cls]];
+    if (!leaf_value(merged, "memory.atomic_full_sector_cycles")) /* no cheaper whole sectors */
+        g->atomic_full_sector_cycles = g->atomic_sector_cycles;
     g->dram_bytes_per_cycle =
         json_number_value(leaf_value(merged, "memory.dram.bandwidth_gbs")) * 1e9 / (g->clock_mhz * 1e6);
     if (!check_consistency(&c, g)) {

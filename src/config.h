@@ -113,14 +113,15 @@ typedef struct GpuConfig {
     uint32_t atomic_latency;     /* cycles for a global atomic at L2 */
     /* L2's atomic units, where global atomics to one place wait for each
      * other (memsys.c): atomic_units of them (0: not modelled), addresses
-     * interleaved over them in atomic_unit_bytes; a unit spends
-     * atomic_line_cycles on one request's lanes within one L2 line, plus
-     * atomic_same_address_cycles for each lane beyond the first on its
-     * busiest address */
+     * interleaved over them in atomic_unit_bytes; a unit goes over each
+     * sector a request updates once per lane on the sector's busiest
+     * address, each pass taking atomic_sector_cycles, or
+     * atomic_full_sector_cycles when it updates every byte of the sector
+     * (absent: atomic_sector_cycles) */
     uint32_t atomic_units;
     uint32_t atomic_unit_bytes;
-    double atomic_line_cycles;
-    double atomic_same_address_cycles;
+    double atomic_sector_cycles;
+    double atomic_full_sector_cycles;
 
     /* added with the occupancy calculator: warps of a block are counted in
      * multiples of this when registers are allocated (2 on cc 1.x and 2.x,

@@ -65,7 +65,7 @@ struct MemSys {
     /* per L2 atomic unit (GpuConfig.atomic_units; NULL without): when it
      * has done the atomics given to it so far, in FRAC units */
     uint64_t *atomic_free;
-    uint64_t atomic_line_cost, atomic_same_cost; /* FRAC units */
+    uint64_t atomic_sector_cost, atomic_full_sector_cost; /* FRAC units */
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
     uint32_t dram_granule_firsts;  /* bit i set when i is a multiple of it */
     Fill *fills;             /* FILL_SLOTS per SM */
@@ -130,8 +130,8 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->fills = g_new0(Fill, (size_t)cfg->num_sms * FILL_SLOTS);
     if (cfg->atomic_units) {
         ms->atomic_free = g_new0(uint64_t, cfg->atomic_units);
-        ms->atomic_line_cost = (uint64_t)(cfg->atomic_line_cycles * FRAC + 0.5);
-        ms->atomic_same_cost = (uint64_t)(cfg->atomic_same_address_cycles * FRAC + 0.5);
+        ms->atomic_sector_cost = (uint64_t)(cfg->atomic_sector_cycles * FRAC + 0.5);
+        ms->atomic_full_sector_cost = (uint64_t)(cfg->atomic_full_sector_cycles * FRAC + 0.5);
     }
     ms->l2_server.cost_per_sector = item_cost(SECTOR_BYTES, cfg->l2_bytes_per_cycle);
     ms->l2_server.cost_per_request = item_cost(1, cfg->l2_requests_per_cycle);
@@ -180,19 +180,73 @@ void memsys_reset(MemSys *ms)
 
 /* The L2 atomic unit that serves a line: the cycles the atomic waits for it
  * (atomics before it to its part of memory), after which the unit is busy
- * with this request's lanes in the line for atomic_line_cycles, and for
- * atomic_same_address_cycles more per lane beyond the first on one address
- * (`same`: the request's most lanes on one address, which may lie in
- * another of its lines).  Measured on the H200 (configs/h200.json): the
- * updates of one line, or of lines close together, take turns, so a
- * histogram of few bins runs at the pace of its busiest unit. */
-static uint64_t atomic_unit_wait(MemSys *ms, uint64_t now, uint64_t addr, uint32_t same)
+ * with this request's passes over the line's sectors (atomic_passes()).
+ * Measured on the H200 (configs/h200.json): the updates of one line, or of
+ * lines close together, take turns, so a histogram of few bins runs at the
+ * pace of its busiest unit. */
+static uint64_t atomic_unit_wait(MemSys *ms, uint64_t now, uint64_t addr, uint32_t passes)
 {
     const GpuConfig *cfg = ms->cfg;
     uint64_t *unit = &ms->atomic_free[(addr / cfg->atomic_unit_bytes) % cfg->atomic_units];
     uint64_t t = MAX(now * FRAC, *unit);
-    *unit = t + ms->atomic_line_cost + (uint64_t)(same > 1 ? same - 1 : 0) * ms->atomic_same_cost;
+    *unit = t + (passes & 0xFFFFu) * ms->atomic_sector_cost + (passes >> 16) * ms->atomic_full_sector_cost;
     return (t + FRAC - 1) / FRAC - now;
+}
+
+/* How an atomic unit goes over an atomic request's sectors, per transaction
+ * into r->atomic_passes, and its most lanes on one address into
+ * r->atomic_same.  Lanes on one address take turns: a sector is gone over
+ * once for each lane on its busiest address, each pass updating the
+ * addresses with at least that many lanes; a pass that updates every byte
+ * of the sector is a full one (cheaper on the H200: configs/h200.json). */
+static void atomic_passes(const WarpAccess *a, MemRequest *r)
+{
+    /* the distinct addresses, in address order, with their lanes */
+    uint64_t addr[32];
+    uint32_t lanes[32], n = 0;
+    for (uint32_t m = a->mask; m; m &= m - 1) {
+        uint64_t x = a->addr[__builtin_ctz(m)];
+        uint32_t k = 0;
+        while (k < n && addr[k] < x)
+            k++;
+        if (k < n && addr[k] == x) {
+            lanes[k]++;
+            continue;
+        }
+        memmove(addr + k + 1, addr + k, (n - k) * sizeof *addr);
+        memmove(lanes + k + 1, lanes + k, (n - k) * sizeof *lanes);
+        addr[k] = x;
+        lanes[k] = 1;
+        n++;
+    }
+    r->atomic_same = 0;
+    for (uint32_t i = 0; i < r->ntrans; i++)
+        r->atomic_passes[i] = 0;
+    uint32_t size = MAX(a->size, 1u);
+    for (uint32_t first = 0, end; first < n; first = end) {
+        uint64_t sector = addr[first] / SECTOR_BYTES;
+        uint32_t most = 0;
+        for (end = first; end < n && addr[end] / SECTOR_BYTES == sector; end++)
+            most = MAX(most, lanes[end]);
+        r->atomic_same = MAX(r->atomic_same, most);
+        uint32_t partial = 0, full = 0;
+        for (uint32_t pass = 1; pass <= most; pass++) {
+            uint32_t updated = 0;
+            for (uint32_t k = first; k < end; k++)
+                updated += lanes[k] >= pass;
+            if (updated * size >= SECTOR_BYTES)
+                full++;
+            else
+                partial++;
+        }
+        for (uint32_t i = 0; i < r->ntrans; i++) {
+            const MemTransaction *t = &r->trans[i];
+            if (sector * SECTOR_BYTES - t->addr < t->bytes) {
+                r->atomic_passes[i] += partial + (full << 16);
+                break;
+            }
+        }
+    }
 }
 
 /* The cache an SM's global/local access of this kind goes through, made
@@ -534,11 +588,8 @@ static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
         for (uint32_t i = 0; l1 && i < cr.ntrans; i++)
             cache_write_sectors(l1, cr.trans[i].addr, cr.trans[i].sector_mask, false, &no_evictions);
         memcpy(r->trans, cr.trans, cr.ntrans * sizeof cr.trans[0]);
-        if (atomic) {
-            uint32_t distinct, same;
-            address_groups(a, &distinct, &same);
-            r->atomic_same = same;
-        }
+        if (atomic)
+            atomic_passes(a, r);
         return MAX(cr.ntrans, 1u);
     }
     uint32_t fill_bytes = use_l1 ? cache_fill_bytes(l1) : SECTOR_BYTES;
@@ -611,7 +662,7 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
             c->l2_sector_hits += popcount32(hits);
             write_back(ms, start, dirty, c);  /* one reservation for several evictions ends the same */
             /* the unit takes it once L2 has (start), after its earlier work */
-            uint64_t wait = ms->atomic_free ? atomic_unit_wait(ms, start, t->addr, r->atomic_same) : 0;
+            uint64_t wait = ms->atomic_free ? atomic_unit_wait(ms, start, t->addr, r->atomic_passes[i]) : 0;
             ready = MAX(ready, start + wait + cfg->atomic_latency);
         } else if (t->sector_mask) {
             uint64_t back = l2_read(ms, now, t, c); /* not inside MAX: it has effects */

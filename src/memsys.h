@@ -80,6 +80,10 @@ typedef struct {
     uint8_t kind;           /* MEMREQ_* */
     uint32_t ntrans;
     uint32_t atomic_same;   /* most lanes of an atomic on one address */
+    /* an atomic's passes over each transaction's sectors (atomic_passes()):
+     * partial ones in the low 16 bits, those that update whole sectors in
+     * the high 16 */
+    uint32_t atomic_passes[COALESCE_MAX_TRANS];
     uint64_t ready;         /* when the L1 part is done */
     MemTransaction trans[COALESCE_MAX_TRANS]; /* the sectors still to fetch or write */
 } MemRequest;

@@ -203,6 +203,7 @@ typedef struct {
 typedef struct {
     GArray *recs;        /* Deferred */
     GArray *trans;       /* MemTransaction: theirs, in order (Deferred.trans_at) */
+    GArray *passes;      /* uint32_t: atomics' MemRequest.atomic_passes (Deferred.passes_at) */
 } DeferredList;
 
 /* In host cache lines of its own (the array is aligned): an SM's fields
@@ -298,7 +299,7 @@ typedef struct {
      * which are in its DeferredList's trans (a request's array is sized for
      * the worst case, 1 KiB, and most use a few entries) */
     uint8_t kind;
-    uint32_t ntrans, trans_at, atomic_same;
+    uint32_t ntrans, trans_at, atomic_same, passes_at;
     uint64_t ready;
     uint64_t back;       /* when its data is back: set by resolve_memory */
     uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
@@ -626,7 +627,7 @@ static void tinsn_set_unit(TInsn *t, const Insn *in, FuncUnit unit)
     t->throttle = (uint8_t)throttle_state_of(in, unit);
 }
 
-static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
+static void decode_insn(const Function *fn, uint32_t pc, const Insn *in, TInsn *t)
 {
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
@@ -648,6 +649,11 @@ static void decode_insn(const Function *fn, const Insn *in, TInsn *t)
     for (unsigned i = 0; i < use.nsrc; i++)
         if (use.src[i] < nregs)
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.src[i]);
+    /* an atomic whose old value nothing reads is a reduction in the machine
+     * code (RED, or a destination of RZ): nothing waits for it to return,
+     * not even a later write of the same register */
+    if (in->op == OP_ATOM && use.ndst == 1 && !cfg_reg_live_after(fn, pc, use.dst[0]))
+        use.ndst = 0;
     for (unsigned i = 0; i < use.ndst; i++)
         if (use.dst[i] < nregs) {
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.dst[i]);
@@ -862,7 +868,7 @@ static void decode_module(Model *md)
         md->ninsns[f] = func_ninsns(fn);
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
-            decode_insn(fn, func_insn(fn, i), &md->tinsn[f][i]);
+            decode_insn(fn, i, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
         if (md->cfg->int_fma_pipe)
@@ -1742,6 +1748,10 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                 d.kind = r->kind;
                 d.ntrans = r->ntrans;
                 d.atomic_same = r->atomic_same;
+                if (r->kind == MEMREQ_ATOMIC) {
+                    d.passes_at = later->passes->len;
+                    g_array_append_vals(later->passes, r->atomic_passes, r->ntrans);
+                }
                 d.ready = r->ready;
                 d.trans_at = later->trans->len;
                 g_array_append_vals(later->trans, r->trans, r->ntrans);
@@ -1937,6 +1947,8 @@ static void model_free(Model *md)
                 g_array_free(sm->deferred[g].recs, TRUE);
             if (sm->deferred[g].trans)
                 g_array_free(sm->deferred[g].trans, TRUE);
+            if (sm->deferred[g].passes)
+                g_array_free(sm->deferred[g].passes, TRUE);
         }
     }
     g_aligned_free(md->sms);
@@ -2485,6 +2497,9 @@ static void resolve_memory(Model *md, const Resolving *rs)
         r.kind = d->kind;
         r.ntrans = d->ntrans;
         r.atomic_same = d->atomic_same;
+        if (r.kind == MEMREQ_ATOMIC)
+            memcpy(r.atomic_passes, &g_array_index(md->sms[d->sm].deferred[rs->gen].passes, uint32_t, d->passes_at),
+                   d->ntrans * sizeof *r.atomic_passes);
         r.ready = d->ready;
         memcpy(r.trans, &g_array_index(trans, MemTransaction, d->trans_at), d->ntrans * sizeof *r.trans);
         d->back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
@@ -2514,6 +2529,7 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
         Sm *sm = &md->sms[rs->sms[j]];
         g_array_set_size(sm->deferred[rs->gen].recs, 0);
         g_array_set_size(sm->deferred[rs->gen].trans, 0);
+        g_array_set_size(sm->deferred[rs->gen].passes, 0);
         bool filed = false;
         for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
@@ -2858,6 +2874,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         for (int g = 0; g < 2; g++) {
             sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
             sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
+            sm->deferred[g].passes = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         }
     }
     if (ts->timeline)

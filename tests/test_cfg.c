@@ -574,6 +574,52 @@ END_TEST
 
 /* ----------------------------------------------------- liveness details */
 
+static uint32_t reg_named(const Function *f, const char *name)
+{
+    for (uint32_t i = 0; i < f->regs->len; i++)
+        if (strcmp(g_array_index(f->regs, RegInfo, i).name, name) == 0)
+            return i;
+    ck_abort_msg("no register %s", name);
+    return NO_INDEX;
+}
+
+/* Whether a result may still be read after its instruction: read later in
+ * the block, replaced by an unguarded write first (dead), replaced only
+ * under a guard (still live), or decided by the block's live-out set. */
+START_TEST(test_live_after)
+{
+    static const char ptx[] = ".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p)\n{\n"
+                              ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\n"             /* 0 */
+                              "atom.global.add.u32 %r1, [%rd1], 1;\n" /* 1 */
+                              "add.s32 %r2, %r1, 1;\n"                /* 2 */
+                              "atom.global.add.u32 %r3, [%rd1], 1;\n" /* 3 */
+                              "mov.u32 %r3, 5;\n"                     /* 4 */
+                              "atom.global.add.u32 %r4, [%rd1], 1;\n" /* 5 */
+                              "setp.eq.u32 %p1, %r2, 0;\n"            /* 6 */
+                              "@%p1 mov.u32 %r4, 7;\n"                /* 7 */
+                              "@%p1 bra L;\n"                         /* 8 */
+                              "st.global.u32 [%rd1], %r3;\n"          /* 9 */
+                              "L:\n"
+                              "st.global.u32 [%rd1+4], %r4;\n"        /* 10 */
+                              "ret;\n}\n";
+    GError *error = NULL;
+    Module *m = ptx_parse_string(ptx, "t.ptx", &error);
+    ck_assert_msg(m && cfg_build_all(m, &error), "%s", error ? error->message : "");
+    const Function *f = module_func(m, 0);
+    uint32_t r1 = reg_named(f, "%r1"), r2 = reg_named(f, "%r2"), r3 = reg_named(f, "%r3"), r4 = reg_named(f, "%r4");
+    ck_assert(cfg_reg_live_after(f, 1, r1));  /* read by the next instruction */
+    ck_assert(!cfg_reg_live_after(f, 2, r1)); /* never read again */
+    ck_assert(!cfg_reg_live_after(f, 3, r3)); /* replaced before any read */
+    ck_assert(cfg_reg_live_after(f, 4, r3));  /* read in a later block */
+    ck_assert(cfg_reg_live_after(f, 5, r4));  /* replaced only under a guard, read after the join */
+    ck_assert(cfg_reg_live_after(f, 2, r2));
+    module_free(m);
+}
+END_TEST
+
+
 START_TEST(test_guarded_def_does_not_kill)
 {
     Module *m = mod_new();
@@ -917,15 +963,6 @@ static Module *parse_or_fail(const char *text)
     return m;
 }
 
-static uint32_t reg_named(const Function *f, const char *name)
-{
-    for (guint r = 0; r < f->regs->len; r++)
-        if (g_strcmp0(g_array_index(f->regs, RegInfo, r).name, name) == 0)
-            return r;
-    ck_abort_msg("no register %s", name);
-    return NO_INDEX;
-}
-
 START_TEST(test_parsed_call_loop)
 {
     Module *m = parse_or_fail(call_loop_ptx);
@@ -1164,6 +1201,7 @@ static Suite *cfg_suite(void)
     tcase_add_test(t, test_infinite_loop_one_arm);
     tcase_add_test(t, test_call);
     tcase_add_test(t, test_estimate_transitive);
+    tcase_add_test(t, test_live_after);
     suite_add_tcase(s, t);
     TCase *l = tcase_create("liveness");
     tcase_add_test(l, test_guarded_def_does_not_kill);

@@ -388,11 +388,13 @@ START_TEST(coalesced_ahead_equals_whole)
 END_TEST
 
 /* Global atomics wait for their L2 atomic unit: requests to one part of
- * memory take turns, each holding the unit for atomic_line_cycles plus
- * atomic_same_address_cycles per extra lane on its busiest address, while
- * another unit's requests do not wait.  A unit takes a request once L2
- * has taken it, so the two queues overlap: measured against the same GPU
- * without units, which gives when L2 takes each request. */
+ * memory take turns, each holding the unit for one pass over each sector
+ * it updates per lane on that sector's busiest address (a full pass, one
+ * that updates every byte, costs atomic_full_sector_cycles; else
+ * atomic_sector_cycles), while another unit's requests do not wait.  A
+ * unit takes a request once L2 has taken it, so the two queues overlap:
+ * measured against the same GPU without units, which gives when L2 takes
+ * each request. */
 static uint64_t atomic_ready(MemSys *ms, uint64_t now, const WarpAccess *w)
 {
     Insn in = load_insn();
@@ -407,32 +409,39 @@ START_TEST(atomics_take_turns_at_their_unit)
 {
     static const char *const none[] = {"memory.atomic_units=0", NULL};
     static const char *const units[] = {"memory.atomic_units=4", "memory.atomic_unit_bytes=512",
-                                        "memory.atomic_line_cycles=5.5", "memory.atomic_same_address_cycles=1.25",
+                                        "memory.atomic_sector_cycles=1.5", "memory.atomic_full_sector_cycles=1.25",
                                         NULL};
     GpuConfig *plain = load_with("h200", none), *timed = load_with("h200", units);
     ck_assert(!plain->atomic_units);
     WarpAccess words = strided(BASE, 4), one = strided(BASE + 64, 0), next_unit = strided(BASE + 512, 4);
-    /* in order: request, cycles after 100 at which its unit is free (FRAC =
-     * 256 per cycle: exact here) */
+    WarpAccess spread = strided(BASE, 8), twice = strided(BASE, 4);
+    for (int i = 0; i < 32; i++)
+        twice.addr[i] = BASE + 4 * (uint64_t)(i % 16); /* 16 words of 2 sectors, 2 lanes each */
+    /* in order: request, cycles after 100 at which its unit is free (exact
+     * in memsys's fractions of a cycle) */
     struct { const WarpAccess *w; double wait; } seq[] = {
-        {&words, 0},                   /* unit 0 free */
-        {&words, 5.5},                 /* after the first: 32 words of one line */
-        {&one, 11},                    /* after two such */
-        {&next_unit, 0},               /* unit 1: free */
-        {&words, 11 + 5.5 + 31 * 1.25}, /* after the 32 lanes on one word */
+        {&words, 0},               /* unit 0 free */
+        {&words, 4 * 1.25},        /* after the first: 4 full passes, one per sector */
+        {&one, 10},                /* after two such */
+        {&next_unit, 0},           /* unit 1: free */
+        {&spread, 58 + 4 * 1.5},   /* after 32 lanes on one word (32 passes over its sector),
+                                      its second line after its first (4 sectors, half of
+                                      each updated) */
+        {&twice, 58 + 8 * 1.5},    /* one line */
+        {&words, 70 + 4 * 1.25},   /* 2 full passes over each of 2 sectors */
     };
     MemSys *a = memsys_new(plain, NULL), *b = memsys_new(timed, NULL);
     for (size_t k = 0; k < G_N_ELEMENTS(seq); k++) {
         uint64_t without = atomic_ready(a, 100, seq[k].w), with = atomic_ready(b, 100, seq[k].w);
         /* without units, lanes on one address add 2 cycles each instead */
-        uint64_t same = seq[k].w == &one ? 31 * 2 : 0;
+        uint64_t same = seq[k].w == &one ? 31 * 2 : seq[k].w == &twice ? 2 : 0;
         uint64_t l2_takes = without - same - plain->atomic_latency, unit_free = 100 + (uint64_t)(seq[k].wait + 0.999);
         ck_assert_msg(with == MAX(l2_takes, unit_free) + timed->atomic_latency,
                       "request %zu: %" G_GUINT64_FORMAT " with units, %" G_GUINT64_FORMAT " without", k, with, without);
         ck_assert(k == 0 || l2_takes > 100); /* L2's queue is not empty: the two overlap */
     }
-    /* the launch ends when the busiest unit is done: 100 + 5.5 * 3 + 38.75 + 5.5 */
-    ck_assert_uint_eq(memsys_atomics_done(b), 161);
+    /* the launch ends when the busiest unit is done: 100 + 75 + 5 */
+    ck_assert_uint_eq(memsys_atomics_done(b), 180);
     ck_assert_uint_eq(memsys_atomics_done(a), 0);
     memsys_reset(b);
     ck_assert_uint_eq(memsys_atomics_done(b), 0);

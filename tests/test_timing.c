@@ -123,6 +123,51 @@ START_TEST(dependent_chain_costs_latency)
 }
 END_TEST
 
+/* n atomics in one thread on one word, each old value into %r2: read
+ * after each (an accumulation) or never. */
+static char *atom_kernel(int n, bool read)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nmov.u32 %r1, 0;\n");
+    for (int i = 0; i < n; i++) {
+        g_string_append(s, "atom.global.add.u32 %r2, [%rd1], 1;\n");
+        if (read)
+            g_string_append(s, "add.s32 %r1, %r1, %r2;\n");
+    }
+    g_string_append(s, "st.global.u32 [%rd1+4], %r1;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* An atom whose old value nothing reads is a reduction in the machine code:
+ * the next atomic on the same register does not wait for it to come back
+ * (an output dependence ptxas does not have), so 32 more of them cost far
+ * less than 32 round trips; with the old values read, each is a round
+ * trip.  Every version adds 1 per atomic to the word. */
+START_TEST(dead_atomic_results_are_not_waited_for)
+{
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error);
+    ck_assert(cfg);
+    uint32_t lat = cfg->atomic_latency;
+    config_free(cfg);
+    Result dead[2], read[2];
+    for (int k = 0; k < 2; k++) {
+        char *d = atom_kernel(32 * (k + 1), false), *r = atom_kernel(32 * (k + 1), true);
+        run_timed(d, 1, 1, 8, 0, "h200", no_overrides, &dead[k]);
+        run_timed(r, 1, 1, 8, 0, "h200", no_overrides, &read[k]);
+        ck_assert_uint_eq(dead[k].out[0] & 0xFFFFFFFFu, 32 * (k + 1));
+        ck_assert_uint_eq(read[k].out[0] & 0xFFFFFFFFu, 32 * (k + 1));
+        g_free(d);
+        g_free(r);
+    }
+    ck_assert_uint_eq(read[0].out[0] >> 32, 31 * 32 / 2); /* the old values 0..31 */
+    ck_assert_uint_ge(read[1].ts.cycles - read[0].ts.cycles, 32 * lat);
+    ck_assert_uint_lt(dead[1].ts.cycles - dead[0].ts.cycles, 32 * lat / 8);
+}
+END_TEST
+
 /* A chain of n adds of constants from a table: at fixed addresses
  * (`ctab+4`: operands in the SASS, insn_const_operand) or through a
  * register holding the table's address (a load each). */
@@ -764,6 +809,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
+    tcase_add_test(t, dead_atomic_results_are_not_waited_for);
     tcase_add_test(t, fixed_constants_are_operands);
     tcase_add_test(t, memory_throttles_are_named_by_queue);
     tcase_add_test(t, memory_queue_moves_the_wait_to_the_scoreboard);
