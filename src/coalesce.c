@@ -10,6 +10,9 @@
  * still be charged for every sector it touches.
  */
 #include "coalesce.h"
+
+#include <string.h>
+
 #include "popcount.h"
 
 #define SECTOR_SHIFT 5
@@ -178,21 +181,35 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
         emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
 }
 
+/* Two lanes' addresses at a time (GCC/Clang vector extension: SSE2 on
+ * x86-64), for the checks below: -O2 leaves their plain loops scalar. */
+typedef uint64_t U64x2 __attribute__((vector_size(16)));
+
+/* Whether every lane is active and lane l is at addr[0] + l * stride, for
+ * the stride (modulo 2^64) of the first two lanes, which *stride gets. */
+static bool warp_strided(const WarpAccess *a, uint64_t *stride)
+{
+    if (a->mask != 0xFFFFFFFFu)
+        return false;
+    uint64_t base = a->addr[0], step = a->addr[1] - base;
+    U64x2 want = {base, base + step}, inc = {2 * step, 2 * step}, differ = {0, 0};
+    for (int l = 0; l < 32; l += 2) {
+        U64x2 v;
+        memcpy(&v, &a->addr[l], sizeof v);
+        differ |= v ^ want;
+        want += inc;
+    }
+    *stride = step;
+    return !(differ[0] | differ[1]);
+}
+
 /* The sector rule for the commonest warp of all: every lane active, lane l
  * at base + l * size with base aligned to size (a power of two of at most
  * 32 B), so the lanes cover [base, base + 32 size) without a gap.  Its
  * lines and sectors follow from the two ends, in the order lanes touch
- * them, as warp_sector's walk over the lanes would find them; one pass of
- * compares (which the compiler vectorises) tells whether it is the case. */
-static bool warp_sector_consecutive(const WarpAccess *a, uint64_t size, CoalesceResult *out)
+ * them, as warp_sector's walk over the lanes would find them. */
+static void warp_sector_consecutive(uint64_t base, uint64_t size, CoalesceResult *out)
 {
-    if (a->mask != 0xFFFFFFFFu)
-        return false;
-    uint64_t base = a->addr[0], differ = base & (size - 1);
-    for (uint32_t l = 0; l < 32; l++)
-        differ |= a->addr[l] ^ (base + l * size);
-    if (differ)
-        return false;
     uint64_t end = base + 32 * size; /* exclusive */
     for (uint64_t line = base >> LINE_SHIFT; line <= (end - 1) >> LINE_SHIFT; line++) {
         uint64_t lo = MAX(base, line << LINE_SHIFT), hi = MIN(end, (line + 1) << LINE_SHIFT);
@@ -200,7 +217,27 @@ static bool warp_sector_consecutive(const WarpAccess *a, uint64_t size, Coalesce
         uint32_t last = (uint32_t)((hi - 1) >> SECTOR_SHIFT) % (LINE_BYTES / SECTOR_BYTES);
         emit(out, line << LINE_SHIFT, LINE_BYTES, (2u << last) - (1u << first));
     }
-    return true;
+}
+
+/* Every lane active at base + l * stride, lanes aligned to their size and
+ * the addresses ascending without wrapping (a strided warp, or all lanes
+ * on one address): a lane's line is never older than the newest, so the
+ * lines come out in order with the sectors of their run of lanes, which is
+ * what warp_sector's walk finds, without its loads and searches. */
+static void warp_sector_ascending(uint64_t base, uint64_t stride, CoalesceResult *out)
+{
+    uint64_t addr = base, newest = base >> LINE_SHIFT;
+    uint32_t mask = 0;
+    for (int l = 0; l < 32; l++, addr += stride) {
+        uint64_t key = addr >> LINE_SHIFT;
+        if (key != newest) {
+            emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
+            newest = key;
+            mask = 0;
+        }
+        mask |= 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
+    }
+    emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
 }
 
 /* cc >= 3: one transaction per 128 B line with the sectors touched in it.
@@ -215,8 +252,18 @@ static void warp_sector(const WarpAccess *a, CoalesceResult *out)
     uint64_t size = lane_size(a);
     if ((size & (size - 1)) || size > SECTOR_BYTES)
         goto crossing;
-    if (warp_sector_consecutive(a, size, out))
-        return;
+    uint64_t stride;
+    if (warp_strided(a, &stride) && !((a->addr[0] | stride) & (size - 1))) {
+        uint64_t base = a->addr[0];
+        if (stride == size) {
+            warp_sector_consecutive(base, size, out);
+            return;
+        }
+        if (stride <= UINT64_MAX / 31 && base <= UINT64_MAX - 31 * stride) {
+            warp_sector_ascending(base, stride, out);
+            return;
+        }
+    }
     uint64_t keys[32], newest = UINT64_MAX, min_key = UINT64_MAX, max_key = 0, low_bits = 0;
     uint32_t masks[32], newest_mask = 0;   /* masks[n - 1] is kept in newest_mask */
     int n = 0;
