@@ -56,7 +56,8 @@ const uint16_t isa_latency_sched_cycles[LAT_COUNT] = {
 };
 
 const LatencyRule isa_latency_rules[] = {
-#define PTX_LATENCY(op, type, needs, scope, lat, form) {OP_##op, PTX_TYPE_##type, SCOPE_##scope, needs, lat, form},
+#define PTX_LATENCY(op, type, needs, scope, lat, slots, form) \
+    {OP_##op, PTX_TYPE_##type, SCOPE_##scope, needs, lat, slots, form},
 #include "ptx_latency.def"
 #undef PTX_LATENCY
 };
@@ -129,14 +130,29 @@ const char *isa_space_name(PtxSpace s)
     return s < SPACE_COUNT ? names[s] : "?";
 }
 
-LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags, unsigned scope)
+/* The first row of isa/ptx_latency.def that matches, or NULL. */
+static const LatencyRule *latency_rule_for(PtxOpcode op, PtxType t, uint32_t flags, unsigned scope)
 {
     for (unsigned i = 0; i < isa_latency_rule_count; i++) {
         const LatencyRule *r = &isa_latency_rules[i];
         if (r->op == op && (r->type == PTX_TYPE_NONE || r->type == t) && (flags & r->needs) == r->needs &&
             (r->scope == SCOPE_NONE || r->scope == scope))
-            return r->latency;
+            return r;
     }
+    return NULL;
+}
+
+uint32_t isa_issue_slots_for(PtxOpcode op, PtxType t, uint32_t flags, unsigned scope)
+{
+    const LatencyRule *r = latency_rule_for(op, t, flags, scope);
+    return r ? r->slots : 1;
+}
+
+LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags, unsigned scope)
+{
+    const LatencyRule *r = latency_rule_for(op, t, flags, scope);
+    if (r)
+        return r->latency;
     if (op == OP_CVT && (isa_type_class(t) & TC_INT) && (isa_type_class(t2) & TC_INT))
         return LAT_ALU;
     LatencyClass lat = isa_ops[op].latency;

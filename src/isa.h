@@ -151,6 +151,7 @@ typedef struct {
     uint8_t scope;      /* SCOPE_* */
     uint32_t needs;     /* FL_* */
     LatencyClass latency;
+    uint8_t slots;      /* machine instructions the form issues (>= 1) */
     const char *form;   /* which PTX forms, and what the machine code does */
 } LatencyRule;
 
@@ -236,5 +237,8 @@ FuncUnit isa_unit_for(PtxOpcode op, PtxType t);
  * arithmetic of the alu, mul and fma classes on .f64 is LAT_FP64 (the
  * FP64 pipe's own latency). */
 LatencyClass isa_latency_for(PtxOpcode op, PtxType t, PtxType t2, uint32_t flags, unsigned scope);
+/* The issue slots of such an instruction: the machine instructions it
+ * becomes (its isa/ptx_latency.def row's `slots`), 1 when no row matches. */
+uint32_t isa_issue_slots_for(PtxOpcode op, PtxType t, uint32_t flags, unsigned scope);
 
 #endif

@@ -285,9 +285,11 @@ static int cmd_isa(int argc, char **argv, GError **error)
         g_string_free(mods, TRUE);
     }
     printf("\n## Latency classes by form\n\nFrom `isa/ptx_latency.def`: the first row that matches an "
-           "instruction (its opcode, its type, every modifier listed and its scope) gives its latency class; an "
-           "instruction no row matches takes its opcode's class above.\n\n"
-           "| instruction | type | with | scope | latency class | form |\n| --- | --- | --- | --- | --- | --- |\n");
+           "instruction (its opcode, its type, every modifier listed and its scope) gives its latency class and "
+           "its issue slots, the machine instructions it becomes, each of which holds its warp scheduler for a "
+           "cycle; an instruction no row matches takes its opcode's class above and one slot.\n\n"
+           "| instruction | type | with | scope | latency class | slots | form |\n"
+           "| --- | --- | --- | --- | --- | --- | --- |\n");
     for (unsigned i = 0; i < isa_latency_rule_count; i++) {
         const LatencyRule *r = &isa_latency_rules[i];
         GString *with = g_string_new(NULL);
@@ -299,10 +301,9 @@ static int cmd_isa(int argc, char **argv, GError **error)
         for (unsigned k = 0; k < isa_mod_count && r->scope && !scope; k++)
             if (isa_mods[k].field == F_SCOPE && isa_mods[k].value == r->scope)
                 scope = isa_mods[k].spelling;
-        printf("| `%s` | %s%s | %s | %s%s | %s | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
+        printf("| `%s` | %s%s | %s | %s%s | %s | %u | %s |\n", isa_ops[r->op].name, r->type ? "." : "",
                r->type ? isa_types[r->type].spelling : "any", with->len ? with->str : "—", scope ? "." : "",
-               scope ? scope : "any",
-               isa_latency_names[r->latency], r->form);
+               scope ? scope : "any", isa_latency_names[r->latency], (unsigned)r->slots, r->form);
         g_string_free(with, TRUE);
     }
     printf("\n## Special registers\n\n| register | meaning |\n| --- | --- |\n");

@@ -73,6 +73,7 @@ typedef struct {
     uint8_t sync;
     uint8_t ndeps, ndst;
     uint8_t operand;    /* a load ptxas makes an operand (insn_const_operand): no access */
+    uint8_t slots;      /* issue slots: the machine instructions it becomes (isa_issue_slots_for) */
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
     uint32_t deps[TI_MAX_SRC + TI_MAX_DST];
@@ -216,6 +217,10 @@ typedef struct {
     uint32_t nctas;      /* CTA slots = blocks per SM */
     uint32_t resident_ctas, resident_warps;
     uint64_t *unit_free; /* [sched * UNIT_COUNT + unit] */
+    /* per scheduler: it issues nothing before this cycle, while it issues
+     * the machine instructions of a PTX instruction that becomes several
+     * (TInsn.slots) */
+    uint64_t *issue_free;
     uint64_t pipe_free;  /* the SM's memory pipe */
     uint64_t barrier_counted; /* when the SM's barrier unit has counted the arrivals issued so far */
     uint64_t *stores_reach_l2; /* per slot: when its warp's global stores so far are all in L2 */
@@ -636,6 +641,7 @@ static void decode_insn(const Function *fn, uint32_t pc, const Insn *in, TInsn *
                                   : isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2,
                                                     in->flags, in->scope));
     tinsn_set_unit(t, in, t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
+    t->slots = (uint8_t)MIN(isa_issue_slots_for((PtxOpcode)in->op, (PtxType)in->type, in->flags, in->scope), 255u);
     t->control = op->unit == UNIT_BRANCH;
     if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
         t->sync = SYNC_BARRIER;
@@ -1092,6 +1098,8 @@ static uint64_t unit_wake(const Model *md, const Sm *sm, uint32_t sched, unsigne
  * instruction at t. */
 static uint32_t units_free(const Model *md, const Sm *sm, uint32_t sched, uint64_t t)
 {
+    if (t < sm->issue_free[sched])
+        return 0;
     uint32_t free = 0;
     for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1) {
         unsigned u = (unsigned)__builtin_ctz(m);
@@ -1173,6 +1181,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->start = carve(c, n * sizeof(uint64_t));
     sm->stores_reach_l2 = carve(c, n * sizeof(uint64_t));
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
+    sm->issue_free = carve(c, ns * sizeof(uint64_t));
     sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
     sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
     sm->last = carve(c, ns * sizeof(uint32_t));
@@ -1657,6 +1666,18 @@ static G_ALWAYS_INLINE inline void account_wait(Model *md, Sm *sm, WarpSlot *s, 
     s->stall_from = t + 1;
 }
 
+/* An instruction issued at t that is `slots` machine instructions (an
+ * integer division, an IEEE square root, ...): its scheduler issues them
+ * one a cycle, nothing else meanwhile, and its warp is the one selected
+ * all that time.  Its result still comes its latency class's cycles after
+ * t: the classes were measured on such sequences. */
+static void issue_sequence(Sm *sm, WarpSlot *s, uint32_t sched, uint64_t t, uint32_t slots)
+{
+    sm->issue_free[sched] = MAX(sm->issue_free[sched], t + slots);
+    sm->ts->state_cycles[STATE_SELECTED] += slots - 1;
+    s->stall_from = t + slots;
+}
+
 static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, GError **error)
 {
     const GpuConfig *cfg = md->cfg;
@@ -1712,6 +1733,8 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     unit = done->unit;
     ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
     *ufree = MAX(*ufree, t) + md->interval[unit];
+    if (G_UNLIKELY(done->slots > 1))
+        issue_sequence(sm, s, sched, t, done->slots);
 
     uint64_t ready = t + cfg->latency[done->lat];
     uint8_t state = done->result_state;
@@ -1845,6 +1868,8 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
     if (!md->by_quanta)
         md->issued++;
     *ufree = MAX(*ufree, t) + md->interval[unit];
+    if (G_UNLIKELY(in->slots > 1))
+        issue_sequence(sm, s, sched, t, in->slots);
     uint64_t ready = t + md->cfg->latency[in->lat];
     uint8_t state = in->result_state;
     if (wavefronts) {
@@ -1927,7 +1952,7 @@ static uint64_t sm_next_wake(const Model *md, const Sm *sm, uint64_t floor)
     uint32_t n = md->schedulers;
     for (uint32_t sched = 0; sched < n && wake > floor; sched++)
         for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
-            wake = MIN(wake, unit_wake(md, sm, sched, (unsigned)__builtin_ctz(m)));
+            wake = MIN(wake, MAX(unit_wake(md, sm, sched, (unsigned)__builtin_ctz(m)), sm->issue_free[sched]));
     return MAX(wake, floor);
 }
 

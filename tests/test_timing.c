@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "config.h"
+#include "isa.h"
 #include "launch.h"
 #include "memory.h"
 #include "ptx_parser.h"
@@ -120,6 +121,43 @@ START_TEST(dependent_chain_costs_latency)
     ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * lat);
     g_free(k1);
     g_free(k2);
+}
+END_TEST
+
+/* n independent divisions (or remainders) of the thread's index by the
+ * parameter. */
+static char *div_kernel(int n, const char *op)
+{
+    GString *s = g_string_new(".version 7.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+                              ".reg .b32 %r<40>;\n.reg .b64 %rd<4>;\n"
+                              "ld.param.u64 %rd1, [p];\nld.param.u32 %r3, [n];\nmov.u32 %r1, %tid.x;\n");
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(s, "%s %%r%d, %%r1, %%r3;\n", op, 4 + i % 32);
+    g_string_append(s, "st.global.u32 [%rd1], %r4;\nret;\n}\n");
+    return g_string_free(s, FALSE);
+}
+
+/* A PTX instruction that is a sequence of machine instructions holds its
+ * scheduler one cycle per instruction (isa/ptx_latency.def's slots): a
+ * stream of independent divisions in one warp issues one per `slots`
+ * cycles, and its warp is selected all that time. */
+START_TEST(sequences_hold_the_scheduler)
+{
+    static const char *const ops[] = {"div.u32", "rem.s32"};
+    for (size_t k = 0; k < G_N_ELEMENTS(ops); k++) {
+        PtxType type = k ? PTX_TYPE_S32 : PTX_TYPE_U32;
+        uint32_t slots = isa_issue_slots_for(k ? OP_REM : OP_DIV, type, 0, 0);
+        ck_assert_uint_gt(slots, 4);
+        Result a, b;
+        char *k1 = div_kernel(32, ops[k]), *k2 = div_kernel(96, ops[k]);
+        run_timed(k1, 1, 32, 8, 7, "h200", no_overrides, &a);
+        run_timed(k2, 1, 32, 8, 7, "h200", no_overrides, &b);
+        ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, 64 * slots);
+        ck_assert_uint_eq(b.ts.state_cycles[STATE_SELECTED] - a.ts.state_cycles[STATE_SELECTED], 64 * slots);
+        g_free(k1);
+        g_free(k2);
+    }
 }
 END_TEST
 
@@ -810,6 +848,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, dependent_chain_costs_latency);
     tcase_add_test(t, dead_atomic_results_are_not_waited_for);
+    tcase_add_test(t, sequences_hold_the_scheduler);
     tcase_add_test(t, fixed_constants_are_operands);
     tcase_add_test(t, memory_throttles_are_named_by_queue);
     tcase_add_test(t, memory_queue_moves_the_wait_to_the_scoreboard);
