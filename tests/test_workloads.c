@@ -19,7 +19,18 @@
 
 #define WARPSIM_BIN BUILD_ROOT "/src/warpsim"
 #define HOST_REF_BIN BUILD_ROOT "/tests/host_reference"
-#define RUN_TIMEOUT_S "300"
+/* seconds one run may take, times CK_TIMEOUT_MULTIPLIER (Check's own
+ * stretch of its limits, which slow builds such as the sanitized one set) */
+#define RUN_TIMEOUT_S 300.0
+
+static char *run_timeout_arg(void)
+{
+    const char *m = g_getenv("CK_TIMEOUT_MULTIPLIER");
+    double times = m ? g_ascii_strtod(m, NULL) : 1.0;
+    if (!(times >= 1.0 && times <= 100.0))
+        times = 1.0;
+    return g_strdup_printf("%.0f", RUN_TIMEOUT_S * times);
+}
 
 /* ------------------------------------------------------ discovery */
 
@@ -93,7 +104,7 @@ static bool spawn_ok(const char *const *argv, const char *what, GString *failure
     char *timeout_bin = g_find_program_in_path("timeout");
     if (timeout_bin) {
         g_ptr_array_add(args, timeout_bin);
-        g_ptr_array_add(args, g_strdup(RUN_TIMEOUT_S));
+        g_ptr_array_add(args, run_timeout_arg());
     }
     for (const char *const *a = argv; *a; a++)
         g_ptr_array_add(args, g_strdup(*a));
