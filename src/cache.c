@@ -12,14 +12,20 @@
  * the same.  Stamps are unique, so which way holds a line never matters.
  *
  * One set's state is one block: the count of its filled ways, then each
- * way's tag, valid bits, stamp and dirty bits side by side (20 B a way:
- * 84 B for 4 ways, 324 B for 16).  Ways fill in order and empty only all
- * at once, so the count bounds every search, and a lookup touches the
- * host cache lines of the count and of the ways it reads: for a set that
- * a large grid's accesses reach for the first time, or a hit in the way
- * the line was last found in, one or two lines of the block, not all of
- * it.  (Tags, valid masks, stamps and dirty masks were once four arrays
- * per set: every first touch of a 16-way set read or wrote five lines.)
+ * of its first ways' tag, valid bits, stamp and dirty bits side by side
+ * (20 B a way: 84 B for 4 ways); the ways after the fourth lie in a second
+ * array, set by set (240 B a set of 16 ways).  Ways fill in order and
+ * empty only all at once, so the count bounds every search, and a lookup
+ * touches the host cache lines of the count and of the ways it reads: for
+ * a set that a large grid's accesses reach for the first time, or a hit in
+ * the way the line was last found in, one or two lines of the block.
+ * (Tags, valid masks, stamps and dirty masks were once four arrays per
+ * set: every first touch of a 16-way set read or wrote five lines.)  The
+ * second array is only touched by sets that hold more than four lines:
+ * a grid whose lines fill the L2's sets a few deep (a stream over a few
+ * MiB: one to three lines a set) leaves it, three quarters of a 16-way
+ * cache's bytes, never touched, so the host never pages it in (with the
+ * whole set in one block, those sets' first ways alone touched every page).
  * The blocks are allocated uninitialised (hostmem.h: a large cache's in
  * huge pages; cache_new_in: in the caller's memory, where many small
  * caches share huge pages) and a set's count is cleared on its first use
@@ -51,6 +57,8 @@
 #define MAX_USES_PER_CALL 32u
 /* remembered ways: enough for the lines of a few requests in flight */
 #define WAY_HINTS 64u
+/* ways in a set's own block; the others are in the far array */
+#define NEAR_WAYS 4u
 
 /* In host cache lines of its own (cache_new aligns it): an SM's L1 is
  * written at every access by the host thread running that SM. */
@@ -70,11 +78,15 @@ struct Cache {
 #endif
     uint32_t line_sectors;   /* line_bytes / 32 when sectors_32 */
     uint64_t line_sector_mask; /* its low line_sectors bits */
-    size_t set_bytes;        /* 4 + 20 * assoc: per set, the filled ways' count (SetHead),
-                                then assoc Ways */
-    uint8_t *sets;           /* nsets * set_bytes (hostmem.h, or the caller's:
-                                cache_new_in); a set's block is stale after an
-                                invalidation until set_block() clears it */
+    uint32_t near_ways;      /* min(assoc, NEAR_WAYS): the ways in a set's block */
+    size_t set_bytes;        /* 4 + 20 * near_ways: per set, the filled ways' count
+                                (SetHead), then its first near_ways Ways */
+    size_t far_bytes;        /* 20 * (assoc - near_ways): per set, its other Ways */
+    uint8_t *sets;           /* nsets * set_bytes, then (far) nsets * far_bytes
+                                (hostmem.h, or the caller's: cache_new_in); a
+                                set's ways are stale after an invalidation until
+                                set_block() clears its count */
+    uint8_t *far;            /* sets + nsets * set_bytes */
     bool own_sets;           /* sets is ours to free */
     uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
     uint64_t dirty_sectors;  /* bits set in the filled ways' dirty masks */
@@ -123,6 +135,18 @@ static inline void way_set_tag(Way *w, uint64_t tag)
     memcpy(w->tag, &tag, sizeof tag);
 }
 
+/* The far ways of a set (its ways from near_ways on), and way w of a set
+ * whose block is `block`. */
+static inline Way *set_far_ways(const Cache *c, size_t set)
+{
+    return (Way *)(void *)(c->far + set * c->far_bytes);
+}
+
+static inline Way *set_way(const Cache *c, uint8_t *block, size_t set, uint32_t w)
+{
+    return w < c->near_ways ? block_ways(block) + w : set_far_ways(c, set) + (w - c->near_ways);
+}
+
 static inline bool set_used(const Cache *c, size_t set)
 {
     return (c->set_in_use[set / 64] >> (set % 64)) & 1;
@@ -143,7 +167,7 @@ static inline uint8_t *set_block(Cache *c, size_t set)
 
 static size_t sets_bytes(const Cache *c)
 {
-    return (size_t)c->nsets * c->set_bytes;
+    return (size_t)c->nsets * (c->set_bytes + c->far_bytes);
 }
 
 /* Everything but the allocations: the geometry cache_sets_bytes() needs too. */
@@ -177,7 +201,9 @@ static void cache_shape(Cache *c, const CacheConfig *cfg)
         c->set_magic32 = UINT64_MAX / c->nsets + 1;
     }
 #endif
-    c->set_bytes = sizeof(SetHead) + (size_t)c->assoc * sizeof(Way);
+    c->near_ways = MIN(c->assoc, NEAR_WAYS);
+    c->set_bytes = sizeof(SetHead) + (size_t)c->near_ways * sizeof(Way);
+    c->far_bytes = (size_t)(c->assoc - c->near_ways) * sizeof(Way);
 }
 
 size_t cache_sets_bytes(const CacheConfig *cfg)
@@ -194,7 +220,10 @@ size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t bytes)
     if (!c.nsets)
         return 0;
     uint64_t lines = bytes / c.line_bytes + 2; /* a range from any start: part of a line at either end */
-    return lines >= c.nsets ? sets_bytes(&c) : (size_t)lines * c.set_bytes;
+    /* a set's far ways only once some set holds more than near_ways lines */
+    if (lines > (uint64_t)c.nsets * c.near_ways)
+        return sets_bytes(&c);
+    return (size_t)MIN(lines, c.nsets) * c.set_bytes;
 }
 
 Cache *cache_new_in(const CacheConfig *cfg, void *sets)
@@ -206,6 +235,7 @@ Cache *cache_new_in(const CacheConfig *cfg, void *sets)
     /* not cleared here: set_block() clears what is used */
     c->own_sets = !sets;
     c->sets = sets ? sets : hostmem_alloc(sets_bytes(c));
+    c->far = c->sets + (size_t)c->nsets * c->set_bytes;
     c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
     return c;
 }
@@ -254,13 +284,12 @@ static void renumber_stamps(Cache *c)
         if (!set_used(c, set))
             continue;
         uint8_t *block = c->sets + set * c->set_bytes;
-        Way *ways = block_ways(block);
         uint32_t n = block_head(block)->filled;
         for (uint32_t w = 0; w < n; w++)
-            order[w] = (uint64_t)ways[w].stamp << 32 | w;
+            order[w] = (uint64_t)set_way(c, block, set, w)->stamp << 32 | w;
         qsort(order, n, sizeof *order, compare_u64);
         for (uint32_t k = 0; k < n; k++)
-            ways[(uint32_t)order[k]].stamp = k + 1;
+            set_way(c, block, set, (uint32_t)order[k])->stamp = k + 1;
         top = MAX(top, n);
     }
     g_free(order);
@@ -309,24 +338,29 @@ void cache_prefetch(const Cache *c, uint64_t addr)
     /* the set's count and first ways (all a set that few lines reached
      * uses), and the way the line was last found in */
     uint64_t line = line_of(c, addr);
-    const uint8_t *block = c->sets + set_of(c, line) * c->set_bytes;
+    size_t set = set_of(c, line);
+    uint8_t *block = c->sets + set * c->set_bytes;
     __builtin_prefetch(block, 1);
     if (c->set_bytes > HOST_CACHE_LINE)
         __builtin_prefetch(block + HOST_CACHE_LINE, 1);
     uint32_t hint = c->way_hint[line % WAY_HINTS];
     if (hint < c->assoc)
-        __builtin_prefetch(block_ways((uint8_t *)block) + hint, 1);
+        __builtin_prefetch(set_way(c, block, set, hint), 1);
 }
 
 /* In a full set, replaces the least recently used line by `line`; adds
  * the dirty sectors it held to *evicted_dirty.  Returns its way. */
-static uint32_t evict_lru(Cache *c, Way *ways, uint64_t line, uint32_t *evicted_dirty)
+static Way *evict_lru(Cache *c, uint8_t *block, size_t set, uint64_t line, uint32_t *evicted_dirty,
+                      uint32_t *way)
 {
+    Way *near = block_ways(block), *far = set_far_ways(c, set), *v = near;
     uint32_t victim = 0;
-    for (uint32_t w = 1; w < c->assoc; w++)
-        if (ways[w].stamp < ways[victim].stamp)
-            victim = w;
-    Way *v = &ways[victim];
+    for (uint32_t w = 1; w < c->near_ways; w++)
+        if (near[w].stamp < v->stamp)
+            v = &near[victim = w];
+    for (uint32_t w = c->near_ways; w < c->assoc; w++)
+        if (far[w - c->near_ways].stamp < v->stamp)
+            v = &far[(victim = w) - c->near_ways];
     if (v->dirty) {
         uint32_t n = popcount32(v->dirty);
         *evicted_dirty += n;
@@ -335,7 +369,8 @@ static uint32_t evict_lru(Cache *c, Way *ways, uint64_t line, uint32_t *evicted_
     }
     way_set_tag(v, line + 1);
     v->valid = 0;
-    return victim;
+    *way = victim;
+    return v;
 }
 
 /* What an access does to each sector it names. */
@@ -346,34 +381,49 @@ typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
  * last found in is remembered by line (way_hint, checked against the tag,
  * so a stale hint only costs the search).  Ways fill in order and empty
  * again only all at once, so only the filled ones are searched. */
-static inline Way *find_way(Cache *c, uint8_t *block, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
+static inline Way *find_way(Cache *c, size_t set, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
 {
-    Way *ways = block_ways(block);
+    uint8_t *block = set_block(c, set);
     SetHead *head = block_head(block);
     uint64_t key = line + 1;
     uint8_t *hint = &c->way_hint[line % WAY_HINTS];
     uint32_t filled = head->filled;
-    if (*hint < filled && way_tag(&ways[*hint]) == key)
-        return &ways[*hint];
-    uint32_t w = 0;
-    while (w < filled && way_tag(&ways[w]) != key)
+    if (*hint < filled) {
+        Way *h = set_way(c, block, set, *hint);
+        if (way_tag(h) == key)
+            return h;
+    }
+    Way *near = block_ways(block);
+    uint32_t w = 0, in_near = MIN(filled, c->near_ways);
+    while (w < in_near && way_tag(&near[w]) != key)
         w++;
-    if (w < filled) {
+    if (w < in_near) {
         *hint = (uint8_t)w;
-        return &ways[w];
+        return &near[w];
+    }
+    if (filled > c->near_ways) {
+        Way *far = set_far_ways(c, set);
+        while (w < filled && way_tag(&far[w - c->near_ways]) != key)
+            w++;
+        if (w < filled) {
+            *hint = (uint8_t)w;
+            return &far[w - c->near_ways];
+        }
     }
     if (op == DO_WRITE_THROUGH)
         return NULL;
+    Way *way;
     if (w < c->assoc) {   /* an empty way: nothing to evict */
         head->filled = w + 1;
-        way_set_tag(&ways[w], key);
-        ways[w].valid = 0;
-        ways[w].dirty = 0;
+        way = set_way(c, block, set, w);
+        way_set_tag(way, key);
+        way->valid = 0;
+        way->dirty = 0;
     } else {
-        w = evict_lru(c, ways, line, evicted_dirty);
+        way = evict_lru(c, block, set, line, evicted_dirty, &w);
     }
     *hint = (uint8_t)w;
-    return &ways[w];
+    return way;
 }
 
 /* Sectors `touched` of a filled way are now modified. */
@@ -388,7 +438,7 @@ static void mark_dirty(Cache *c, Way *way, uint32_t touched)
  * Returns those that hit. */
 static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorOp op, uint32_t *evicted_dirty)
 {
-    Way *way = find_way(c, set_block(c, set_of(c, line)), line, op, evicted_dirty);
+    Way *way = find_way(c, set_of(c, line), line, op, evicted_dirty);
     if (!way)
         return 0;   /* writing through, not present: the writes pass by */
     uint32_t hits = way->valid & mask, uses;
@@ -412,7 +462,7 @@ static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorO
 static uint32_t access_line(Cache *c, uint64_t line, const uint32_t *bits, uint32_t n, SectorOp op,
                             uint32_t *evicted_dirty)
 {
-    Way *way = find_way(c, set_block(c, set_of(c, line)), line, op, evicted_dirty);
+    Way *way = find_way(c, set_of(c, line), line, op, evicted_dirty);
     if (!way)
         return 0;   /* writing through, not present: the writes pass by */
     uint32_t v = way->valid, hits = 0, touched = 0, uses = 0;
@@ -548,10 +598,10 @@ uint64_t cache_flush_dirty(Cache *c)
     /* only sets in use can hold a filled way, and a count of 0 means none is dirty */
     for (size_t word = 0; dirty && word < ((size_t)c->nsets + 63) / 64; word++)
         for (uint64_t bits = c->set_in_use[word]; bits; bits &= bits - 1) {
-            uint8_t *block = c->sets + (word * 64 + (size_t)__builtin_ctzll(bits)) * c->set_bytes;
-            Way *ways = block_ways(block);
+            size_t set = word * 64 + (size_t)__builtin_ctzll(bits);
+            uint8_t *block = c->sets + set * c->set_bytes;
             for (uint32_t w = 0; w < block_head(block)->filled; w++)
-                ways[w].dirty = 0;
+                set_way(c, block, set, w)->dirty = 0;
         }
     c->dirty_sectors = 0;
     return dirty;

@@ -304,6 +304,76 @@ START_TEST(grouped_sectors_match_single_calls)
 }
 END_TEST
 
+/* A plain LRU model, to check the cache against where every set holds
+ * many lines (ways past the fourth live apart from a set's first ones:
+ * cache.c).  Single 32 B sectors of 128 B lines. */
+typedef struct {
+    uint64_t line;
+    uint32_t valid, dirty;
+    uint64_t used;      /* 0: empty */
+} RefWay;
+
+static bool ref_access(RefWay *set, uint32_t assoc, uint64_t line, uint32_t bit, int kind, uint64_t *clock,
+                       uint32_t *evicted_dirty)
+{
+    RefWay *w = NULL;
+    for (uint32_t i = 0; i < assoc; i++)
+        if (set[i].used && set[i].line == line)
+            w = &set[i];
+    if (!w) {
+        if (kind == 2)
+            return false; /* write-through of an absent line: passes by */
+        w = &set[0];
+        for (uint32_t i = 1; i < assoc; i++)
+            if (set[i].used < w->used)
+                w = &set[i];
+        if (w->used)
+            *evicted_dirty += (uint32_t)__builtin_popcount(w->dirty);
+        *w = (RefWay){.line = line};
+    }
+    bool hit = (w->valid & bit) != 0;
+    if (kind == 2 && !hit)
+        return false; /* only a present sector is written through */
+    if (kind != 2)
+        w->valid |= bit;
+    if (kind == 1)
+        w->dirty |= bit;
+    w->used = ++*clock;
+    return hit;
+}
+
+START_TEST(many_ways_match_plain_lru)
+{
+    static const uint32_t assocs[] = {5, 6, 8, 16, 32};
+    for (size_t g = 0; g < sizeof assocs / sizeof assocs[0]; g++) {
+        uint32_t assoc = assocs[g], nsets = 3;
+        CacheConfig cfg = { .size_bytes = nsets * assoc * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = assoc };
+        Cache *c = cache_new(&cfg);
+        RefWay *ref = calloc((size_t)nsets * assoc, sizeof *ref);
+        uint64_t clock = 0, state = 777 + assoc;
+        uint32_t ev_cache = 0, ev_ref = 0;
+        for (int step = 0; step < 40000; step++) {
+            /* lines over 1.5 times what the cache holds, so sets fill and evict */
+            uint64_t line = next_random(&state) % (nsets * assoc * 3 / 2);
+            uint32_t sector = (uint32_t)(next_random(&state) % 4);
+            int kind = (int)(next_random(&state) % 3);
+            CacheOutcome o = kind == 0 ? cache_read(c, line * 128 + 32 * sector)
+                                       : cache_write(c, line * 128 + 32 * sector, kind == 1);
+            bool hit = ref_access(&ref[(line % nsets) * assoc], assoc, line, 1u << sector, kind, &clock, &ev_ref);
+            ev_cache += o.evicted_dirty;
+            ck_assert_int_eq(o.hit, hit);
+            ck_assert_uint_eq(ev_cache, ev_ref);
+        }
+        uint64_t dirty_ref = 0;
+        for (size_t i = 0; i < (size_t)nsets * assoc; i++)
+            dirty_ref += ref[i].used ? (uint64_t)__builtin_popcount(ref[i].dirty) : 0;
+        ck_assert_uint_eq(cache_flush_dirty(c), dirty_ref);
+        free(ref);
+        cache_free(c);
+    }
+}
+END_TEST
+
 START_TEST(lru_clock_renumbering_keeps_order)
 {
     /* the LRU clock renumbered every few dozen uses (rather than at 2^32)
@@ -390,13 +460,17 @@ END_TEST
 
 /* cache_sets_used_bytes() bounds what a stream over that many bytes, from
  * any start, touches of the set block (the blocks it changes: the block
- * starts full of garbage), and is the whole block once every set can be
- * used; the bound is met by a stream that ends 1 byte into a line. */
+ * starts full of garbage).  The block is each set's count and first four
+ * ways, set by set, then the sets' other ways (cache.c): a stream that
+ * reaches every set touches all of the first part, and only one that can
+ * put more than four lines in a set touches the second; the bound is met
+ * by a stream that ends 1 byte into a line. */
 START_TEST(sets_used_bound)
 {
     static const CacheConfig geometries[] = {
         { .size_bytes = 4096, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
         { .size_bytes = 5 * 6 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 5 },
+        { .size_bytes = 16 * 8 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 16 },
         { .size_bytes = 0, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
     };
     for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
@@ -407,9 +481,13 @@ START_TEST(sets_used_bound)
             continue;
         }
         uint32_t nsets = cfg->size_bytes / (cfg->line_bytes * cfg->assoc);
-        size_t set_bytes = whole / nsets;
-        ck_assert_uint_eq(cache_sets_used_bytes(cfg, 0), 2 * set_bytes);
-        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets - 2) * cfg->line_bytes), whole);
+        uint32_t near_ways = cfg->assoc < 4 ? cfg->assoc : 4;
+        size_t near_bytes = 4 + 20 * (size_t)near_ways, far_bytes = 20 * (size_t)(cfg->assoc - near_ways);
+        ck_assert_uint_eq(whole, nsets * (near_bytes + far_bytes));
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, 0), 2 * near_bytes);
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets - 2) * cfg->line_bytes),
+                          far_bytes ? nsets * near_bytes : whole);
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets * near_ways - 1) * cfg->line_bytes), whole);
         ck_assert_uint_eq(cache_sets_used_bytes(cfg, UINT64_MAX), whole);
         uint8_t *block = malloc(whole);
         uint64_t state = 99 + g;
@@ -425,12 +503,18 @@ START_TEST(sets_used_bound)
             for (uint64_t a = start & ~(uint64_t)31; a < start + bytes; a += 32)
                 cache_read(c, a);
             size_t touched = 0;
-            for (uint32_t s = 0; s < nsets; s++)
-                for (size_t b = 0; b < set_bytes; b++)
-                    if (block[s * set_bytes + b] != 0xA5) {
-                        touched += set_bytes;
+            for (uint32_t s = 0; s < nsets; s++) {
+                for (size_t b = 0; b < near_bytes; b++)
+                    if (block[s * near_bytes + b] != 0xA5) {
+                        touched += near_bytes;
                         break;
                     }
+                for (size_t b = 0; b < far_bytes; b++)
+                    if (block[nsets * near_bytes + s * far_bytes + b] != 0xA5) {
+                        touched += far_bytes;
+                        break;
+                    }
+            }
             ck_assert_uint_le(touched, cache_sets_used_bytes(cfg, bytes));
             if (tight)
                 ck_assert_uint_eq(touched, cache_sets_used_bytes(cfg, bytes));
@@ -458,6 +542,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, refilled_ways_start_clean);
     tcase_add_test(tc, size_zero);
     tcase_add_test(tc, fully_associative_small);
+    tcase_add_test(tc, many_ways_match_plain_lru);
     tcase_add_test(tc, grouped_sectors_match_single_calls);
     tcase_add_test(tc, lru_clock_renumbering_keeps_order);
     tcase_add_test(tc, sets_not_power_of_two_at_large_addresses);
