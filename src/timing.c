@@ -655,13 +655,14 @@ static void decode_insn(const Function *fn, uint32_t pc, const Insn *in, TInsn *
     for (unsigned i = 0; i < use.nsrc; i++)
         if (use.src[i] < nregs)
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.src[i]);
-    /* an atomic whose old value nothing reads is a reduction in the machine
-     * code (RED, or a destination of RZ): nothing waits for it to return,
-     * not even a later write of the same register */
-    if (in->op == OP_ATOM && use.ndst == 1 && !cfg_reg_live_after(fn, pc, use.dst[0]))
-        use.ndst = 0;
+    /* a result nothing reads is not waited for, not even by a later write
+     * of the same register: ptxas drops such an instruction, or gives it
+     * the zero register (RZ) when it must stay (an atomic whose old value
+     * nothing reads is a RED); so only live results take scoreboard entries
+     * (which is also what lets registers share them by row:
+     * renumber_scoreboard) */
     for (unsigned i = 0; i < use.ndst; i++)
-        if (use.dst[i] < nregs) {
+        if (use.dst[i] < nregs && cfg_reg_live_after(fn, pc, use.dst[i])) {
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.dst[i]);
             t->dst[t->ndst++] = use.dst[i];
         }
@@ -782,34 +783,27 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bo
     return record ? RUN_AHEAD_RECORD : access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 
-/* Scoreboard entries in the order the function first names its registers:
- * an instruction's registers are mostly ones named shortly before, so
- * their entries share host cache lines, which matters because a warp's
- * scoreboard is cold by the time it issues again.  A renaming changes no
- * result as long as every instruction of a warp uses the same one; a
- * callee shares its caller's entries by number, so with calls in the
- * module the numbers are kept as they are. */
+/* Scoreboard entries by register row (Cfg.slot_of): registers never live
+ * at once share an entry as they share a row.  A warp's scoreboard is then
+ * as small as its register file (stencil's kernel: 19 entries for 70
+ * registers), which matters because it is cold by the time the warp issues
+ * again, and first touched by the host during the launch.  It changes no
+ * result, since only results that are read take entries (decode_insn): a
+ * reader of a register waits for the last write of its row before the
+ * read, which is a write of that register (another register's would end
+ * its life); a writer also waits for its row's last write, which was read
+ * before the row could be written again, so that wait is over.  A callee
+ * shares its caller's entries by number, so with calls in the module the
+ * register numbers are kept as they are. */
 static void renumber_scoreboard(const Function *fn, TInsn *tinsn)
 {
-    uint32_t nregs = fn->regs->len, next = 0;
-    uint32_t *entry = g_new(uint32_t, MAX(nregs, 1u));
-    for (uint32_t r = 0; r < nregs; r++)
-        entry[r] = UINT32_MAX;
+    const uint32_t *row = fn->cfg->slot_of;
     for (uint32_t i = 0; i < func_ninsns(fn); i++) {
         for (unsigned k = 0; k < tinsn[i].ndeps; k++)
-            if (entry[tinsn[i].deps[k]] == UINT32_MAX)
-                entry[tinsn[i].deps[k]] = next++;
-        for (unsigned k = 0; k < tinsn[i].ndst; k++) /* all in deps, unless that was full */
-            if (entry[tinsn[i].dst[k]] == UINT32_MAX)
-                entry[tinsn[i].dst[k]] = next++;
-    }
-    for (uint32_t i = 0; i < func_ninsns(fn); i++) {
-        for (unsigned k = 0; k < tinsn[i].ndeps; k++)
-            tinsn[i].deps[k] = entry[tinsn[i].deps[k]];
+            tinsn[i].deps[k] = row[tinsn[i].deps[k]];
         for (unsigned k = 0; k < tinsn[i].ndst; k++)
-            tinsn[i].dst[k] = entry[tinsn[i].dst[k]];
+            tinsn[i].dst[k] = row[tinsn[i].dst[k]];
     }
-    g_free(entry);
 }
 
 /* The functions a warp of `kernel` can run: the kernel and what it calls,
@@ -861,7 +855,7 @@ static void decode_module(Model *md)
      * numbered as their registers: as wide as the widest of them then,
      * else as the kernel (the rows are touched, so zeroed by the host,
      * whole) */
-    md->max_regs = renumber ? module_func(m, md->spec.kernel)->regs->len : 0;
+    md->max_regs = renumber ? module_func(m, md->spec.kernel)->cfg->nslots : 0;
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
         if (!reachable[f])
