@@ -1054,10 +1054,36 @@ static size_t lend_round(size_t n)
     return (n + HOST_CACHE_LINE - 1) & ~(size_t)(HOST_CACHE_LINE - 1);
 }
 
+/* The reconvergence-stack entries and frames lent to a warp of kernel k:
+ * what it needs unless it nests divergence deeper than it has branches
+ * (then the stack grows into the warp's own allocation, as any warp's
+ * does).  Without calls: one frame, and the bottom entry plus two for each
+ * guarded branch (a divergent one pushes its two paths).  Thousands of
+ * warps are lent stores at once in timing mode, and the host first
+ * touches them during the launch, so the usual capacities' unused bytes
+ * (448 of a warp's 512, for a kernel with one bounds check) cost time. */
+static uint32_t lend_stack_cap(const Function *k)
+{
+    if (k->calls->len)
+        return STACK_CAP0;
+    uint32_t cap = 1;
+    for (uint32_t i = 0; i < func_ninsns(k) && cap < STACK_CAP0; i++) {
+        const Insn *in = func_insn(k, i);
+        if (in->op == OP_BRA && in->guard != NO_INDEX)
+            cap += 2;
+    }
+    return MIN(cap, STACK_CAP0);
+}
+
+static uint32_t lend_frames_cap(const Function *k)
+{
+    return k->calls->len ? FRAMES_CAP0 : 1;
+}
+
 /* One warp's share of a lent store: its stack, frames, registers, params. */
 static size_t lend_warp_bytes(const Function *k)
 {
-    return lend_round(STACK_CAP0 * sizeof(StackEntry)) + lend_round(FRAMES_CAP0 * sizeof(Frame)) +
+    return lend_round(lend_stack_cap(k) * sizeof(StackEntry)) + lend_round(lend_frames_cap(k) * sizeof(Frame)) +
            lend_round(kernel_regs_len(k) * sizeof(uint64_t)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
 }
 
@@ -1073,15 +1099,16 @@ void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store)
     cta->warps_cap = nwarps;
     cta->warps_lent = true;
     p += lend_round(nwarps * sizeof(Warp));
+    uint32_t stack_cap = lend_stack_cap(k), frames_cap = lend_frames_cap(k);
     for (uint32_t i = 0; i < nwarps; i++) {
         Warp *w = &cta->warps[i];
         w->lent = WARP_LENT_STACK | WARP_LENT_FRAMES | WARP_LENT_REGS;
         w->stack = (StackEntry *)(void *)p;
-        w->stack_cap = STACK_CAP0;
-        p += lend_round(STACK_CAP0 * sizeof(StackEntry));
+        w->stack_cap = stack_cap;
+        p += lend_round(stack_cap * sizeof(StackEntry));
         w->frames = (Frame *)(void *)p;
-        w->frames_cap = FRAMES_CAP0;
-        p += lend_round(FRAMES_CAP0 * sizeof(Frame));
+        w->frames_cap = frames_cap;
+        p += lend_round(frames_cap * sizeof(Frame));
         w->kernel_regs = (uint64_t *)(void *)p;
         w->kernel_regs_len = kernel_regs_len(k);
         p += lend_round(w->kernel_regs_len * sizeof(uint64_t));
