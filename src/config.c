@@ -117,6 +117,7 @@ static const KeySpec keys[] = {
     {"scheduler.barrier_arrival_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_arrival_cycles)},
     {"scheduler.barrier_reset_cycles", K_UINT, 0, 1024, F_OPTIONAL, NULL, OFF(barrier_reset_cycles)},
     {"scheduler.integer_fma_pipe", K_BOOL, 0, 0, F_OPTIONAL, NULL, OFF(int_fma_pipe)},
+    {"scheduler.loop_unroll", K_UINT, 1, 64, F_OPTIONAL, NULL, OFF(loop_unroll)},
 
 #define LATENCY_CLASS(id, name, absent, sched) \
     {"latency." name, K_UINT, 1, CYCLES, LAT_##id == LAT_##absent ? 0 : F_OPTIONAL, NULL, LAT(LAT_##id)},
@@ -746,6 +747,8 @@ static GpuConfig *convert(json_t *merged, const Source *top, GError **error)
     for (unsigned cls = 0; cls < LAT_COUNT; cls++)
         if (!g->latency[cls])
             g->latency[cls] = g->latency[isa_latency_absent[cls]];
+    if (!g->loop_unroll) /* left out: loops stay as the PTX has them */
+        g->loop_unroll = 1;
     if (!leaf_value(merged, "memory.atomic_full_sector_cycles")) /* no cheaper whole sectors */
         g->atomic_full_sector_cycles = g->atomic_sector_cycles;
     g->dram_bytes_per_cycle =

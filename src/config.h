@@ -84,6 +84,10 @@ typedef struct GpuConfig {
     uint32_t barrier_arrival_cycles;
     /* cycles the SM's barrier unit counts no arrival after a barrier opens */
     uint32_t barrier_reset_cycles;
+    /* ptxas unrolls a loop that no .pragma "nounroll" keeps rolled this many
+     * times, so of its PTX iterations one in loop_unroll ends in a taken
+     * branch of the machine code (timing.c); 1: no unrolling */
+    uint32_t loop_unroll;
     /* per latency class (isa.h): cycles from issue until a dependent may issue */
     uint32_t latency[LAT_COUNT];
     /* per functional unit (isa.h; UNIT_ARITH is resolved by type and unused):

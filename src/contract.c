@@ -5,11 +5,15 @@
 
 #include "cfg.h"
 
+/* Flags that may come with a contractable instruction: .ftz, and the mark
+ * of a loop header's pragma (a place in the code, not a modifier). */
+#define PLAIN_FLAGS (FL_FTZ | FL_NOUNROLL)
+
 /* A plain f32 or f64 multiply or add/sub: no rounding modifier, no .sat. */
 static bool plain_float(const Insn *in)
 {
     return (in->type == PTX_TYPE_F32 || in->type == PTX_TYPE_F64) && in->round == RND_NONE &&
-           !(in->flags & ~FL_FTZ) && in->nopd == 3;
+           !(in->flags & ~PLAIN_FLAGS) && in->nopd == 3;
 }
 
 static bool is_contractable_add(const Insn *in)
@@ -23,7 +27,7 @@ static bool is_contractable_add(const Insn *in)
 static bool is_foldable_neg(const Insn *neg, const Insn *add)
 {
     return neg->op == OP_NEG && neg->type == add->type && neg->guard == NO_INDEX && neg->nopd == 2 &&
-           neg->opd[1].kind == OPD_REG && !(neg->flags & ~FL_FTZ);
+           neg->opd[1].kind == OPD_REG && !(neg->flags & ~PLAIN_FLAGS);
 }
 
 static bool ends_block(const Insn *in)

@@ -119,6 +119,8 @@ enum {
     FL_ADD = 1u << 20,       /* video instructions: sum the elements into c */
     FL_NEG_PRODUCT = 1u << 21, /* fma made by contraction (contract.h): -(a * b) + c */
     FL_NEG_ADDEND = 1u << 22,  /* fma made by contraction: a * b - c */
+    FL_NOUNROLL = 1u << 23,    /* a statement-level .pragma "nounroll" came before it: ptxas does
+                                  not unroll the loop whose header block holds it */
 };
 
 /* state spaces */

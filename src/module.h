@@ -140,6 +140,7 @@ typedef struct {
     bool body_params;     /* the body declares .param variables (call argument blocks) */
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    bool nounroll;        /* .pragma "nounroll" before its body: ptxas unrolls none of its loops */
     struct Cfg *cfg;      /* owned; NULL until cfg_build */
     bool scheduled;       /* insns are in issue order (schedule.h; cfg_build) */
     /* Only in a module parsed with deferral (ptx_parse_string_deferring):
@@ -161,6 +162,7 @@ typedef struct {
     GArray *funcs;        /* Function */
     GArray *vars;         /* Variable: every variable of every scope */
     GPtrArray *files;     /* .file table: index -> name (may hold NULLs) */
+    bool nounroll;        /* a module-level .pragma "nounroll": ptxas unrolls no loop of it */
 } Module;
 
 Module *module_new(const char *path);

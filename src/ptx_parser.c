@@ -54,6 +54,7 @@ typedef struct {
     GArray *label_refs;   /* LabelRef */
     GHashTable *protos;   /* prototype label (owned) -> Prototype* (owned) */
     uint32_t loc_file, loc_line;
+    bool nounroll_next;      /* a statement-level .pragma "nounroll" flags the next instruction */
     bool address_size_given; /* .address_size seen (else both sizes pass) */
     bool defer_unsupported;  /* ptx_parse_string_deferring: mark functions, do not fail */
 } Parser;
@@ -817,11 +818,17 @@ static bool skip_section(Parser *p)
     return true;
 }
 
-static bool parse_pragma(Parser *p)
+/* .pragma "...", "..."; sets *nounroll when one of its strings is
+ * "nounroll" (the only pragma that changes what ptxas makes of the PTX in a
+ * way warpsim models: the loop is not unrolled; src/timing.c). */
+static bool parse_pragma(Parser *p, bool *nounroll)
 {
     next(p);
-    while (peek(p)->kind == TK_STRING || is_punct(peek(p), ','))
-        next(p);
+    while (peek(p)->kind == TK_STRING || is_punct(peek(p), ',')) {
+        const Token *t = next(p);
+        if (t->kind == TK_STRING && t->len == 10 && memcmp(tstr(p, t), "\"nounroll\"", 10) == 0)
+            *nounroll = true;
+    }
     return expect_punct(p, ';');
 }
 
@@ -1694,6 +1701,9 @@ static bool parse_instruction_here(Parser *p)
     in.call = NO_INDEX;
     in.src_file = p->loc_file;
     in.src_line = p->loc_line;
+    if (p->nounroll_next)
+        in.flags |= FL_NOUNROLL;
+    p->nounroll_next = false;
     if (is_punct(peek(p), '@')) {
         next(p);
         if (is_punct(peek(p), '!')) {
@@ -1992,7 +2002,7 @@ static bool parse_body(Parser *p, const Token *open)
             else if (is_dir(p, t, ".loc"))
                 ok = parse_loc(p);
             else if (is_dir(p, t, ".pragma"))
-                ok = parse_pragma(p);
+                ok = parse_pragma(p, &p->nounroll_next);
             else if (is_dir(p, t, ".global") || is_dir(p, t, ".const"))
                 ok = fail(p, t, WS_ERR_UNSUPPORTED, "'%.*s' variables inside a function are not supported",
                           (int)t->len, tstr(p, t));
@@ -2139,7 +2149,7 @@ static bool parse_perf_directives(Parser *p, Function *f)
         } else if (is_dir(p, t, ".noreturn") || is_dir(p, t, ".explicitcluster")) {
             next(p);
         } else if (is_dir(p, t, ".pragma")) {
-            if (!parse_pragma(p))
+            if (!parse_pragma(p, &f->nounroll))
                 return false;
         } else {
             return true;
@@ -2347,7 +2357,7 @@ static bool parse_module(Parser *p)
         } else if (is_dir(p, t, ".section")) {
             ok = skip_section(p);
         } else if (is_dir(p, t, ".pragma")) {
-            ok = parse_pragma(p);
+            ok = parse_pragma(p, &p->m->nounroll);
         } else {
             /* linkage, then a function or variable */
             bool is_extern = false;

@@ -59,12 +59,26 @@ const char *const timing_state_descriptions[STATE_COUNT] = {
 #define TI_MAX_DST 8
 #define SYNC_BARRIER 0x80 /* TInsn.sync: above every SCOPE_* */
 
+/* How an instruction changes the pc, which says how long the warp's next
+ * fetch waits after it (Model.fetch_after).  A loop's backward branch is
+ * the machine code's only when ptxas keeps the loop rolled (a .pragma
+ * "nounroll", or scheduler.loop_unroll 1); else ptxas unrolls the loop and
+ * only one PTX iteration in loop_unroll ends in a taken branch: the others
+ * run on, so they are charged that share of it. */
+typedef enum {
+    CONTROL_NONE,        /* the pc moves on */
+    CONTROL_BRANCH,      /* bra forward, call, ret, exit...: latency.branch */
+    CONTROL_LOOP_ROLLED, /* bra back to a loop's header that ptxas keeps: latency.loop_branch */
+    CONTROL_LOOP_UNROLLED, /* bra back to a header that ptxas unrolls: loop_branch / loop_unroll */
+    CONTROL_KINDS
+} ControlKind;
+
 /* What the scheduler needs to know about one instruction, decoded once. */
 typedef struct {
     uint8_t unit;       /* FuncUnit, resolved by type */
     uint8_t lat;        /* LatencyClass */
     uint8_t result_state; /* what a reader of its results waits in */
-    uint8_t control;    /* changes the pc: next fetch waits for the branch */
+    uint8_t control;    /* ControlKind: changes the pc, so the next fetch waits */
     uint8_t mem_space;  /* PtxSpace of a load or store */
     uint8_t throttle;   /* WarpStateKind while its unit is busy (throttle_state_of) */
     /* SYNC_BARRIER: an arrival at a CTA barrier (bar/barrier, not
@@ -354,7 +368,7 @@ typedef struct {
     uint32_t issue_width; /* per scheduler and cycle */
     /* a slot's next fetch after a branch, and after anything else (one
      * cycle with one issue per scheduler and cycle, else none) */
-    uint32_t fetch_after_branch, fetch_after;
+    uint32_t fetch_after[CONTROL_KINDS]; /* by TInsn.control: cycles until the next fetch */
     /* issue_ahead() may issue instructions executed ahead: no timeline
      * and no observer wants to hear of each one */
     bool plain_issue;
@@ -632,7 +646,31 @@ static void tinsn_set_unit(TInsn *t, const Insn *in, FuncUnit unit)
     t->throttle = (uint8_t)throttle_state_of(in, unit);
 }
 
-static void decode_insn(const Function *fn, uint32_t pc, const Insn *in, TInsn *t)
+/* Whether ptxas keeps the loop whose header block starts at `header` rolled:
+ * a .pragma "nounroll" in that block, before the function or in the module. */
+static bool loop_kept_rolled(const Module *m, const Function *fn, uint32_t header)
+{
+    if (m->nounroll || fn->nounroll)
+        return true;
+    const uint32_t *block_of = fn->cfg->block_of;
+    for (uint32_t i = header; i < func_ninsns(fn) && block_of[i] == block_of[header]; i++)
+        if (func_insn(fn, i)->flags & FL_NOUNROLL)
+            return true;
+    return false;
+}
+
+static ControlKind control_kind(const Module *m, const Function *fn, uint32_t pc, const Insn *in)
+{
+    if (isa_ops[in->op].unit != UNIT_BRANCH)
+        return CONTROL_NONE;
+    bool backward = in->op == OP_BRA && in->nopd >= 1 && in->opd[0].kind == OPD_LABEL && in->opd[0].imm >= 0 &&
+                    (uint64_t)in->opd[0].imm <= pc;
+    if (!backward)
+        return CONTROL_BRANCH;
+    return loop_kept_rolled(m, fn, (uint32_t)in->opd[0].imm) ? CONTROL_LOOP_ROLLED : CONTROL_LOOP_UNROLLED;
+}
+
+static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const Insn *in, TInsn *t)
 {
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
@@ -642,7 +680,7 @@ static void decode_insn(const Function *fn, uint32_t pc, const Insn *in, TInsn *
                                                     in->flags, in->scope));
     tinsn_set_unit(t, in, t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
     t->slots = (uint8_t)MIN(isa_issue_slots_for((PtxOpcode)in->op, (PtxType)in->type, in->flags, in->scope), 255u);
-    t->control = op->unit == UNIT_BRANCH;
+    t->control = (uint8_t)control_kind(m, fn, pc, in);
     if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
         t->sync = SYNC_BARRIER;
     else if (in->op == OP_MEMBAR || in->op == OP_FENCE)
@@ -868,7 +906,7 @@ static void decode_module(Model *md)
         md->ninsns[f] = func_ninsns(fn);
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
-            decode_insn(fn, i, func_insn(fn, i), &md->tinsn[f][i]);
+            decode_insn(m, fn, i, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
         if (md->cfg->int_fma_pipe)
@@ -1607,7 +1645,7 @@ static inline void slot_issued(const Model *md, Sm *sm, WarpSlot *s, const TInsn
                                uint8_t state)
 {
     results_ready(md, sm, s, in, ready, state);
-    s->fetch_ready = t + (in->control ? md->fetch_after_branch : md->fetch_after);
+    s->fetch_ready = t + md->fetch_after[in->control];
 }
 
 /* When the result of a shared, constant or parameter access that ran
@@ -2794,8 +2832,11 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     uint64_t grid_ctas = md.total_ctas - md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
     md.issue_width = cfg->issue_width;
-    md.fetch_after_branch = cfg->latency[LAT_BRANCH];
-    md.fetch_after = cfg->issue_width > 1 ? 0 : 1;
+    md.fetch_after[CONTROL_NONE] = cfg->issue_width > 1 ? 0 : 1;
+    md.fetch_after[CONTROL_BRANCH] = cfg->latency[LAT_BRANCH];
+    md.fetch_after[CONTROL_LOOP_ROLLED] = cfg->latency[LAT_LOOP_BRANCH];
+    /* rounded to the nearest cycle */
+    md.fetch_after[CONTROL_LOOP_UNROLLED] = (cfg->latency[LAT_LOOP_BRANCH] + cfg->loop_unroll / 2) / cfg->loop_unroll;
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
         uint32_t lanes = cfg->unit_lanes[u] ? cfg->unit_lanes[u] : WARP_SIZE;
         md.interval[u] = (WARP_SIZE + lanes - 1) / lanes;

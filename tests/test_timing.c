@@ -322,6 +322,55 @@ START_TEST(integers_share_the_fma_pipe)
 }
 END_TEST
 
+/* One warp counts to the parameter in a PTX loop (add, setp, bra back).
+ * where: 0 no pragma, 1 .pragma "nounroll" in the loop's header, 2 before
+ * the kernel's body, 3 at module level. */
+static char *count_loop_kernel(int where)
+{
+    return g_strdup_printf(".version 7.0\n.target sm_90\n.address_size 64\n%s"
+                           ".visible .entry k(.param .u64 p, .param .u32 n)%s\n{\n"
+                           ".reg .b32 %%r<4>;\n.reg .pred %%p<2>;\n.reg .b64 %%rd<2>;\n"
+                           "ld.param.u64 %%rd1, [p];\nld.param.u32 %%r1, [n];\nmov.u32 %%r2, 0;\n"
+                           "$L_loop:\n%s"
+                           "add.s32 %%r2, %%r2, 1;\nsetp.lt.s32 %%p1, %%r2, %%r1;\n@%%p1 bra $L_loop;\n"
+                           "st.global.u32 [%%rd1], %%r2;\nret;\n}\n",
+                           where == 3 ? ".pragma \"nounroll\";\n" : "", where == 2 ? " .pragma \"nounroll\";" : "",
+                           where == 1 ? ".pragma \"nounroll\";\n" : "");
+}
+
+/* A loop's branch back costs its fetch latency.loop_branch when ptxas keeps
+ * the loop rolled (a .pragma "nounroll" in its header, before the kernel or
+ * in the module), and 1/loop_unroll of it when ptxas unrolls the loop (the
+ * other iterations run on); without these keys, latency.branch either way.
+ * One warp's loop waits for each fetch: the 32 more iterations of a count
+ * to 64 than to 32 differ by 32 times the difference. */
+START_TEST(kept_loops_pay_their_branch)
+{
+    const char *keys[] = {"latency.loop_branch=40", "scheduler.loop_unroll=4", NULL};
+    const char *none[] = {"latency.branch=6", NULL};
+    char *unrolled = count_loop_kernel(0);
+    for (int where = 1; where <= 3; where++) {
+        char *kept = count_loop_kernel(where);
+        Result a, b, c, d;
+        run_timed(kept, 1, 32, 8, 32, "h200", keys, &a);
+        run_timed(kept, 1, 32, 8, 64, "h200", keys, &b);
+        run_timed(unrolled, 1, 32, 8, 32, "h200", keys, &c);
+        run_timed(unrolled, 1, 32, 8, 64, "h200", keys, &d);
+        ck_assert_uint_eq(a.out[0], 32);
+        ck_assert_uint_eq(b.out[0], 64);
+        ck_assert_uint_eq((b.ts.cycles - a.ts.cycles) - (d.ts.cycles - c.ts.cycles), 32 * (40 - 10));
+        /* a config without the keys: every branch costs latency.branch */
+        run_timed(kept, 1, 32, 8, 32, "gtx1060", none, &a);
+        run_timed(kept, 1, 32, 8, 64, "gtx1060", none, &b);
+        run_timed(unrolled, 1, 32, 8, 32, "gtx1060", none, &c);
+        run_timed(unrolled, 1, 32, 8, 64, "gtx1060", none, &d);
+        ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, d.ts.cycles - c.ts.cycles);
+        g_free(kept);
+    }
+    g_free(unrolled);
+}
+END_TEST
+
 START_TEST(states_add_up_and_runs_repeat)
 {
     Result a, b;
@@ -855,6 +904,7 @@ static Suite *suite(void)
     tcase_add_test(t, indirect_calls_reach_any_function);
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, integers_share_the_fma_pipe);
+    tcase_add_test(t, kept_loops_pay_their_branch);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
     tcase_add_test(t, kept_state_starts_cold);
