@@ -88,6 +88,9 @@ typedef struct {
     uint8_t ndeps, ndst;
     uint8_t operand;    /* a load ptxas makes an operand (insn_const_operand): no access */
     uint8_t slots;      /* issue slots: the machine instructions it becomes (isa_issue_slots_for) */
+    /* loop control of a loop ptxas unrolls (mark_loop_control): its result
+     * comes after latency / loop_unroll (Model.latency[1]) */
+    uint8_t shared_out;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
     uint32_t deps[TI_MAX_SRC + TI_MAX_DST];
@@ -369,6 +372,7 @@ typedef struct {
     /* a slot's next fetch after a branch, and after anything else (one
      * cycle with one issue per scheduler and cycle, else none) */
     uint32_t fetch_after[CONTROL_KINDS]; /* by TInsn.control: cycles until the next fetch */
+    uint32_t latency[2][LAT_COUNT];      /* by TInsn.shared_out and lat: the config's, and loop control's */
     /* issue_ahead() may issue instructions executed ahead: no timeline
      * and no observer wants to hear of each one */
     bool plain_issue;
@@ -880,6 +884,62 @@ static bool *reachable_functions(const Module *m, uint32_t kernel, bool *calls)
     return seen;
 }
 
+/* An add or sub of a constant to a register into itself: an induction
+ * variable's step. */
+static bool is_step(const Insn *in)
+{
+    return (in->op == OP_ADD || in->op == OP_SUB) && in->guard == NO_INDEX && in->nopd == 3 &&
+           in->opd[0].kind == OPD_REG && in->opd[1].kind == OPD_REG && in->opd[1].reg == in->opd[0].reg &&
+           in->opd[2].kind == OPD_IMM && !isa_type_is_float((PtxType)in->type);
+}
+
+/* In a loop ptxas unrolls (a branch back of CONTROL_LOOP_UNROLLED to a
+ * header at h from the latch at b, the loop's PTX being h..b), the machine
+ * code steps each induction variable once for loop_unroll PTX iterations
+ * (their other uses take the steps as offsets) and compares once: so the
+ * steps written once in the loop, and the compare that sets the branch's
+ * predicate, are loop control, their latency shared out over the
+ * iterations as the branch's is. */
+static void mark_loop_control(const Function *fn, TInsn *tinsn)
+{
+    for (uint32_t b = 0; b < func_ninsns(fn); b++) {
+        if (tinsn[b].control != CONTROL_LOOP_UNROLLED)
+            continue;
+        const Insn *br = func_insn(fn, b);
+        uint32_t h = (uint32_t)br->opd[0].imm;
+        for (uint32_t i = h; i < b; i++) {
+            const Insn *in = func_insn(fn, i);
+            uint32_t writes = 0;
+            if (is_step(in)) {
+                for (uint32_t j = h; j <= b; j++) {
+                    RegUse use = {0};
+                    collect_regs(fn, func_insn(fn, j), &use);
+                    for (unsigned k = 0; k < use.ndst; k++)
+                        writes += use.dst[k] == in->opd[0].reg;
+                }
+                if (writes == 1)
+                    tinsn[i].shared_out = 1;
+            }
+        }
+        if (br->guard == NO_INDEX)
+            continue;
+        /* the compare: the guard's last write before the branch */
+        for (uint32_t i = b; i-- > h;) {
+            const Insn *in = func_insn(fn, i);
+            RegUse use = {0};
+            collect_regs(fn, in, &use);
+            bool sets = false;
+            for (unsigned k = 0; k < use.ndst; k++)
+                sets |= use.dst[k] == br->guard;
+            if (sets) {
+                if (in->op == OP_SETP && in->guard == NO_INDEX)
+                    tinsn[i].shared_out = 1;
+                break;
+            }
+        }
+    }
+}
+
 static void decode_module(Model *md)
 {
     const Module *m = md->m;
@@ -909,6 +969,7 @@ static void decode_module(Model *md)
             decode_insn(m, fn, i, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
+        mark_loop_control(fn, md->tinsn[f]);
         if (md->cfg->int_fma_pipe)
             balance_int_pipes(md, fn, md->tinsn[f]);
         if (renumber)
@@ -1768,7 +1829,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     if (G_UNLIKELY(done->slots > 1))
         issue_sequence(sm, s, sched, t, done->slots);
 
-    uint64_t ready = t + cfg->latency[done->lat];
+    uint64_t ready = t + md->latency[done->shared_out][done->lat];
     uint8_t state = done->result_state;
     /* what the instruction accessed: the log has it unless it ran ahead */
     Accessed access = record >= 0 ? accessed_record(&sm->records[record]) : accessed_raw(sm->log);
@@ -1902,7 +1963,7 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
     *ufree = MAX(*ufree, t) + md->interval[unit];
     if (G_UNLIKELY(in->slots > 1))
         issue_sequence(sm, s, sched, t, in->slots);
-    uint64_t ready = t + md->cfg->latency[in->lat];
+    uint64_t ready = t + md->latency[in->shared_out][in->lat];
     uint8_t state = in->result_state;
     if (wavefronts) {
         ready = ahead_access_ready(md, sm, sched, in, wavefronts, t);
@@ -2832,6 +2893,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     uint64_t grid_ctas = md.total_ctas - md.first_cta;
     md.schedulers = MAX(cfg->schedulers_per_sm, 1u);
     md.issue_width = cfg->issue_width;
+    for (unsigned c = 0; c < LAT_COUNT; c++) {
+        md.latency[0][c] = cfg->latency[c];
+        md.latency[1][c] = MAX((cfg->latency[c] + cfg->loop_unroll / 2) / cfg->loop_unroll, 1u);
+    }
     md.fetch_after[CONTROL_NONE] = cfg->issue_width > 1 ? 0 : 1;
     md.fetch_after[CONTROL_BRANCH] = cfg->latency[LAT_BRANCH];
     md.fetch_after[CONTROL_LOOP_ROLLED] = cfg->latency[LAT_LOOP_BRANCH];

@@ -338,33 +338,40 @@ static char *count_loop_kernel(int where)
                            where == 1 ? ".pragma \"nounroll\";\n" : "");
 }
 
-/* A loop's branch back costs its fetch latency.loop_branch when ptxas keeps
- * the loop rolled (a .pragma "nounroll" in its header, before the kernel or
- * in the module), and 1/loop_unroll of it when ptxas unrolls the loop (the
- * other iterations run on); without these keys, latency.branch either way.
- * One warp's loop waits for each fetch: the 32 more iterations of a count
- * to 64 than to 32 differ by 32 times the difference. */
-START_TEST(kept_loops_pay_their_branch)
+/* The cycles 32 more iterations of the count loop take (64 against 32). */
+static uint64_t loop_cycles(const char *ptx, const char *config, const char *const *overrides)
 {
-    const char *keys[] = {"latency.loop_branch=40", "scheduler.loop_unroll=4", NULL};
+    Result a, b;
+    run_timed(ptx, 1, 32, 8, 32, config, overrides, &a);
+    run_timed(ptx, 1, 32, 8, 64, config, overrides, &b);
+    ck_assert_uint_eq(a.out[0], 32);
+    ck_assert_uint_eq(b.out[0], 64);
+    return b.ts.cycles - a.ts.cycles;
+}
+
+/* A loop's branch back delays the next fetch by latency.loop_branch when
+ * ptxas keeps the loop rolled (a .pragma "nounroll" in its header, before
+ * the kernel or in the module).  When ptxas unrolls it loop_unroll times,
+ * the branch, the compare that decides it and the counter's step are done
+ * once for that many PTX iterations: each iteration is charged that share
+ * of their latencies.  One warp's loop waits for all three each time
+ * around; without the keys, a loop is charged as the PTX has it. */
+START_TEST(loop_control_is_shared_out_when_ptxas_unrolls)
+{
+    const char *lb40[] = {"latency.loop_branch=40", "scheduler.loop_unroll=4", "latency.alu=8", NULL};
+    const char *lb80[] = {"latency.loop_branch=80", "scheduler.loop_unroll=4", "latency.alu=8", NULL};
+    const char *alu16[] = {"latency.loop_branch=40", "scheduler.loop_unroll=4", "latency.alu=16", NULL};
     const char *none[] = {"latency.branch=6", NULL};
     char *unrolled = count_loop_kernel(0);
+    /* a quarter of the branch, and of the step's and the compare's latency */
+    ck_assert_uint_eq(loop_cycles(unrolled, "h200", lb80) - loop_cycles(unrolled, "h200", lb40), 32 * 10);
+    ck_assert_uint_eq(loop_cycles(unrolled, "h200", alu16) - loop_cycles(unrolled, "h200", lb40), 32 * (2 + 2));
+    uint64_t plain = loop_cycles(unrolled, "gtx1060", none);
     for (int where = 1; where <= 3; where++) {
         char *kept = count_loop_kernel(where);
-        Result a, b, c, d;
-        run_timed(kept, 1, 32, 8, 32, "h200", keys, &a);
-        run_timed(kept, 1, 32, 8, 64, "h200", keys, &b);
-        run_timed(unrolled, 1, 32, 8, 32, "h200", keys, &c);
-        run_timed(unrolled, 1, 32, 8, 64, "h200", keys, &d);
-        ck_assert_uint_eq(a.out[0], 32);
-        ck_assert_uint_eq(b.out[0], 64);
-        ck_assert_uint_eq((b.ts.cycles - a.ts.cycles) - (d.ts.cycles - c.ts.cycles), 32 * (40 - 10));
-        /* a config without the keys: every branch costs latency.branch */
-        run_timed(kept, 1, 32, 8, 32, "gtx1060", none, &a);
-        run_timed(kept, 1, 32, 8, 64, "gtx1060", none, &b);
-        run_timed(unrolled, 1, 32, 8, 32, "gtx1060", none, &c);
-        run_timed(unrolled, 1, 32, 8, 64, "gtx1060", none, &d);
-        ck_assert_uint_eq(b.ts.cycles - a.ts.cycles, d.ts.cycles - c.ts.cycles);
+        ck_assert_uint_eq(loop_cycles(kept, "h200", lb80) - loop_cycles(kept, "h200", lb40), 32 * 40);
+        ck_assert_uint_eq(loop_cycles(kept, "h200", alu16) - loop_cycles(kept, "h200", lb40), 32 * (8 + 8));
+        ck_assert_uint_eq(loop_cycles(kept, "gtx1060", none), plain);
         g_free(kept);
     }
     g_free(unrolled);
@@ -904,7 +911,7 @@ static Suite *suite(void)
     tcase_add_test(t, indirect_calls_reach_any_function);
     tcase_add_test(t, independent_stream_costs_interval);
     tcase_add_test(t, integers_share_the_fma_pipe);
-    tcase_add_test(t, kept_loops_pay_their_branch);
+    tcase_add_test(t, loop_control_is_shared_out_when_ptxas_unrolls);
     tcase_add_test(t, states_add_up_and_runs_repeat);
     tcase_add_test(t, dram_stream_saturates_bandwidth);
     tcase_add_test(t, kept_state_starts_cold);
