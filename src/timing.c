@@ -900,6 +900,46 @@ static bool is_step(const Insn *in)
  * steps written once in the loop, and the compare that sets the branch's
  * predicate, are loop control, their latency shared out over the
  * iterations as the branch's is. */
+static bool writes_reg(const Function *fn, const Insn *in, uint32_t reg)
+{
+    RegUse use = {0};
+    collect_regs(fn, in, &use);
+    for (unsigned k = 0; k < use.ndst; k++)
+        if (use.dst[k] == reg)
+            return true;
+    return false;
+}
+
+/* Whether ptxas can unroll the loop h..b (its latch's branch back at b):
+ * no barrier in it, and the branch decided by a compare of a counter the
+ * loop steps by a constant (a trip count ptxas can work out), not by data
+ * (the SASS of the traces: loops with bar.sync, and loops that leave on a
+ * data test, mandelbrot's or a histogram's, stay as they are). */
+static bool loop_unrollable(const Function *fn, const TInsn *tinsn, uint32_t h, uint32_t b)
+{
+    const Insn *br = func_insn(fn, b);
+    for (uint32_t i = h; i <= b; i++)
+        if (tinsn[i].sync == SYNC_BARRIER)
+            return false;
+    if (br->guard == NO_INDEX)
+        return false;
+    const Insn *cmp = NULL;
+    for (uint32_t i = b; i-- > h && !cmp;)
+        if (writes_reg(fn, func_insn(fn, i), br->guard))
+            cmp = func_insn(fn, i);
+    if (!cmp || cmp->op != OP_SETP)
+        return false;
+    for (unsigned k = 1; k < cmp->nopd; k++) {
+        const Operand *o = &cmp->opd[k];
+        if (o->kind != OPD_REG)
+            continue;
+        for (uint32_t i = h; i < b; i++)
+            if (is_step(func_insn(fn, i)) && func_insn(fn, i)->opd[0].reg == o->reg)
+                return true;
+    }
+    return false;
+}
+
 static void mark_loop_control(const Function *fn, TInsn *tinsn)
 {
     for (uint32_t b = 0; b < func_ninsns(fn); b++) {
@@ -907,6 +947,10 @@ static void mark_loop_control(const Function *fn, TInsn *tinsn)
             continue;
         const Insn *br = func_insn(fn, b);
         uint32_t h = (uint32_t)br->opd[0].imm;
+        if (!loop_unrollable(fn, tinsn, h, b)) {
+            tinsn[b].control = CONTROL_LOOP_ROLLED;
+            continue;
+        }
         for (uint32_t i = h; i < b; i++) {
             const Insn *in = func_insn(fn, i);
             uint32_t writes = 0;

@@ -324,18 +324,23 @@ END_TEST
 
 /* One warp counts to the parameter in a PTX loop (add, setp, bra back).
  * where: 0 no pragma, 1 .pragma "nounroll" in the loop's header, 2 before
- * the kernel's body, 3 at module level. */
+ * the kernel's body, 3 at module level; 4 no pragma but a bar.sync in the
+ * loop, 5 no pragma but the branch also tests data (a flag in the counter's
+ * bit 30, never set). */
 static char *count_loop_kernel(int where)
 {
     return g_strdup_printf(".version 7.0\n.target sm_90\n.address_size 64\n%s"
                            ".visible .entry k(.param .u64 p, .param .u32 n)%s\n{\n"
-                           ".reg .b32 %%r<4>;\n.reg .pred %%p<2>;\n.reg .b64 %%rd<2>;\n"
+                           ".reg .b32 %%r<6>;\n.reg .pred %%p<4>;\n.reg .b64 %%rd<2>;\n"
                            "ld.param.u64 %%rd1, [p];\nld.param.u32 %%r1, [n];\nmov.u32 %%r2, 0;\n"
                            "$L_loop:\n%s"
-                           "add.s32 %%r2, %%r2, 1;\nsetp.lt.s32 %%p1, %%r2, %%r1;\n@%%p1 bra $L_loop;\n"
+                           "add.s32 %%r2, %%r2, 1;\nsetp.lt.s32 %%p1, %%r2, %%r1;\n%s"
+                           "@%%p1 bra $L_loop;\n"
                            "st.global.u32 [%%rd1], %%r2;\nret;\n}\n",
                            where == 3 ? ".pragma \"nounroll\";\n" : "", where == 2 ? " .pragma \"nounroll\";" : "",
-                           where == 1 ? ".pragma \"nounroll\";\n" : "");
+                           where == 1 ? ".pragma \"nounroll\";\n" : where == 4 ? "bar.sync 0;\n" : "",
+                           where == 5 ? "and.b32 %r3, %r2, 1073741824;\nsetp.eq.s32 %p2, %r3, 0;\n"
+                                        "and.pred %p1, %p1, %p2;\n" : "");
 }
 
 /* The cycles 32 more iterations of the count loop take (64 against 32). */
@@ -351,7 +356,8 @@ static uint64_t loop_cycles(const char *ptx, const char *config, const char *con
 
 /* A loop's branch back delays the next fetch by latency.loop_branch when
  * ptxas keeps the loop rolled (a .pragma "nounroll" in its header, before
- * the kernel or in the module).  When ptxas unrolls it loop_unroll times,
+ * the kernel or in the module; a barrier in the loop; a branch that tests
+ * data, not only a counter).  When ptxas unrolls it loop_unroll times,
  * the branch, the compare that decides it and the counter's step are done
  * once for that many PTX iterations: each iteration is charged that share
  * of their latencies.  One warp's loop waits for all three each time
@@ -367,11 +373,13 @@ START_TEST(loop_control_is_shared_out_when_ptxas_unrolls)
     ck_assert_uint_eq(loop_cycles(unrolled, "h200", lb80) - loop_cycles(unrolled, "h200", lb40), 32 * 10);
     ck_assert_uint_eq(loop_cycles(unrolled, "h200", alu16) - loop_cycles(unrolled, "h200", lb40), 32 * (2 + 2));
     uint64_t plain = loop_cycles(unrolled, "gtx1060", none);
-    for (int where = 1; where <= 3; where++) {
+    for (int where = 1; where <= 5; where++) {
         char *kept = count_loop_kernel(where);
         ck_assert_uint_eq(loop_cycles(kept, "h200", lb80) - loop_cycles(kept, "h200", lb40), 32 * 40);
-        ck_assert_uint_eq(loop_cycles(kept, "h200", alu16) - loop_cycles(kept, "h200", lb40), 32 * (8 + 8));
-        ck_assert_uint_eq(loop_cycles(kept, "gtx1060", none), plain);
+        if (where <= 3) { /* the same loop: the same chain, in full */
+            ck_assert_uint_eq(loop_cycles(kept, "h200", alu16) - loop_cycles(kept, "h200", lb40), 32 * (8 + 8));
+            ck_assert_uint_eq(loop_cycles(kept, "gtx1060", none), plain);
+        }
         g_free(kept);
     }
     g_free(unrolled);

@@ -375,8 +375,9 @@ def main():
                   "  charged every taken branch 20 cycles would charge it for branches the SASS no longer has",
                   "  (`--set latency.branch=20` gave a mean error of 20.1 % against 11.9 % with 6 on 92",
                   "  launches, 2026-11-22).  So `latency.branch` stays 6 for forward branches, and a branch back",
-                  "  to a loop's header costs `latency.loop_branch` (20) where a `.pragma \"nounroll\"` keeps the",
-                  "  loop rolled (matmul_tiled's, bitonic's inner loops) and a quarter of it elsewhere.",
+                  "  to a loop's header costs `latency.loop_branch` (20) where ptxas keeps the loop rolled (a",
+                  "  `.pragma \"nounroll\"`: matmul_tiled's and bitonic's inner loops; a barrier in the loop; a",
+                  "  branch decided by data) and a quarter of it where ptxas unrolls it (docs/config.md).",
                   "- **opencl_vs_cuda p5 (%+.0f %%).** The loop stores its running sum to C on every iteration," %
                   (100 * signed.get("traces/opencl_vs_cuda/p5.json", float("nan"))),
                   "  and C may alias A and B, so ptxas keeps each iteration's two loads behind the last store",
