@@ -60,11 +60,12 @@ const char *const timing_state_descriptions[STATE_COUNT] = {
 #define SYNC_BARRIER 0x80 /* TInsn.sync: above every SCOPE_* */
 
 /* How an instruction changes the pc, which says how long the warp's next
- * fetch waits after it (Model.fetch_after).  A loop's backward branch is
- * the machine code's only when ptxas keeps the loop rolled (a .pragma
- * "nounroll", or scheduler.loop_unroll 1); else ptxas unrolls the loop and
- * only one PTX iteration in loop_unroll ends in a taken branch: the others
- * run on, so they are charged that share of it. */
+ * fetch waits after it (Model.fetch_after).  A loop's branch back is the
+ * machine code's only when ptxas keeps the loop rolled (a .pragma
+ * "nounroll", or a loop it cannot unroll: mark_loops); else ptxas unrolls
+ * the loop scheduler.loop_unroll times and only one PTX iteration in that
+ * many ends in a taken branch: the others run on, so each is charged that
+ * share of it. */
 typedef enum {
     CONTROL_NONE,        /* the pc moves on */
     CONTROL_BRANCH,      /* bra forward, call, ret, exit...: latency.branch */
@@ -88,7 +89,7 @@ typedef struct {
     uint8_t ndeps, ndst;
     uint8_t operand;    /* a load ptxas makes an operand (insn_const_operand): no access */
     uint8_t slots;      /* issue slots: the machine instructions it becomes (isa_issue_slots_for) */
-    /* loop control of a loop ptxas unrolls (mark_loop_control): its result
+    /* loop control of a loop ptxas unrolls (mark_loops): its result
      * comes after latency / loop_unroll (Model.latency[1]) */
     uint8_t shared_out;
     /* the scoreboard entries it waits for: the registers it reads, then
@@ -893,94 +894,76 @@ static bool is_step(const Insn *in)
            in->opd[2].kind == OPD_IMM && !isa_type_is_float((PtxType)in->type);
 }
 
-/* In a loop ptxas unrolls (a branch back of CONTROL_LOOP_UNROLLED to a
- * header at h from the latch at b, the loop's PTX being h..b), the machine
- * code steps each induction variable once for loop_unroll PTX iterations
- * (their other uses take the steps as offsets) and compares once: so the
- * steps written once in the loop, and the compare that sets the branch's
- * predicate, are loop control, their latency shared out over the
- * iterations as the branch's is. */
-static bool writes_reg(const Function *fn, const Insn *in, uint32_t reg)
+static bool writes_reg(const Function *fn, uint32_t pc, uint32_t reg)
 {
     RegUse use = {0};
-    collect_regs(fn, in, &use);
+    collect_regs(fn, func_insn(fn, pc), &use);
     for (unsigned k = 0; k < use.ndst; k++)
         if (use.dst[k] == reg)
             return true;
     return false;
 }
 
-/* Whether ptxas can unroll the loop h..b (its latch's branch back at b):
+/* The last instruction before b, from h on, that writes reg; NO_INDEX if none. */
+static uint32_t last_write(const Function *fn, uint32_t h, uint32_t b, uint32_t reg)
+{
+    for (uint32_t i = b; i-- > h;)
+        if (writes_reg(fn, i, reg))
+            return i;
+    return NO_INDEX;
+}
+
+/* Whether ptxas can unroll the loop h..b (the latch's branch back at b):
  * no barrier in it, and the branch decided by a compare of a counter the
- * loop steps by a constant (a trip count ptxas can work out), not by data
- * (the SASS of the traces: loops with bar.sync, and loops that leave on a
- * data test, mandelbrot's or a histogram's, stay as they are). */
+ * loop steps by a constant (a trip count ptxas can work out), not by data.
+ * (The SASS of the traces keeps loops with bar.sync, and loops that leave
+ * on a data test, mandelbrot's or a histogram's, as they are.) */
 static bool loop_unrollable(const Function *fn, const TInsn *tinsn, uint32_t h, uint32_t b)
 {
-    const Insn *br = func_insn(fn, b);
     for (uint32_t i = h; i <= b; i++)
         if (tinsn[i].sync == SYNC_BARRIER)
             return false;
-    if (br->guard == NO_INDEX)
+    uint32_t guard = func_insn(fn, b)->guard;
+    uint32_t c = guard == NO_INDEX ? NO_INDEX : last_write(fn, h, b, guard);
+    if (c == NO_INDEX || func_insn(fn, c)->op != OP_SETP)
         return false;
-    const Insn *cmp = NULL;
-    for (uint32_t i = b; i-- > h && !cmp;)
-        if (writes_reg(fn, func_insn(fn, i), br->guard))
-            cmp = func_insn(fn, i);
-    if (!cmp || cmp->op != OP_SETP)
-        return false;
-    for (unsigned k = 1; k < cmp->nopd; k++) {
-        const Operand *o = &cmp->opd[k];
-        if (o->kind != OPD_REG)
-            continue;
-        for (uint32_t i = h; i < b; i++)
-            if (is_step(func_insn(fn, i)) && func_insn(fn, i)->opd[0].reg == o->reg)
+    const Insn *cmp = func_insn(fn, c);
+    for (unsigned k = 1; k < cmp->nopd; k++)
+        for (uint32_t i = h; i < b && cmp->opd[k].kind == OPD_REG; i++)
+            if (is_step(func_insn(fn, i)) && func_insn(fn, i)->opd[0].reg == cmp->opd[k].reg)
                 return true;
-    }
     return false;
 }
 
-static void mark_loop_control(const Function *fn, TInsn *tinsn)
+/* The loops of a function, each known by its branch back (b, to the header
+ * at h, the loop's PTX being h..b): one ptxas cannot unroll is kept
+ * rolled.  In one it unrolls, the machine code steps each counter once for
+ * loop_unroll PTX iterations (the iterations between take the steps as
+ * offsets), compares once and branches once: so the steps written once in
+ * the loop, and the compare that sets the branch's predicate, are loop
+ * control, their latency shared out over the iterations as the branch's
+ * fetch delay is (control_kind). */
+static void mark_loops(const Function *fn, TInsn *tinsn)
 {
     for (uint32_t b = 0; b < func_ninsns(fn); b++) {
         if (tinsn[b].control != CONTROL_LOOP_UNROLLED)
             continue;
-        const Insn *br = func_insn(fn, b);
-        uint32_t h = (uint32_t)br->opd[0].imm;
+        uint32_t h = (uint32_t)func_insn(fn, b)->opd[0].imm;
         if (!loop_unrollable(fn, tinsn, h, b)) {
             tinsn[b].control = CONTROL_LOOP_ROLLED;
             continue;
         }
         for (uint32_t i = h; i < b; i++) {
-            const Insn *in = func_insn(fn, i);
-            uint32_t writes = 0;
-            if (is_step(in)) {
-                for (uint32_t j = h; j <= b; j++) {
-                    RegUse use = {0};
-                    collect_regs(fn, func_insn(fn, j), &use);
-                    for (unsigned k = 0; k < use.ndst; k++)
-                        writes += use.dst[k] == in->opd[0].reg;
-                }
-                if (writes == 1)
-                    tinsn[i].shared_out = 1;
-            }
+            if (!is_step(func_insn(fn, i)))
+                continue;
+            uint32_t reg = func_insn(fn, i)->opd[0].reg, writes = 0;
+            for (uint32_t j = h; j <= b; j++)
+                writes += writes_reg(fn, j, reg);
+            tinsn[i].shared_out = writes == 1;
         }
-        if (br->guard == NO_INDEX)
-            continue;
-        /* the compare: the guard's last write before the branch */
-        for (uint32_t i = b; i-- > h;) {
-            const Insn *in = func_insn(fn, i);
-            RegUse use = {0};
-            collect_regs(fn, in, &use);
-            bool sets = false;
-            for (unsigned k = 0; k < use.ndst; k++)
-                sets |= use.dst[k] == br->guard;
-            if (sets) {
-                if (in->op == OP_SETP && in->guard == NO_INDEX)
-                    tinsn[i].shared_out = 1;
-                break;
-            }
-        }
+        uint32_t c = last_write(fn, h, b, func_insn(fn, b)->guard); /* a setp (loop_unrollable) */
+        if (func_insn(fn, c)->guard == NO_INDEX)
+            tinsn[c].shared_out = 1;
     }
 }
 
@@ -1013,7 +996,7 @@ static void decode_module(Model *md)
             decode_insn(m, fn, i, func_insn(fn, i), &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
-        mark_loop_control(fn, md->tinsn[f]);
+        mark_loops(fn, md->tinsn[f]);
         if (md->cfg->int_fma_pipe)
             balance_int_pipes(md, fn, md->tinsn[f]);
         if (renumber)
