@@ -2165,6 +2165,7 @@ static void begin_function(Parser *p, uint32_t fi)
     p->label_refs = g_array_new(FALSE, FALSE, sizeof(LabelRef));
     p->protos = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     p->loc_file = p->loc_line = 0;
+    p->nounroll_next = false; /* a pragma at the end of the last body flags nothing here */
 }
 
 static void end_function(Parser *p)

@@ -425,6 +425,33 @@ START_TEST(test_nvcc_misc)
 }
 END_TEST
 
+/* .pragma "nounroll": at statement level it flags the next instruction
+ * (the first of the loop's header); before a body it marks the function,
+ * at module level the module; a pragma ending a body flags nothing of the
+ * next function.  Other pragmas change nothing. */
+START_TEST(test_pragma_nounroll)
+{
+    Module *m = parse_ok(".version 7.0\n.target sm_90\n.address_size 64\n"
+                         ".visible .entry a() .pragma \"nounroll\";\n{\nret;\n.pragma \"nounroll\";\n}\n"
+                         ".visible .entry b()\n{\n.reg .b32 %r<3>;\n.reg .pred %p<2>;\n"
+                         "mov.u32 %r1, 0;\n$L:\n.pragma \"used_bytes_mask 0xf\";\n.pragma \"nounroll\";\n"
+                         "add.s32 %r1, %r1, 1;\nsetp.lt.s32 %p1, %r1, 9;\n@%p1 bra $L;\nret;\n}\n");
+    const Function *a = func(m, "a"), *b = func(m, "b");
+    ck_assert(a->nounroll);
+    ck_assert(!b->nounroll);
+    ck_assert(!m->nounroll);
+    ck_assert(!(insn(b, 0)->flags & FL_NOUNROLL));
+    ck_assert(insn(b, 1)->flags & FL_NOUNROLL);
+    for (uint32_t i = 2; i < func_ninsns(b); i++)
+        ck_assert(!(insn(b, i)->flags & FL_NOUNROLL));
+    module_free(m);
+    m = parse_ok(".version 7.0\n.target sm_90\n.address_size 64\n.pragma \"nounroll\";\n"
+                 ".visible .entry c()\n{\nret;\n}\n");
+    ck_assert(m->nounroll);
+    module_free(m);
+}
+END_TEST
+
 START_TEST(test_nvcc_structs_half)
 {
     Module *m = parse_file_ok("tests/ptx/valid/nvcc13_structs_half.ptx");
@@ -1321,6 +1348,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_opencl_32bit);
     tcase_add_test(tc, test_nvcc_misc);
     tcase_add_test(tc, test_nvcc_structs_half);
+    tcase_add_test(tc, test_pragma_nounroll);
     tcase_add_test(tc, test_nvcc_debug_build);
     tcase_add_test(tc, test_nvcc_inlined_loc);
     tcase_add_test(tc, test_nvcc_kernels);
