@@ -482,6 +482,10 @@ static void compute_reconv(const Function *f, Cfg *c)
     c->reconv_pc = g_new(uint32_t, n ? n : 1);
     for (uint32_t i = 0; i < n; i++)
         c->reconv_pc[i] = NO_INDEX;
+    c->stack_entries = 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (func_insn(f, i)->op == OP_BRA && func_insn(f, i)->guard != NO_INDEX)
+            c->stack_entries += 2;
     for (uint32_t b = 0; b < c->nblocks; b++) {
         const BasicBlock *bb = &c->blocks[b];
         if (!is_control_transfer(func_insn(f, bb->last)->op))

@@ -62,6 +62,10 @@ typedef struct Cfg {
                              exit, trap) the first instruction of its block's
                              IPDOM, or ninsns (CFG_EXIT_PC) when the IPDOM is the
                              virtual exit; NO_INDEX for other instructions */
+    uint32_t stack_entries; /* reconvergence-stack entries a warp running this
+                               body alone needs unless it nests divergence deeper
+                               than it has branches: its bottom entry and two for
+                               each guarded bra (a divergent one pushes both paths) */
     uint32_t max_live_regs;  /* 32-bit units: 64-bit registers count 2, predicates 0 */
     uint32_t nregs;          /* registers of the function (bitset width) */
     uint32_t words;          /* 64-bit words per bitset */

@@ -1057,22 +1057,13 @@ static size_t lend_round(size_t n)
 /* The reconvergence-stack entries and frames lent to a warp of kernel k:
  * what it needs unless it nests divergence deeper than it has branches
  * (then the stack grows into the warp's own allocation, as any warp's
- * does).  Without calls: one frame, and the bottom entry plus two for each
- * guarded branch (a divergent one pushes its two paths).  Thousands of
+ * does).  Without calls: one frame, and Cfg.stack_entries.  Thousands of
  * warps are lent stores at once in timing mode, and the host first
  * touches them during the launch, so the usual capacities' unused bytes
  * (448 of a warp's 512, for a kernel with one bounds check) cost time. */
 static uint32_t lend_stack_cap(const Function *k)
 {
-    if (k->calls->len)
-        return STACK_CAP0;
-    uint32_t cap = 1;
-    for (uint32_t i = 0; i < func_ninsns(k) && cap < STACK_CAP0; i++) {
-        const Insn *in = func_insn(k, i);
-        if (in->op == OP_BRA && in->guard != NO_INDEX)
-            cap += 2;
-    }
-    return MIN(cap, STACK_CAP0);
+    return k->calls->len ? STACK_CAP0 : MIN(k->cfg->stack_entries, STACK_CAP0);
 }
 
 static uint32_t lend_frames_cap(const Function *k)

@@ -330,9 +330,6 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
     write_back(ms, start, dirty, c);
 }
 
-/* How the warp's addresses group: the number of distinct addresses (the
- * constant cache serves one per pass) and the most lanes on one address
- * (atomics to one address are serialised). */
 /* For a warp with every lane active: the OR over its lanes of addr[l] ^
  * addr[0] (0 when all are on one address; its highest bit bounds how far
  * apart they lie) and, in *any, the OR of the addresses (whose low zero bits
@@ -353,6 +350,9 @@ static uint64_t full_warp_spread(const WarpAccess *a, uint64_t *any)
     return differ[0] | differ[1];
 }
 
+/* How the warp's addresses group: the number of distinct addresses (the
+ * constant cache serves one per pass) and the most lanes on one address
+ * (atomics to one address are serialised). */
 static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *max_same)
 {
     /* the common case first: every lane on one address (a broadcast); a

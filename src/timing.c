@@ -978,8 +978,8 @@ static void decode_module(Model *md)
     md->may_run_ahead = g_new0(uint8_t *, MAX(m->funcs->len, 1u));
     /* a warp runs the kernel and what it calls, with the callees' entries
      * numbered as their registers: as wide as the widest of them then,
-     * else as the kernel (the rows are touched, so zeroed by the host,
-     * whole) */
+     * else as the kernel's register rows (renumber_scoreboard; the rows
+     * are touched, so zeroed by the host, whole) */
     md->max_regs = renumber ? module_func(m, md->spec.kernel)->cfg->nslots : 0;
     for (uint32_t f = 0; f < m->funcs->len; f++) {
         const Function *fn = module_func(m, f);
