@@ -381,7 +381,7 @@ typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
  * last found in is remembered by line (way_hint, checked against the tag,
  * so a stale hint only costs the search).  Ways fill in order and empty
  * again only all at once, so only the filled ones are searched. */
-static inline Way *find_way(Cache *c, size_t set, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
+static G_ALWAYS_INLINE inline Way *find_way(Cache *c, size_t set, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
 {
     uint8_t *block = set_block(c, set);
     SetHead *head = block_head(block);
@@ -436,7 +436,7 @@ static void mark_dirty(Cache *c, Way *way, uint32_t touched)
 /* The sectors `mask` (valid-mask bits) of `line`, all distinct, as one
  * access each in any order: a bit's result does not depend on the others.
  * Returns those that hit. */
-static uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorOp op, uint32_t *evicted_dirty)
+static G_ALWAYS_INLINE inline uint32_t access_line_mask(Cache *c, uint64_t line, uint32_t mask, SectorOp op, uint32_t *evicted_dirty)
 {
     Way *way = find_way(c, set_of(c, line), line, op, evicted_dirty);
     if (!way)
@@ -516,7 +516,7 @@ CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write)
 /* 32 B sectors: the named sectors, placed at their offset from the start
  * of addr's line, are the valid bits of that line and the ones after it,
  * line_bytes / 32 bits each; the lines are done in ascending order. */
-static uint32_t access_sectors_32(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op,
+static G_ALWAYS_INLINE inline uint32_t access_sectors_32(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op,
                                   uint32_t *evicted_dirty)
 {
     uint32_t per_line = c->line_sectors;
@@ -533,7 +533,7 @@ static uint32_t access_sectors_32(Cache *c, uint64_t addr, uint32_t sectors, Sec
     return (uint32_t)(hits >> offset);
 }
 
-static uint32_t access_sectors(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op, uint32_t *evicted_dirty)
+static G_ALWAYS_INLINE inline uint32_t access_sectors(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op, uint32_t *evicted_dirty)
 {
     if (c->nsets == 0 || !sectors)
         return 0;

@@ -498,15 +498,18 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
 #define SPLIT_MAX_LINES (32u * SECTOR_BYTES / FILL_LINE_BYTES + 1u)
 static uint32_t split_lines(uint64_t addr, uint32_t mask, uint64_t *lines, uint32_t *sectors)
 {
+    /* the mask placed at its sectors' offset in the first line: a line's
+     * worth of bits at a time (a transaction of one line: one step) */
+    enum { PER_LINE = FILL_LINE_BYTES / SECTOR_BYTES };
+    uint64_t first = addr / SECTOR_BYTES;
+    uint64_t line = first / PER_LINE + 1, rest = (uint64_t)mask << (first % PER_LINE);
     uint32_t n = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint64_t sector = addr / SECTOR_BYTES + (uint32_t)__builtin_ctz(m);
-        uint64_t line = sector / (FILL_LINE_BYTES / SECTOR_BYTES) + 1;
-        if (!n || lines[n - 1] != line) {
+    for (; rest; rest >>= PER_LINE, line++) {
+        uint32_t bits = (uint32_t)(rest & ((1u << PER_LINE) - 1));
+        if (bits) {
             lines[n] = line;
-            sectors[n++] = 0;
+            sectors[n++] = bits;
         }
-        sectors[n - 1] |= 1u << (sector % (FILL_LINE_BYTES / SECTOR_BYTES));
     }
     return n;
 }
