@@ -545,6 +545,10 @@ run (`--against OTHER_WARPSIM`: speed-ups per pair of runs, and whether
 their metrics are identical), which a machine whose speed drifts cannot
 fool as easily.  Run it with `meson test -C build --benchmark` or
 `python3 tools/bench.py --warpsim build/src/warpsim [--runs N] [--threads 1,2]`.
+What a run costs the host in instructions, mispredicted branches and
+cache misses, counted rather than timed (so that a few percent shows on a
+noisy machine) and split between the two modes, is in
+[host-profile.md](host-profile.md) (`tools/hostprofile.py`).
 
 ## Workloads
 
