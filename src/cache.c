@@ -517,7 +517,7 @@ CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write)
  * of addr's line, are the valid bits of that line and the ones after it,
  * line_bytes / 32 bits each; the lines are done in ascending order. */
 static G_ALWAYS_INLINE inline uint32_t access_sectors_32(Cache *c, uint64_t addr, uint32_t sectors, SectorOp op,
-                                  uint32_t *evicted_dirty)
+                                                         uint32_t *evicted_dirty)
 {
     uint32_t per_line = c->line_sectors;
     uint64_t line = addr >> c->line_shift;

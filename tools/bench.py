@@ -701,6 +701,16 @@ def parse_threads(text):
     return counts
 
 
+def select_workloads(only):
+    """The workloads named in `only` (comma-separated), in WORKLOADS' order;
+    ValueError naming any that do not exist."""
+    names = set(only.split(","))
+    unknown = names - {w.name for w in WORKLOADS}
+    if unknown:
+        raise ValueError("unknown workloads: %s" % ", ".join(sorted(unknown)))
+    return [w for w in WORKLOADS if w.name in names]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -742,11 +752,10 @@ def main():
     if args.no_workloads:
         WORKLOADS = []
     elif args.only:
-        names = set(args.only.split(","))
-        unknown = names - {w.name for w in WORKLOADS}
-        if unknown:
-            ap.error("unknown workloads: %s" % ", ".join(sorted(unknown)))
-        WORKLOADS = [w for w in WORKLOADS if w.name in names]
+        try:
+            WORKLOADS = select_workloads(args.only)
+        except ValueError as e:
+            ap.error(str(e))
 
     help_text = subprocess.run([warpsim, "run", "--help"], capture_output=True, text=True).stdout
     notes = []

@@ -93,7 +93,7 @@ def fmt(v, scale):
 def ratio(a, b, least=1):
     """a / b, or a dash where b is under `least` (a ratio to a handful of
     events says nothing)."""
-    return "%.2fx" % (a / b) if b >= least and b else "—"
+    return "%.2fx" % (a / b) if b >= max(least, 1) else "—"
 
 
 def counts_table(results):
@@ -176,13 +176,17 @@ def main():
         print("hostprofile.py: needs valgrind and callgrind_annotate (apt-get install valgrind)", file=sys.stderr)
         return 2
     if args.only:
-        names = set(args.only.split(","))
-        unknown = names - {w.name for w in bench.WORKLOADS}
-        if unknown:
-            print("hostprofile.py: no workload named %s" % ", ".join(sorted(unknown)), file=sys.stderr)
+        try:
+            bench.WORKLOADS = bench.select_workloads(args.only)
+        except ValueError as e:
+            print("hostprofile.py: %s" % e, file=sys.stderr)
             return 2
-        bench.WORKLOADS = [w for w in bench.WORKLOADS if w.name in names]
-    builds = [args.warpsim] + ([args.against] if args.against else [])
+    builds = [os.path.abspath(b) for b in [args.warpsim] + ([args.against] if args.against else [])]
+    for b in builds:
+        if not os.access(b, os.X_OK):
+            print("hostprofile.py: no warpsim binary at %s (build it, or pass --warpsim / --against)" % b,
+                  file=sys.stderr)
+            return 2
     results = [{} for _ in builds]
     for w in bench.WORKLOADS:
         for mode, options in MODES:
@@ -190,7 +194,7 @@ def main():
                 print("%-16s %-10s %s" % (w.name, mode, "this build" if k == 0 else "other build"),
                       file=sys.stderr, flush=True)
                 results[k].setdefault(w.name, {})[mode] = profile(b, w.manifest, mode, options)
-    machine = bench.machine_description(args.warpsim)
+    machine = bench.machine_description(builds[0])
     parts = [HEADER, "## Code", "- warpsim: %s\n- commit: %s\n- compiler: %s\n- date: %s" %
              (machine["warpsim_version"], machine["warpsim_commit"], machine["compiler"], machine["date"]),
              "## Counts", counts_table(results[0]),
