@@ -4,10 +4,11 @@
 Contract: runs bench.py's workloads once per mode (functional, timing; one
 host thread) under Valgrind's callgrind with its cache and branch
 simulation on a fixed model machine, and reports, for the simulation alone
-(the inclusive cost of `launch_run` or `timing_run`, what a launch's
-`host.sim_seconds` times), the host instructions executed, the branches
-mispredicted and the data-cache misses, and each one's timing/functional
-ratio.  The counts do not depend on the machine's load: a shared machine
+(what the host does while `launch_run` or `timing_run` runs, what a
+launch's `host.sim_seconds` times), the host instructions executed, the
+branches mispredicted and the data-cache misses, each one's
+timing/functional ratio, and how they split between warpsim's parts (the
+functional core, the SMs and schedulers, the memory hierarchy).  The counts do not depend on the machine's load: a shared machine
 whose speed drifts by half from run to run (docs/performance.md's own
 runs) cannot hide a 5 % change in instructions or mispredictions, which
 repeat exactly, nor fake one; cache misses move by up to some 10 % from
@@ -41,45 +42,90 @@ ENTRY = {"functional": "launch_run", "timing": "timing_run"}
 MODES = [("functional", ["--functional"]), ("timing", [])]
 
 
-def profile(warpsim, manifest, mode, options):
-    """The inclusive event counts of the mode's entry function, summed over
-    its calls (one per launch and repeat)."""
+# What each part of warpsim does for a simulation, by the source file that
+# defines a function (inlined code counts for the function it is inlined
+# into); the rest is the C library's and GLib's.
+PARTS = [
+    ("functional core", ["exec.c", "exec_fast.c", "exec_ops.c", "fpconv.c", "sfu.c", "builtins.c", "memory.c",
+                         "launch.c"]),
+    ("SMs and schedulers", ["timing.c", "timeline.c"]),
+    ("memory hierarchy", ["memsys.c", "cache.c", "coalesce.c", "smem_banks.c"]),
+]
+OTHER_PART = "other (C library, GLib, the rest)"
+PART_NAMES = [name for name, _ in PARTS] + [OTHER_PART]
+FILE_PART = {f: name for name, files in PARTS for f in files}
+
+
+def function_parts():
+    """Function name -> part, from the definitions at the start of a line in
+    each part's source files."""
+    parts = {}
+    for name, files in PARTS:
+        for f in files:
+            with open(os.path.join(bench.ROOT, "src", f)) as src:
+                for m in re.finditer(r"^[A-Za-z_][^;=(){}]*?\b([A-Za-z_]\w*)\(", src.read(), re.M):
+                    parts[m.group(1)] = name
+    return parts
+
+
+def counts_of(tokens):
+    return {e: int(t.replace(",", "")) if t != "." else 0 for e, t in zip(EVENTS, tokens)}
+
+
+def summary(c):
+    return {
+        "instructions": c["Ir"],
+        "mispredicts": c["Bcm"] + c["Bim"],
+        "l1_misses": c["D1mr"] + c["D1mw"],
+        "ll_misses": c["DLmr"] + c["DLmw"],
+    }
+
+
+def profile(warpsim, manifest, mode, options, parts):
+    """The event counts of the mode's entry function, its callees included,
+    summed over its calls (one per launch and repeat): callgrind collects
+    only while it runs.  Also their split by part (PARTS)."""
     fd, out = tempfile.mkstemp(prefix="hostprofile-", suffix=".cg")
     os.close(fd)
     try:
         cmd = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes", *CACHES,
-               "--callgrind-out-file=" + out, warpsim, "run", "--quiet", "--threads", "1", *options,
-               os.path.join(bench.ROOT, manifest)]
+               "--toggle-collect=" + ENTRY[mode], "--callgrind-out-file=" + out, warpsim, "run", "--quiet",
+               "--threads", "1", *options, os.path.join(bench.ROOT, manifest)]
         run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if run.returncode != 0:
             raise RuntimeError("%s exited with %d:\n%s" % (" ".join(cmd), run.returncode, run.stderr[-2000:]))
-        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--show-percs=no",
+        text = subprocess.run(["callgrind_annotate", "--show-percs=no", "--threshold=100", "--auto=no",
                                "--show=" + ",".join(EVENTS), out],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True).stdout
     finally:
         os.unlink(out)
     # a row: one count per event ('.' for none), then file:function and its
-    # object; a function can be listed under two file names (keep the
-    # largest), and the compiler may have suffixed its name (.isra.0, ...)
-    best = None
+    # object; the compiler may have suffixed a function's name (.isra.0, ...).
+    # Code inlined from a header is listed under the header: its function
+    # is then found by name (also one a macro defines, from its other rows).
+    total = None
+    rows = []
     for line in text.splitlines():
         tokens = line.split()
         if len(tokens) <= len(EVENTS) or not all(re.fullmatch(r"[\d,]+|\.", t) for t in tokens[:len(EVENTS)]):
             continue
-        function = tokens[len(EVENTS)].rsplit(":", 1)[-1].split(".")[0]
-        if function != ENTRY[mode]:
+        if tokens[len(EVENTS):len(EVENTS) + 2] == ["PROGRAM", "TOTALS"]:
+            total = counts_of(tokens)
             continue
-        counts = {e: int(t.replace(",", "")) if t != "." else 0 for e, t in zip(EVENTS, tokens)}
-        if best is None or counts["Ir"] > best["Ir"]:
-            best = counts
-    if best is None:
-        raise RuntimeError("callgrind_annotate listed no %s for %s (%s)" % (ENTRY[mode], manifest, mode))
-    return {
-        "instructions": best["Ir"],
-        "mispredicts": best["Bcm"] + best["Bim"],
-        "l1_misses": best["D1mr"] + best["D1mw"],
-        "ll_misses": best["DLmr"] + best["DLmw"],
-    }
+        where, _, function = tokens[len(EVENTS)].rpartition(":")
+        rows.append((os.path.basename(where), function.split(".")[0], counts_of(tokens)))
+    by_name = dict(parts)
+    by_name.update({function: FILE_PART[f] for f, function, _ in rows if f in FILE_PART})
+    split = {name: dict.fromkeys(EVENTS, 0) for name in PART_NAMES}
+    for f, function, counts in rows:
+        part = FILE_PART.get(f) or by_name.get(function, OTHER_PART)
+        for e in EVENTS:
+            split[part][e] += counts[e]
+    if total is None or total["Ir"] == 0:
+        raise RuntimeError("callgrind collected nothing in %s for %s (%s)" % (ENTRY[mode], manifest, mode))
+    result = summary(total)
+    result["parts"] = {name: summary(c) for name, c in split.items()}
+    return result
 
 
 COUNTS = [("instructions", "host instructions (M)", 1e6), ("mispredicts", "mispredicted branches (K)", 1e3),
@@ -116,6 +162,22 @@ def ratio_table(results):
                                                    for _, label, _ in COUNTS], rows)
 
 
+def share(part, whole, least=1):
+    """part / whole in percent, or a dash where whole is under `least`."""
+    return "%.0f %%" % (100.0 * part / whole) if whole >= max(least, 1) else "—"
+
+
+def parts_table(results):
+    rows = []
+    for w in bench.WORKLOADS:
+        for mode, _ in MODES:
+            c = results[w.name][mode]
+            rows.append([w.name, mode] + ["%s / %s" % (share(c["parts"][p]["instructions"], c["instructions"]),
+                                                      share(c["parts"][p]["ll_misses"], c["ll_misses"], 1000))
+                                          for p in PART_NAMES])
+    return bench.md_table(["workload", "mode"] + PART_NAMES, rows)
+
+
 def against_table(results, other):
     rows = []
     for w in bench.WORKLOADS:
@@ -130,10 +192,12 @@ HEADER = """# Host profile: what simulating costs the host, counted
 
 Generated by `tools/hostprofile.py`; do not edit by hand.
 docs/performance.md times warpsim; this counts what it does, for the
-simulation alone (the inclusive cost of `launch_run` in functional mode
-and of `timing_run` in timing mode: what a launch's `host.sim_seconds`
-times), on one host thread, under Valgrind's callgrind with its cache and
-branch simulation.  The counts do not depend on the machine's load, so a
+simulation alone (what the host does while `launch_run` runs in
+functional mode and `timing_run` in timing mode, callees included: what a
+launch's `host.sim_seconds` times; callgrind collects only then, with
+`--toggle-collect`, and simulates the caches and branch predictor
+throughout), on one host thread, under Valgrind's callgrind with its cache
+and branch simulation.  The counts do not depend on the machine's load, so a
 change of a few percent in instructions or mispredicted branches, which
 repeat exactly from run to run, shows here when wall-clock medians on a
 shared machine cannot tell it from noise.  Cache misses move by up to
@@ -165,6 +229,18 @@ The model machine is fixed (`--I1=32768,8,64 --D1=32768,8,64
 """
 
 
+PARTS_TEXT = """Each cell: the part's share of the mode's host instructions / of its
+last-level misses (a dash where the mode has fewer than 1000).  A
+function counts for the part whose source files define it (code inlined
+into it counts for it): the **functional core** executes instructions
+(exec.c, exec_fast.c, exec_ops.c, fpconv.c, sfu.c, builtins.c, memory.c,
+launch.c: in timing mode, the run-ahead and the instructions executed at
+issue); **SMs and schedulers** is timing.c and timeline.c (dispatch,
+scoreboards, warp scheduling, stall accounting, the quanta); the **memory
+hierarchy** is memsys.c, cache.c, coalesce.c and smem_banks.c; **other**
+is the C library's and GLib's code (copies, arrays) and anything else."""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--warpsim", default=os.path.join(bench.ROOT, "build", "src", "warpsim"))
@@ -188,17 +264,19 @@ def main():
                   file=sys.stderr)
             return 2
     results = [{} for _ in builds]
+    parts = function_parts()
     for w in bench.WORKLOADS:
         for mode, options in MODES:
             for k, b in enumerate(builds):
                 print("%-16s %-10s %s" % (w.name, mode, "this build" if k == 0 else "other build"),
                       file=sys.stderr, flush=True)
-                results[k].setdefault(w.name, {})[mode] = profile(b, w.manifest, mode, options)
+                results[k].setdefault(w.name, {})[mode] = profile(b, w.manifest, mode, options, parts)
     machine = bench.machine_description(builds[0])
     parts = [HEADER, "## Code", "- warpsim: %s\n- commit: %s\n- compiler: %s\n- date: %s" %
              (machine["warpsim_version"], machine["warpsim_commit"], machine["compiler"], machine["date"]),
              "## Counts", counts_table(results[0]),
-             "## Timing mode over functional mode", ratio_table(results[0])]
+             "## Timing mode over functional mode", ratio_table(results[0]),
+             "## Where the work goes", PARTS_TEXT, parts_table(results[0])]
     if args.against:
         parts += ["## Against `%s`" % args.against, against_table(results[0], results[1])]
     report = "\n\n".join(parts) + "\n"
