@@ -8,9 +8,9 @@ simulation on a fixed model machine, and reports, for the simulation alone
 launch's `host.sim_seconds` times), the host instructions executed, the
 branches mispredicted and the data-cache misses, each one's
 timing/functional ratio, and how they split between warpsim's parts (the
-functional core, the SMs and schedulers, the memory hierarchy).  The counts do not depend on the machine's load: a shared machine
-whose speed drifts by half from run to run (docs/performance.md's own
-runs) cannot hide a 5 % change in instructions or mispredictions, which
+functional core, the SMs and schedulers, the memory hierarchy).  The
+counts do not depend on the machine's load: a shared machine whose speed
+drifts by half from run to run (docs/performance.md's own runs) cannot hide a 5 % change in instructions or mispredictions, which
 repeat exactly, nor fake one; cache misses move by up to some 10 % from
 run to run, with where the allocator puts things.  They are not times: they say where timing mode's extra time goes
 (more work, or the same work waiting on the host's caches and branch
@@ -45,22 +45,26 @@ MODES = [("functional", ["--functional"]), ("timing", [])]
 # What each part of warpsim does for a simulation, by the source file that
 # defines a function (inlined code counts for the function it is inlined
 # into); the rest is the C library's and GLib's.
+# (name, its source files, what they do: for the report's text)
 PARTS = [
     ("functional core", ["exec.c", "exec_fast.c", "exec_ops.c", "fpconv.c", "sfu.c", "builtins.c", "memory.c",
-                         "launch.c"]),
-    ("SMs and schedulers", ["timing.c", "timeline.c"]),
-    ("memory hierarchy", ["memsys.c", "cache.c", "coalesce.c", "smem_banks.c"]),
+                         "launch.c"],
+     "executes instructions (in timing mode, the run-ahead and the instructions executed at issue)"),
+    ("SMs and schedulers", ["timing.c", "timeline.c"],
+     "dispatch, scoreboards, warp scheduling, stall accounting, the quanta"),
+    ("memory hierarchy", ["memsys.c", "cache.c", "coalesce.c", "smem_banks.c"],
+     "coalescing, banks, the caches and DRAM"),
 ]
 OTHER_PART = "other (C library, GLib, the rest)"
-PART_NAMES = [name for name, _ in PARTS] + [OTHER_PART]
-FILE_PART = {f: name for name, files in PARTS for f in files}
+PART_NAMES = [name for name, _, _ in PARTS] + [OTHER_PART]
+FILE_PART = {f: name for name, files, _ in PARTS for f in files}
 
 
 def function_parts():
     """Function name -> part, from the definitions at the start of a line in
     each part's source files."""
     parts = {}
-    for name, files in PARTS:
+    for name, files, _ in PARTS:
         for f in files:
             with open(os.path.join(bench.ROOT, "src", f)) as src:
                 for m in re.finditer(r"^[A-Za-z_][^;=(){}]*?\b([A-Za-z_]\w*)\(", src.read(), re.M):
@@ -81,7 +85,7 @@ def summary(c):
     }
 
 
-def profile(warpsim, manifest, mode, options, parts):
+def profile(warpsim, manifest, mode, options, function_part):
     """The event counts of the mode's entry function, its callees included,
     summed over its calls (one per launch and repeat): callgrind collects
     only while it runs.  Also their split by part (PARTS)."""
@@ -114,7 +118,7 @@ def profile(warpsim, manifest, mode, options, parts):
             continue
         where, _, function = tokens[len(EVENTS)].rpartition(":")
         rows.append((os.path.basename(where), function.split(".")[0], counts_of(tokens)))
-    by_name = dict(parts)
+    by_name = dict(function_part)
     by_name.update({function: FILE_PART[f] for f, function, _ in rows if f in FILE_PART})
     split = {name: dict.fromkeys(EVENTS, 0) for name in PART_NAMES}
     for f, function, counts in rows:
@@ -229,16 +233,11 @@ The model machine is fixed (`--I1=32768,8,64 --D1=32768,8,64
 """
 
 
-PARTS_TEXT = """Each cell: the part's share of the mode's host instructions / of its
-last-level misses (a dash where the mode has fewer than 1000).  A
-function counts for the part whose source files define it (code inlined
-into it counts for it): the **functional core** executes instructions
-(exec.c, exec_fast.c, exec_ops.c, fpconv.c, sfu.c, builtins.c, memory.c,
-launch.c: in timing mode, the run-ahead and the instructions executed at
-issue); **SMs and schedulers** is timing.c and timeline.c (dispatch,
-scoreboards, warp scheduling, stall accounting, the quanta); the **memory
-hierarchy** is memsys.c, cache.c, coalesce.c and smem_banks.c; **other**
-is the C library's and GLib's code (copies, arrays) and anything else."""
+PARTS_TEXT = ("Each cell: the part's share of the mode's host instructions / of its last-level misses "
+              "(a dash where the mode has fewer than 1000).  A function counts for the part whose source "
+              "files define it (code inlined into it counts for it):\n\n" +
+              "\n".join("- **%s** (%s): %s." % (name, ", ".join(files), what) for name, files, what in PARTS) +
+              "\n- **%s**: the C library's and GLib's code (copies, arrays) and anything else." % OTHER_PART)
 
 
 def main():
@@ -264,13 +263,13 @@ def main():
                   file=sys.stderr)
             return 2
     results = [{} for _ in builds]
-    parts = function_parts()
+    function_part = function_parts()
     for w in bench.WORKLOADS:
         for mode, options in MODES:
             for k, b in enumerate(builds):
                 print("%-16s %-10s %s" % (w.name, mode, "this build" if k == 0 else "other build"),
                       file=sys.stderr, flush=True)
-                results[k].setdefault(w.name, {})[mode] = profile(b, w.manifest, mode, options, parts)
+                results[k].setdefault(w.name, {})[mode] = profile(b, w.manifest, mode, options, function_part)
     machine = bench.machine_description(builds[0])
     parts = [HEADER, "## Code", "- warpsim: %s\n- commit: %s\n- compiler: %s\n- date: %s" %
              (machine["warpsim_version"], machine["warpsim_commit"], machine["compiler"], machine["date"]),
