@@ -9,11 +9,16 @@
  */
 #include "smem_banks.h"
 
+#include <string.h>
+
 #define MAX_BANKS 32
 /* bank words one phase can touch: its lanes cover 32 words, + 1 per lane if
  * misaligned; 128 when a whole warp of 16-byte lanes is one phase
  * (SMEM_WIDE_QUADS) */
 #define MAX_WORDS 160
+
+/* two lanes' addresses (GCC/Clang vector extension: SSE2 on x86-64) */
+typedef uint64_t U64x2 __attribute__((vector_size(16)));
 
 /* bank geometry with shifts for the power-of-two layouts every GPU has */
 typedef struct {
@@ -127,47 +132,69 @@ static uint32_t strided_wavefronts(uint64_t d, const Layout *l)
  * powers of two: one shift and one mask per lane.  Returns 0 (no phase has
  * 0 wavefronts) when a lane is not aligned, for the general path.  A full warp
  * stepping by a constant stride (consecutive words, a broadcast, a column
- * of a tile) follows from the stride.  Otherwise rounds: each bank keeps
+ * of a tile) follows from the stride; words that all lie in a window
+ * narrower than the banks (a row of a tile, a broadcast per half-warp) go
+ * to a bank each: one wavefront.  Otherwise rounds: each bank keeps
  * the last word written to it, and the lanes that find their own word
  * there are served in this wavefront; a round serves one distinct word of
  * every bank that has lanes left, so the rounds are the most distinct
  * words of a bank.  One round serves every lane of the common irregular
- * patterns (no bank shared, as in the rows of a tile); otherwise the lanes
+ * patterns (no bank shared); otherwise the lanes
  * it leaves are tallied, and the phase costs one more than their worst
  * bank. */
 static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, const Layout *l, uint64_t size)
 {
-    uint32_t words[32]; /* by lane: its 32-bit word, when every word is one */
-    uint64_t low_bits = 0, high = 0;
+    uint64_t low_bits = 0, spread = 0; /* spread: the bits in which lanes' addresses differ from the first's */
+    uint64_t first_addr = a->addr[__builtin_ctz(lanes)];
     if (lanes == 0xFFFFFFFFu) { /* the common case, in loops without branches */
-        uint64_t expect = a->addr[0], d = a->addr[1] - expect, differ = 0;
-        for (uint32_t k = 0; k < 32; k++) {
-            uint64_t addr = a->addr[k];
-            differ |= addr ^ expect;
-            expect += d;
-            low_bits |= addr;
-            high |= addr >> l->word_shift >> 32;
-            words[k] = (uint32_t)(addr >> l->word_shift);
+        /* two lanes at a time (SSE2: -O2 leaves the plain loop scalar) */
+        uint64_t d = a->addr[1] - first_addr;
+        U64x2 want = {first_addr, first_addr + d}, step = {2 * d, 2 * d}, first = {first_addr, first_addr};
+        U64x2 differ = {0, 0}, low = {0, 0}, apart = {0, 0};
+        for (uint32_t k = 0; k < 32; k += 2) {
+            U64x2 addr;
+            memcpy(&addr, &a->addr[k], sizeof addr);
+            differ |= addr ^ want;
+            want += step;
+            low |= addr;
+            apart |= addr ^ first;
         }
+        low_bits = low[0] | low[1];
+        spread = apart[0] | apart[1];
         if (low_bits & (size - 1))
             return 0;
-        uint32_t strided = differ ? 0 : strided_wavefronts(d, l);
+        uint32_t strided = differ[0] | differ[1] ? 0 : strided_wavefronts(d, l);
         if (strided)
             return strided;
     } else {
         for (uint32_t m = lanes; m; m &= m - 1) {
-            uint32_t lane = (uint32_t)__builtin_ctz(m);
-            uint64_t addr = a->addr[lane];
+            uint64_t addr = a->addr[__builtin_ctz(m)];
             low_bits |= addr;
-            high |= addr >> l->word_shift >> 32;
-            words[lane] = (uint32_t)(addr >> l->word_shift);
+            spread |= addr ^ first_addr;
         }
         if (low_bits & (size - 1))
             return 0;
     }
+    /* consecutive words go to consecutive banks: words of one aligned
+     * stretch of as many words as banks, or of any such stretch, are each
+     * in a bank of their own */
+    if ((spread >> l->word_shift) <= l->bank_mask)
+        return 1;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        lo = addr < lo ? addr : lo;
+        hi = addr > hi ? addr : hi;
+    }
+    if ((hi >> l->word_shift) - (lo >> l->word_shift) <= l->bank_mask)
+        return 1;
     uint32_t left = lanes;
-    if (!high) { /* one round */
-        uint32_t first[MAX_BANKS], clash = 0;
+    if ((hi >> l->word_shift) <= UINT32_MAX) { /* one round, on 32-bit words */
+        uint32_t words[32], first[MAX_BANKS], clash = 0; /* words: by lane */
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(m);
+            words[lane] = (uint32_t)(a->addr[lane] >> l->word_shift);
+        }
         if (lanes == 0xFFFFFFFFu) {
 #pragma GCC unroll 32
             for (uint32_t k = 0; k < 32; k++)

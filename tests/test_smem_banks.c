@@ -139,6 +139,37 @@ START_TEST(broadcast_and_multicast)
 }
 END_TEST
 
+/* Words spread over a stretch of memory: as many banks apart as there are
+ * banks is the first distance at which two words share a bank. */
+START_TEST(words_within_the_banks)
+{
+    /* half-warp 0 reads words 0-15, half-warp 1 words 31-16 (lane i word
+     * 47 - i): 31 words apart at most, every word its own bank */
+    WarpAccess a = {.mask = 0xFFFFFFFF, .size = 4};
+    for (int i = 0; i < 32; i++)
+        a.addr[i] = 4096 + 4 * (uint64_t)(i < 16 ? i : 47 - i);
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    /* lane 16 one word further: 32 words from lane 0's, the same bank */
+    a.addr[16] += 4;
+    ck_assert_uint_eq(banks32(&a).wavefronts, 2);
+    /* a partial warp: only those two lanes, 32 then 31 words apart */
+    a.mask = 0x00010001u;
+    ck_assert_uint_eq(banks32(&a).wavefronts, 2);
+    a.addr[16] -= 4;
+    ck_assert_uint_eq(banks32(&a).wavefronts, 1);
+    /* 8-byte banks: 31 words of 8 B apart, then 32 */
+    a.addr[16] = a.addr[0] + 31 * 8;
+    ck_assert_uint_eq(kepler8(&a).wavefronts, 1);
+    a.addr[16] += 8;
+    ck_assert_uint_eq(kepler8(&a).wavefronts, 2);
+    /* bytes of one word and its neighbour's: no two words in a bank */
+    WarpAccess b = {.mask = 0xFFFFFFFF, .size = 1};
+    for (int i = 0; i < 32; i++)
+        b.addr[i] = 8192 + (uint64_t)(i % 8);
+    ck_assert_uint_eq(banks32(&b).wavefronts, 1);
+}
+END_TEST
+
 START_TEST(bytes_and_shorts_cc20)
 {
     /* char shared[]; shared[tid]: 32 bytes in 8 words, multicast -> 1 */
@@ -437,6 +468,7 @@ static Suite *banks_suite(void)
     tcase_add_test(tc, strides_16byte);
     tcase_add_test(tc, tile_columns);
     tcase_add_test(tc, broadcast_and_multicast);
+    tcase_add_test(tc, words_within_the_banks);
     tcase_add_test(tc, bytes_and_shorts_cc20);
     tcase_add_test(tc, kepler_8byte_mode);
     tcase_add_test(tc, tesla_strides);
