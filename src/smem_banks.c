@@ -144,7 +144,8 @@ static uint32_t strided_wavefronts(uint64_t d, const Layout *l)
  * bank. */
 static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, const Layout *l, uint64_t size)
 {
-    uint64_t low_bits = 0, spread = 0; /* spread: the bits in which lanes' addresses differ from the first's */
+    /* spread: the bits in which the lanes' addresses differ from the first's */
+    uint64_t low_bits = 0, spread = 0;
     uint64_t first_addr = a->addr[__builtin_ctz(lanes)];
     if (lanes == 0xFFFFFFFFu) { /* the common case, in loops without branches */
         /* two lanes at a time (SSE2: -O2 leaves the plain loop scalar) */
@@ -175,9 +176,9 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
         if (low_bits & (size - 1))
             return 0;
     }
-    /* consecutive words go to consecutive banks: words of one aligned
-     * stretch of as many words as banks, or of any such stretch, are each
-     * in a bank of their own */
+    /* consecutive words go to consecutive banks, so words that lie in one
+     * stretch of as many words as there are banks have a bank each: an
+     * aligned stretch (spread, found with the scan above) or any */
     if ((spread >> l->word_shift) <= l->bank_mask)
         return 1;
     uint64_t lo = UINT64_MAX, hi = 0;
