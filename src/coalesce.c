@@ -181,26 +181,15 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
         emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
 }
 
-/* Two lanes' addresses at a time (GCC/Clang vector extension: SSE2 on
- * x86-64), for the checks below: -O2 leaves their plain loops scalar. */
-typedef uint64_t U64x2 __attribute__((vector_size(16)));
-
 /* Whether every lane is active and lane l is at addr[0] + l * stride, for
  * the stride (modulo 2^64) of the first two lanes, which *stride gets. */
 static bool warp_strided(const WarpAccess *a, uint64_t *stride)
 {
     if (a->mask != 0xFFFFFFFFu)
         return false;
-    uint64_t base = a->addr[0], step = a->addr[1] - base;
-    U64x2 want = {base, base + step}, inc = {2 * step, 2 * step}, differ = {0, 0};
-    for (int l = 0; l < 32; l += 2) {
-        U64x2 v;
-        memcpy(&v, &a->addr[l], sizeof v);
-        differ |= v ^ want;
-        want += inc;
-    }
-    *stride = step;
-    return !(differ[0] | differ[1]);
+    WarpScan scan = warp_scan(a);
+    *stride = scan.stride;
+    return !scan.unstrided;
 }
 
 /* The sector rule for the commonest warp of all: every lane active, lane l

@@ -18,6 +18,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define GLOBAL_HEAP_BASE      0x10000000ull
 #define GENERIC_WINDOWS_BASE  0xC0000000ull
@@ -68,6 +69,35 @@ typedef struct {
     bool write;
     uint64_t addr[32];
 } WarpAccess;
+
+/* What the coalescer, banks and caches ask first of a warp with every lane
+ * active, from one pass over its addresses: two lanes a step (GCC/Clang
+ * vector extension: SSE2 on x86-64), which -O2 does not find in the plain
+ * loop.  Inline, so that a caller pays only for what it reads. */
+typedef struct {
+    uint64_t any;      /* OR of the addresses: their low zero bits are an alignment all share */
+    uint64_t spread;   /* OR of addr[l] ^ addr[0]: 0 when all are on one address, and its
+                          highest bit bounds how far apart they lie */
+    uint64_t stride;   /* addr[1] - addr[0] (modulo 2^64) */
+    uint64_t unstrided; /* OR of addr[l] ^ (addr[0] + l * stride): 0 when lanes step by stride */
+} WarpScan;
+
+static inline WarpScan warp_scan(const WarpAccess *a)
+{
+    typedef uint64_t U64x2 __attribute__((vector_size(16)));
+    uint64_t first = a->addr[0], step = a->addr[1] - first;
+    U64x2 base = {first, first}, want = {first, first + step}, inc = {2 * step, 2 * step};
+    U64x2 any = {0, 0}, spread = {0, 0}, unstrided = {0, 0};
+    for (int l = 0; l < 32; l += 2) {
+        U64x2 v;
+        memcpy(&v, &a->addr[l], sizeof v);
+        any |= v;
+        spread |= v ^ base;
+        unstrided |= v ^ want;
+        want += inc;
+    }
+    return (WarpScan){any[0] | any[1], spread[0] | spread[1], step, unstrided[0] | unstrided[1]};
+}
 
 GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);

@@ -330,26 +330,6 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
     write_back(ms, start, dirty, c);
 }
 
-/* For a warp with every lane active: the OR over its lanes of addr[l] ^
- * addr[0] (0 when all are on one address; its highest bit bounds how far
- * apart they lie) and, in *any, the OR of the addresses (whose low zero bits
- * are an alignment all share).  Two lanes per step (GCC/Clang vector
- * extension: SSE2 on x86-64), which -O2 does not find in the plain loop. */
-static uint64_t full_warp_spread(const WarpAccess *a, uint64_t *any)
-{
-    typedef uint64_t U64x2 __attribute__((vector_size(16)));
-    uint64_t first = a->addr[0];
-    U64x2 f = {first, first}, differ = {0, 0}, bits = {0, 0};
-    for (int i = 0; i < 32; i += 2) {
-        U64x2 v;
-        memcpy(&v, &a->addr[i], sizeof v);
-        differ |= v ^ f;
-        bits |= v;
-    }
-    *any = bits[0] | bits[1];
-    return differ[0] | differ[1];
-}
-
 /* How the warp's addresses group: the number of distinct addresses (the
  * constant cache serves one per pass) and the most lanes on one address
  * (atomics to one address are serialised). */
@@ -357,9 +337,9 @@ static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *ma
 {
     /* the common case first: every lane on one address (a broadcast); a
      * whole warp is checked without a branch per lane */
-    uint64_t first = a->addr[__builtin_ctz(a->mask)], differ = 0, any;
+    uint64_t first = a->addr[__builtin_ctz(a->mask)], differ = 0;
     if (a->mask == 0xFFFFFFFFu) {
-        differ = full_warp_spread(a, &any);
+        differ = warp_scan(a).spread;
     } else {
         for (uint32_t m = a->mask; m; m &= m - 1)
             differ |= a->addr[__builtin_ctz(m)] ^ first;
@@ -723,8 +703,8 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
          * larger than the block), so its bytes stay in the block too (the
          * min/max loop below, which -O2 leaves scalar, measures a warp that
          * fails) */
-        uint64_t any, differ = full_warp_spread(a, &any);
-        if (!(differ >> (7 + __builtin_ctzll(lines))) && !(any & (size - 1)))
+        WarpScan scan = warp_scan(a);
+        if (!(scan.spread >> (7 + __builtin_ctzll(lines))) && !(scan.any & (size - 1)))
             return true;
     }
     uint64_t lo = UINT64_MAX, hi = 0;

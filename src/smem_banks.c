@@ -9,16 +9,11 @@
  */
 #include "smem_banks.h"
 
-#include <string.h>
-
 #define MAX_BANKS 32
 /* bank words one phase can touch: its lanes cover 32 words, + 1 per lane if
  * misaligned; 128 when a whole warp of 16-byte lanes is one phase
  * (SMEM_WIDE_QUADS) */
 #define MAX_WORDS 160
-
-/* two lanes' addresses (GCC/Clang vector extension: SSE2 on x86-64) */
-typedef uint64_t U64x2 __attribute__((vector_size(16)));
 
 /* bank geometry with shifts for the power-of-two layouts every GPU has */
 typedef struct {
@@ -148,23 +143,12 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
     uint64_t low_bits = 0, spread = 0;
     uint64_t first_addr = a->addr[__builtin_ctz(lanes)];
     if (lanes == 0xFFFFFFFFu) { /* the common case, in loops without branches */
-        /* two lanes at a time (SSE2: -O2 leaves the plain loop scalar) */
-        uint64_t d = a->addr[1] - first_addr;
-        U64x2 want = {first_addr, first_addr + d}, step = {2 * d, 2 * d}, first = {first_addr, first_addr};
-        U64x2 differ = {0, 0}, low = {0, 0}, apart = {0, 0};
-        for (uint32_t k = 0; k < 32; k += 2) {
-            U64x2 addr;
-            memcpy(&addr, &a->addr[k], sizeof addr);
-            differ |= addr ^ want;
-            want += step;
-            low |= addr;
-            apart |= addr ^ first;
-        }
-        low_bits = low[0] | low[1];
-        spread = apart[0] | apart[1];
+        WarpScan scan = warp_scan(a);
+        low_bits = scan.any;
+        spread = scan.spread;
         if (low_bits & (size - 1))
             return 0;
-        uint32_t strided = differ[0] | differ[1] ? 0 : strided_wavefronts(d, l);
+        uint32_t strided = scan.unstrided ? 0 : strided_wavefronts(scan.stride, l);
         if (strided)
             return strided;
     } else {
