@@ -111,6 +111,7 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->l1 = g_new0(Cache *, cfg->num_sms);
     ms->ro = g_new0(Cache *, cfg->num_sms);
     uint64_t reach = use ? use->bytes : UINT64_MAX;
+    uint64_t sm_reach = use ? MIN(use->sm_bytes, reach) : UINT64_MAX;
     uint32_t sms = use ? MIN(use->sms, cfg->num_sms) : cfg->num_sms;
     /* a small launch touches a few sets of caches sized for the whole GPU:
      * no huge pages for them then (hostmem_alloc_sparse).  Consecutive lines
@@ -125,9 +126,16 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
      * start at i times it is aligned */
     ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
-    ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, reach);
-    ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, reach);
+    ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, sm_reach);
+    ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, sm_reach);
+    /* Written before anyone reads them: a calloc'd block this size is
+     * mapped on demand, and a page first read maps the shared zero page,
+     * whose replacement at the first write costs a second fault and a TLB
+     * shootdown, an interrupt to every other core running this process
+     * (the host threads of a quantum run: 6 % of a short one's time on a
+     * 2-vCPU virtual machine).  The SMs past `sms` never run. */
     ms->fills = g_new0(Fill, (size_t)cfg->num_sms * FILL_SLOTS);
+    memset(ms->fills, 0, (size_t)sms * FILL_SLOTS * sizeof *ms->fills);
     if (cfg->atomic_units) {
         ms->atomic_free = g_new0(uint64_t, cfg->atomic_units);
         ms->atomic_sector_cost = (uint64_t)(cfg->atomic_sector_cycles * FRAC + 0.5);
