@@ -111,13 +111,14 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->l1 = g_new0(Cache *, cfg->num_sms);
     ms->ro = g_new0(Cache *, cfg->num_sms);
     uint64_t reach = use ? use->bytes : UINT64_MAX;
-    uint64_t sm_reach = use ? MIN(use->sm_bytes, reach) : UINT64_MAX;
     uint32_t sms = use ? MIN(use->sms, cfg->num_sms) : cfg->num_sms;
+    /* what one SM's CTAs reach together: their share, when the CTAs split
+     * the launch's memory (each SM's L1 then holds lines of its share) */
+    uint64_t sm_reach = sms ? reach / sms + (reach % sms != 0) : reach;
     /* a small launch touches a few sets of caches sized for the whole GPU:
      * no huge pages for them then (hostmem_alloc_sparse).  Consecutive lines
-     * go to consecutive sets, so what a cache uses is about one stretch;
-     * every SM may reach all of what the launch does, and the SMs that get
-     * CTAs are the first ones */
+     * go to consecutive sets, so what a cache uses is about one stretch,
+     * and the SMs that get CTAs are the first ones */
     ms->l2_sets_bytes = cache_sets_bytes(&cfg->l2);
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);

@@ -50,9 +50,6 @@ typedef struct MemSys MemSys;
 typedef struct {
     uint32_t sms;           /* SMs that get CTAs */
     uint64_t bytes;         /* global memory the kernel can reach, local frames included */
-    /* of which one SM's CTAs together: their share of `bytes` when the CTAs
-     * split it (each SM's L1 then holds lines of its share alone) */
-    uint64_t sm_bytes;
 } MemSysUse;
 
 MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use);

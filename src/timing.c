@@ -2951,7 +2951,6 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     if (!md.mem) {
         MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
                          .bytes = launch_reach_bytes(&md, grid_ctas)};
-        use.sm_bytes = use.bytes / MAX(use.sms, 1u) + 1;
         md.mem = memsys_new(cfg, &use);
     }
     md.nsms = cfg->num_sms;
