@@ -99,6 +99,26 @@ static inline WarpScan warp_scan(const WarpAccess *a)
     return (WarpScan){any[0] | any[1], spread[0] | spread[1], step, unstrided[0] | unstrided[1]};
 }
 
+/* The lowest and highest address of the lanes `lanes` (at least one). */
+static inline void warp_bounds(const WarpAccess *a, uint32_t lanes, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t low = UINT64_MAX, high = 0;
+    if (lanes == 0xFFFFFFFFu) { /* every lane: a loop without the mask */
+        for (uint32_t l = 0; l < 32; l++) {
+            low = MIN(low, a->addr[l]);
+            high = MAX(high, a->addr[l]);
+        }
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t addr = a->addr[__builtin_ctz(m)];
+            low = MIN(low, addr);
+            high = MAX(high, addr);
+        }
+    }
+    *lo = low;
+    *hi = high;
+}
+
 GlobalMemory *gmem_new(void);
 void gmem_free(GlobalMemory *g);
 /* Returns the base address of a fresh zeroed allocation, or 0 with error. */

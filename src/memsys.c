@@ -716,19 +716,8 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
         if (!(scan.spread >> (7 + __builtin_ctzll(lines))) && !(scan.any & (size - 1)))
             return true;
     }
-    uint64_t lo = UINT64_MAX, hi = 0;
-    if (a->mask == 0xFFFFFFFFu) { /* every lane: a loop without the mask */
-        for (uint32_t l = 0; l < 32; l++) {
-            lo = MIN(lo, a->addr[l]);
-            hi = MAX(hi, a->addr[l]);
-        }
-    } else {
-        for (uint32_t m = a->mask; m; m &= m - 1) {
-            uint64_t addr = a->addr[__builtin_ctz(m)];
-            lo = MIN(lo, addr);
-            hi = MAX(hi, addr);
-        }
-    }
+    uint64_t lo, hi;
+    warp_bounds(a, a->mask, &lo, &hi);
     uint64_t last = hi > UINT64_MAX - size ? UINT64_MAX : hi + size - 1;
     return (last >> 7) - (lo >> 7) < lines;
 }

@@ -141,7 +141,6 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
 {
     /* spread: the bits in which the lanes' addresses differ from the first's */
     uint64_t low_bits = 0, spread = 0;
-    uint64_t first_addr = a->addr[__builtin_ctz(lanes)];
     if (lanes == 0xFFFFFFFFu) { /* the common case, in loops without branches */
         WarpScan scan = warp_scan(a);
         low_bits = scan.any;
@@ -152,6 +151,7 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
         if (strided)
             return strided;
     } else {
+        uint64_t first_addr = a->addr[__builtin_ctz(lanes)];
         for (uint32_t m = lanes; m; m &= m - 1) {
             uint64_t addr = a->addr[__builtin_ctz(m)];
             low_bits |= addr;
@@ -165,12 +165,8 @@ static uint32_t phase_wavefronts_one_word(const WarpAccess *a, uint32_t lanes, c
      * aligned stretch (spread, found with the scan above) or any */
     if ((spread >> l->word_shift) <= l->bank_mask)
         return 1;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint64_t addr = a->addr[__builtin_ctz(m)];
-        lo = addr < lo ? addr : lo;
-        hi = addr > hi ? addr : hi;
-    }
+    uint64_t lo, hi;
+    warp_bounds(a, lanes, &lo, &hi);
     if ((hi >> l->word_shift) - (lo >> l->word_shift) <= l->bank_mask)
         return 1;
     uint32_t left = lanes;
