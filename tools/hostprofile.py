@@ -10,11 +10,13 @@ branches mispredicted and the data-cache misses, each one's
 timing/functional ratio, and how they split between warpsim's parts (the
 functional core, the SMs and schedulers, the memory hierarchy).  The
 counts do not depend on the machine's load: a shared machine whose speed
-drifts by half from run to run (docs/performance.md's own runs) cannot hide a 5 % change in instructions or mispredictions, which
-repeat exactly, nor fake one; cache misses move by up to some 10 % from
-run to run, with where the allocator puts things.  They are not times: they say where timing mode's extra time goes
-(more work, or the same work waiting on the host's caches and branch
-predictor), which wall-clock medians cannot.
+drifts by half from run to run (docs/performance.md's own runs) cannot
+hide a 5 % change in instructions or mispredictions, which repeat
+exactly, nor fake one; cache misses move by up to some 10 % from run to
+run, with where the allocator puts things.  They are not times: they say
+where timing mode's extra time goes (more work, or the same work waiting
+on the host's caches and branch predictor), which wall-clock medians
+cannot.
 
   tools/hostprofile.py [--warpsim build/src/warpsim] [--only NAMES] [--out docs/host-profile.md]
   tools/hostprofile.py --against OTHER_WARPSIM [--only NAMES]
