@@ -1071,19 +1071,24 @@ static uint32_t lend_frames_cap(const Function *k)
     return k->calls->len ? FRAMES_CAP0 : 1;
 }
 
+size_t warp_pooled_regs_bytes(const Function *k)
+{
+    return lend_round(kernel_regs_len(k) * sizeof(uint64_t));
+}
+
 /* One warp's share of a lent store: its stack, frames, registers, params. */
-static size_t lend_warp_bytes(const Function *k)
+static size_t lend_warp_bytes(const Function *k, bool pooled)
 {
     return lend_round(lend_stack_cap(k) * sizeof(StackEntry)) + lend_round(lend_frames_cap(k) * sizeof(Frame)) +
-           lend_round(kernel_regs_len(k) * sizeof(uint64_t)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
+           (pooled ? 0 : warp_pooled_regs_bytes(k)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
 }
 
-size_t cta_lend_bytes(const Function *k, uint32_t nwarps)
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled)
 {
-    return lend_round(nwarps * sizeof(Warp)) + nwarps * lend_warp_bytes(k);
+    return lend_round(nwarps * sizeof(Warp)) + nwarps * lend_warp_bytes(k, pooled);
 }
 
-void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store)
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled)
 {
     uint8_t *p = store;
     cta->warps = (Warp *)(void *)p;
@@ -1093,16 +1098,16 @@ void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store)
     uint32_t stack_cap = lend_stack_cap(k), frames_cap = lend_frames_cap(k);
     for (uint32_t i = 0; i < nwarps; i++) {
         Warp *w = &cta->warps[i];
-        w->lent = WARP_LENT_STACK | WARP_LENT_FRAMES | WARP_LENT_REGS;
+        w->lent = WARP_LENT_STACK | WARP_LENT_FRAMES | WARP_LENT_REGS | (pooled ? WARP_LENT_POOLED : 0);
         w->stack = (StackEntry *)(void *)p;
         w->stack_cap = stack_cap;
         p += lend_round(stack_cap * sizeof(StackEntry));
         w->frames = (Frame *)(void *)p;
         w->frames_cap = frames_cap;
         p += lend_round(frames_cap * sizeof(Frame));
-        w->kernel_regs = (uint64_t *)(void *)p;
+        w->kernel_regs = pooled ? NULL : (uint64_t *)(void *)p;
         w->kernel_regs_len = kernel_regs_len(k);
-        p += lend_round(w->kernel_regs_len * sizeof(uint64_t));
+        p += pooled ? 0 : warp_pooled_regs_bytes(k);
         w->kernel_params = p;
         w->kernel_params_len = (size_t)kernel_param_stride(k) * WARP_SIZE;
         p += lend_round(w->kernel_params_len);
@@ -1144,12 +1149,14 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     size_t nparams = (size_t)param_stride * WARP_SIZE;
     if ((w->lent & WARP_LENT_REGS) && (w->kernel_regs_len < nregs || w->kernel_params_len < nparams)) {
         /* another kernel than the one the storage was lent for */
-        w->lent &= (uint8_t)~WARP_LENT_REGS;
+        w->lent &= (uint8_t)~(WARP_LENT_REGS | WARP_LENT_POOLED);
         w->kernel_regs = NULL;
         w->kernel_params = NULL;
         w->kernel_regs_len = w->kernel_params_len = 0;
     }
-    if (w->kernel_regs_len < nregs) {
+    if (!w->kernel_regs && (w->lent & WARP_LENT_POOLED)) {
+        /* registers come with warp_attach_regs() */
+    } else if (w->kernel_regs_len < nregs) {
         g_free(w->kernel_regs);
         w->kernel_regs = g_new0(uint64_t, nregs);
         w->kernel_regs_len = nregs;
@@ -1179,6 +1186,26 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     f->lanes = w->live;
     w->local_top = (uint32_t)k->frame_local_bytes;
     stack_push(w, 0, RPC_NONE, w->live);
+}
+
+void warp_attach_regs(Warp *w, uint64_t *regs)
+{
+    g_assert((w->lent & WARP_LENT_POOLED) && !w->kernel_regs && w->nframes == 1);
+    const Function *k = module_func(w->cta->module, w->frames[0].func);
+    w->kernel_regs = regs;
+    for (uint32_t i = 0; i < k->cfg->nentry_rows; i++)
+        memset(regs + (size_t)k->cfg->entry_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof(uint64_t));
+    w->frames[0].regs = regs;
+}
+
+uint64_t *warp_detach_regs(Warp *w)
+{
+    g_assert(w->lent & WARP_LENT_POOLED);
+    uint64_t *regs = w->kernel_regs;
+    w->kernel_regs = NULL;
+    if (w->nframes)
+        w->frames[0].regs = NULL;
+    return regs;
 }
 
 bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spec,

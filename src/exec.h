@@ -57,7 +57,12 @@ typedef enum { WARP_READY, WARP_AT_BARRIER, WARP_DONE } WarpState;
 
 /* Warp.lent: buffers carved from storage the caller lent (cta_lend); the
  * warp never frees them, and moves to its own when one must grow. */
-enum { WARP_LENT_STACK = 1, WARP_LENT_FRAMES = 2, WARP_LENT_REGS = 4 /* kernel_regs and kernel_params */ };
+enum {
+    WARP_LENT_STACK = 1,
+    WARP_LENT_FRAMES = 2,
+    WARP_LENT_REGS = 4,  /* kernel_regs and kernel_params */
+    WARP_LENT_POOLED = 8 /* kernel_regs come and go: warp_attach_regs(), warp_detach_regs() */
+};
 
 typedef struct Cta Cta;
 
@@ -156,8 +161,9 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
 /* Free everything; leaves *cta zeroed. */
 void cta_release(Cta *cta);
 
-/* The bytes cta_lend() needs for nwarps warps running kernel k. */
-size_t cta_lend_bytes(const Function *k, uint32_t nwarps);
+/* The bytes cta_lend() needs for nwarps warps running kernel k; without
+ * their kernel registers when `pooled` (below). */
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled);
 /* Before the first cta_init of a zeroed *cta: its warps, their stacks,
  * frames and kernel registers are carved from `store` (cta_lend_bytes(k,
  * nwarps) zeroed bytes, 64-byte aligned), which the caller owns and frees
@@ -165,7 +171,20 @@ size_t cta_lend_bytes(const Function *k, uint32_t nwarps);
  * at once, and one block for all of them (in huge pages, hostmem.h) costs
  * a fraction of thousands of small allocations touched for the first time.
  * CTAs of kernel k with at most nwarps warps then allocate nothing. */
-void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store);
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled);
+/* Kernel registers lent one warp at a time (cta_lend with `pooled`): the
+ * store holds none, and a warp that starts has none (kernel_regs NULL)
+ * until the caller attaches a block of warp_pooled_regs_bytes(k) bytes
+ * (64-byte aligned, any contents: the rows read before they are written
+ * are cleared), before the warp executes anything.  The caller may take
+ * it back once the warp will read or write no register again (its next
+ * instruction ends it and reads none, with no other path or frame
+ * pending): then a few blocks serve thousands of resident warps that have
+ * executed ahead to their end, for the timing model.  Detaching returns
+ * the block (NULL when there was none). */
+size_t warp_pooled_regs_bytes(const Function *k);
+void warp_attach_regs(Warp *w, uint64_t *regs);
+uint64_t *warp_detach_regs(Warp *w);
 
 /* Execute the warp's next instruction.  Returns false with a WS_ERR_FAULT
  * error on a kernel fault; the CTA is then unusable. */

@@ -18,11 +18,15 @@
  *
  * Host speed: a large grid keeps thousands of warps resident, so a warp's
  * state has usually left the host's cache by the time it issues again;
- * issuing an instruction that ran ahead touches only its slot (not the
- * Warp or its CTA), and slots are aligned to host cache lines.  All the
- * SMs' arrays and their resident warps are one block in huge pages
- * (sm_layout), made once per launch: touching tens of MiB of fresh 4 KiB
- * pages cost short launches more than simulating them.
+ * issuing an instruction that ran ahead touches only its slot and its
+ * run-ahead list (not the Warp or its CTA), and slots are aligned to host
+ * cache lines.  All the SMs' arrays and their resident warps are one block
+ * in huge pages (sm_layout), made once per launch: touching tens of MiB of
+ * fresh 4 KiB pages cost short launches more than simulating them.  Most
+ * of those bytes were warps' registers; a kernel whose warps run ahead to
+ * their end (load, compute, store) needs them only until then, so there
+ * they come from a pool per SM (slot_lend_regs) and the SM's resident
+ * warps share a few blocks.
  *
  * Stall accounting is interval-based: when a warp issues at cycle t, the
  * cycles since it last issued are split into the reasons that held it
@@ -124,28 +128,39 @@ enum { SLOT_IDLE, SLOT_READY, SLOT_WAITING, SLOT_PENDING };
 /* Quantum mode: a register whose load is timed after its quantum. */
 #define TIME_PENDING ((uint64_t)1 << 55)
 
-/* How many instructions a warp executes ahead of their issue (below). */
-#define AHEAD_MAX 16
-/* Of those, global accesses whose addresses wait in the SM's records for
+/* How many instructions a warp executes ahead of their issue in one run
+ * (below).  Long runs execute a warp the way functional mode does, while
+ * its registers are in the host's cache, and let a warp of a short kernel
+ * reach its end at once (then its registers go back, slot_lend_regs); the
+ * lists they leave are a few bytes an instruction. */
+#define AHEAD_MAX 256
+/* Of those, global accesses whose addresses wait in the slot's records for
  * their issue, which times them (AHEAD_RECORDED). */
-#define AHEAD_RECORDS 4
-/* ahead_wavefronts[i] of a step whose access waits in a record; the cost of
- * a short access is at most 128 wavefronts (smem_banks) */
+#define AHEAD_RECORDS 16
+/* AheadStep.wavefronts of a step whose access waits in a record; the cost
+ * of a short access is at most 128 wavefronts (smem_banks) */
 #define AHEAD_RECORDED UINT8_MAX
 
-/* A global access run ahead, waiting in its SM's records for its issue:
+/* An instruction executed ahead of its issue: its pc and, for a shared,
+ * constant or parameter access, what its addresses cost
+ * (memsys_short_access); AHEAD_RECORDED for a global access, whose
+ * addresses wait in the slot's next record; 0 for others. */
+typedef struct {
+    uint16_t pc;
+    uint8_t wavefronts;
+} AheadStep;
+
+/* A global access run ahead, waiting in its slot's records for its issue:
  * coalesced already where that saves (memsys_coalesce_ahead), which reads
  * its addresses while they are in the host's cache, else the addresses.
- * The flag and a coalesced access's first transactions share a host cache
- * line, so issuing one mostly touches that line alone, where reading the
- * 32 addresses touched four more, long out of the cache by then. */
+ * The record is this head, then the CoalescedAccess up to its last
+ * transaction (memsys reads no further) or the WarpAccess, so that a
+ * warp's records are a few dozen bytes an access. */
 typedef struct {
-    _Alignas(64) bool coalesced;
-    union {
-        CoalescedAccess pre; /* coalesced */
-        WarpAccess raw;      /* not */
-    };
-} AheadRecord;
+    uint32_t bytes;      /* of the record, head included: a multiple of 8 */
+    bool coalesced;
+} AheadRecordHead;
+G_STATIC_ASSERT(sizeof(AheadRecordHead) == 8);
 
 /* Two host cache lines, aligned (the array is): issuing touches most
  * fields, and a warp is rarely still in the host's cache when it issues
@@ -174,16 +189,14 @@ typedef struct {
     bool at_barrier;
     bool resume_valid, resume_live;
     /* instructions executed ahead of their issue, to be issued in order:
-     * ahead_pc[ahead_at .. nahead) of `func`; then ahead_error, if the
-     * next one faulted.
-     * ahead_wavefronts: of a shared, constant or parameter access among
-     * them, what its addresses cost (memsys_short_access); AHEAD_RECORDED
-     * for a global access, whose addresses are the SM's record
-     * ahead_records[k] for the k-th of them; 0 for others */
-    uint8_t nahead, ahead_at;
-    uint16_t ahead_pc[AHEAD_MAX];
-    uint8_t ahead_wavefronts[AHEAD_MAX];
-    uint8_t ahead_records[AHEAD_RECORDS], ahead_record_at;
+     * ahead[ahead_at .. nahead) of `func`; then ahead_error, if the next
+     * one faulted.  The records of their global accesses, in step order,
+     * from records + record_at.  Both buffers are the slot's (g_malloc),
+     * kept for its next warps, ahead_cap steps and records_cap bytes. */
+    AheadStep *ahead;
+    uint8_t *records;
+    uint32_t nahead, ahead_at, ahead_cap;
+    uint32_t record_at, records_cap;
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -284,11 +297,10 @@ typedef struct {
      * at 2 KB apiece that was 0.1 ms of page faults per launch */
     WarpAccess *log;
     WarpAccess *ahead_log; /* the same for the accesses of instructions run ahead */
-    /* global accesses run ahead, waiting for their issue: records[i] for
-     * each i not in free_records[0 .. nfree_records) */
-    AheadRecord *records;
-    uint8_t *free_records;
-    uint32_t nfree_records;
+    /* Model.pool_regs: register blocks given back, and how many of its
+     * blocks in Model.regs_pool the SM has used */
+    uint64_t **free_regs;
+    uint32_t nfree_regs, regs_made;
     /* where the SM's counts go: the launch's, or its host thread's */
     TimingStats *ts;
     LaunchStats *stats;
@@ -358,7 +370,12 @@ typedef struct {
     uint8_t **may_run_ahead; /* [func][pc]: see may_run_ahead() */
     bool run_ahead;
     bool run_ahead_global; /* global accesses too (may_run_ahead) */
-    uint32_t nrecords;   /* Sm.records per SM */
+    /* warps' kernel registers come from their SM's pool (slot_lend_regs)
+     * and go back once a warp has run ahead to its end */
+    bool pool_regs;
+    size_t pool_block_bytes;  /* one warp's registers (warp_pooled_regs_bytes) */
+    uint8_t *regs_pool;       /* block j of SM i at (j * nsms + i) * pool_block_bytes */
+    size_t regs_pool_bytes;
     uint32_t max_regs;
     uint64_t *shared_offset;
     uint32_t shared_size;
@@ -523,7 +540,7 @@ static WakeEntry heap_pop(WakeHeap *h)
 }
 
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
-G_STATIC_ASSERT(AHEAD_MAX <= 32); /* AheadCtx.accessed */
+G_STATIC_ASSERT(AHEAD_MAX <= UINT16_MAX + 1u); /* WarpSlot.nahead fits a run */
 G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
 
 static uint64_t rotate_right(uint64_t x, unsigned n)
@@ -826,6 +843,28 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bo
     return record ? RUN_AHEAD_RECORD : access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 
+/* ret or exit with no guard: at the bottom of a kernel's stack, the
+ * warp's last instruction, which reads no register. */
+static bool ends_warp_alone(const Insn *in)
+{
+    return (in->op == OP_RET || in->op == OP_EXIT) && in->guard == NO_INDEX;
+}
+
+/* Whether every warp of the kernel can run ahead to its end, where it
+ * needs its registers no more (Model.pool_regs): no calls, and each
+ * instruction may run ahead (given its limits) or ends the warp alone. */
+static bool kernel_runs_ahead_to_end(const Model *md, bool calls)
+{
+    if (!md->run_ahead || calls)
+        return false;
+    uint32_t k = md->spec.kernel;
+    const Function *fn = module_func(md->m, k);
+    for (uint32_t i = 0; i < md->ninsns[k]; i++)
+        if (md->may_run_ahead[k][i] == RUN_AHEAD_NO && !ends_warp_alone(func_insn(fn, i)))
+            return false;
+    return md->ninsns[k] > 0;
+}
+
 /* Scoreboard entries by register row (Cfg.slot_of): registers never live
  * at once share an entry as they share a row.  A warp's scoreboard is then
  * as small as its register file (stencil's kernel: 19 entries for 70
@@ -1004,6 +1043,7 @@ static void decode_module(Model *md)
     }
     g_free(reachable);
     md->max_regs = MAX(md->max_regs, 1u);
+    md->pool_regs = kernel_runs_ahead_to_end(md, calls);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1021,7 +1061,7 @@ static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s
     s->next = NULL;
     if (s->ahead_at < s->nahead) {
         f = s->func;
-        pc = s->ahead_pc[s->ahead_at];
+        pc = s->ahead[s->ahead_at].pc;
     } else if (s->resume_valid) {
         if (!s->resume_live)
             return;
@@ -1058,10 +1098,10 @@ static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s
 }
 
 /* The warp's next instruction ran ahead and is a global access, waiting
- * in the SM's record ahead_records[ahead_record_at] for its issue. */
+ * in the slot's record at record_at for its issue. */
 static inline bool slot_next_recorded(const WarpSlot *s)
 {
-    return s->ahead_at < s->nahead && s->ahead_wavefronts[s->ahead_at] == AHEAD_RECORDED;
+    return s->ahead_at < s->nahead && s->ahead[s->ahead_at].wavefronts == AHEAD_RECORDED;
 }
 
 static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
@@ -1069,7 +1109,7 @@ static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
     slot_peek_insn(md, sm, s);
     /* issuing reads the record, after other warps have issued */
     if (slot_next_recorded(s))
-        __builtin_prefetch(&sm->records[s->ahead_records[s->ahead_record_at]]);
+        __builtin_prefetch(s->records + s->record_at);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
 }
 
@@ -1314,13 +1354,12 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->wheel.bucket = carve(c, WHEEL_SIZE * sm->wheel.words * sizeof(uint64_t));
     sm->log = carve(c, sizeof *sm->log);
     sm->ahead_log = carve(c, sizeof *sm->ahead_log);
+    sm->free_regs = md->pool_regs ? carve(c, n * sizeof(uint64_t *)) : NULL;
     sm->req = carve(c, sizeof *sm->req);
-    sm->records = carve(c, md->nrecords * sizeof(AheadRecord));
-    sm->free_records = carve(c, md->nrecords);
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
-        void *store = carve(c, cta_lend_bytes(k, wpb));
+        void *store = carve(c, cta_lend_bytes(k, wpb, md->pool_regs));
         if (store) /* not touched yet: whoever dispatches there does (dispatch_sms) */
             sm->ctas[i].store = store;
     }
@@ -1340,9 +1379,6 @@ static void sm_prepare(const Model *md, Sm *sm)
         sm->last[k] = UINT32_MAX;
         sm->sched_slots[k] = (sm->nslots + md->schedulers - 1 - k) / md->schedulers;
     }
-    for (uint32_t i = 0; i < md->nrecords; i++)
-        sm->free_records[i] = (uint8_t)i;
-    sm->nfree_records = md->nrecords;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1358,6 +1394,32 @@ static void sm_activity(Sm *sm, uint64_t t, bool becomes_busy)
 
 static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s);
 
+/* Model.pool_regs: a warp about to start gets a register block from its
+ * SM, the one given back last (in the host's cache, its pages touched),
+ * else one the SM never used.  Blocks lie SM after SM in the pool, so the
+ * few each SM uses when its warps run to their end at once are the
+ * pool's first pages. */
+static void slot_lend_regs(const Model *md, Sm *sm, WarpSlot *s)
+{
+    uint64_t *regs;
+    if (sm->nfree_regs) {
+        regs = sm->free_regs[--sm->nfree_regs];
+    } else {
+        g_assert(sm->regs_made < sm->nslots); /* a block per resident warp at most */
+        size_t j = sm->regs_made++;
+        regs = (uint64_t *)(void *)(md->regs_pool + (j * md->nsms + sm->id) * md->pool_block_bytes);
+    }
+    warp_attach_regs(s->w, regs);
+}
+
+/* The warp's registers back to its SM's pool, when it has them. */
+static void slot_return_regs(Sm *sm, WarpSlot *s)
+{
+    uint64_t *regs = warp_detach_regs(s->w);
+    if (regs)
+        sm->free_regs[sm->nfree_regs++] = regs;
+}
+
 /* CTA `lin` (the grid's linear index) into the free CTA slot `cs` of the
  * SM, or its first free one when NULL, at cycle t, its warps aged age0,
  * age0 + 1, ... (the dispatch order, which greedy-then-oldest follows). */
@@ -1371,7 +1433,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
     uint32_t ci = (uint32_t)(cs - sm->ctas);
     uint32_t wpb = md->ts->occ.warps_per_block;
     if (cs->store) {
-        cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store);
+        cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store, md->pool_regs);
         cs->store = NULL;
     }
     Dim3 id = launch_cta_id(&md->spec, lin);
@@ -1391,7 +1453,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
         s->w = &cs->cta.warps[i];
         s->cs = cs;
         s->w->mem_log = sm->log;
-        s->nahead = s->ahead_at = s->ahead_record_at = 0;
+        s->nahead = s->ahead_at = s->record_at = 0;
         g_clear_error(&s->ahead_error);
         uint64_t *sb = slot_scoreboard(md, sm, s);
         for (uint32_t r = 0; r < md->max_regs; r++)
@@ -1402,6 +1464,8 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
         sm->stores_reach_l2[cs->first_slot + i] = t;
         sm->age[cs->first_slot + i] = age0 + i;
         s->at_barrier = false;
+        if (md->pool_regs)
+            slot_lend_regs(md, sm, s);
         slot_run_ahead(md, sm, s);
         slot_peek(md, sm, s);
         /* waiting even when ready at t: the SM's cycle t may be under way */
@@ -1491,11 +1555,12 @@ static inline Accessed accessed_raw(const WarpAccess *a)
     return (Accessed){a, NULL, a->mask, a->size, a->space, a->write};
 }
 
-static inline Accessed accessed_record(const AheadRecord *r)
+static inline Accessed accessed_record(const AheadRecordHead *r)
 {
     if (!r->coalesced)
-        return accessed_raw(&r->raw);
-    return (Accessed){NULL, &r->pre, r->pre.mask, r->pre.size, SPACE_GLOBAL, r->pre.write};
+        return accessed_raw((const WarpAccess *)(const void *)(r + 1));
+    const CoalescedAccess *pre = (const CoalescedAccess *)(const void *)(r + 1);
+    return (Accessed){NULL, pre, pre->mask, pre->size, SPACE_GLOBAL, pre->write};
 }
 
 static TimelineMemKind tl_mem_kind(const Insn *in, const Accessed *a)
@@ -1617,8 +1682,10 @@ static G_GNUC_NO_INLINE void issue_sync(Model *md, Sm *sm, WarpSlot *s, const TI
     s->fetch_ready = go;
 }
 
-static void finish_warp(Sm *sm, WarpSlot *s, uint64_t t)
+static void finish_warp(const Model *md, Sm *sm, WarpSlot *s, uint64_t t)
 {
+    if (md->pool_regs)
+        slot_return_regs(sm, s);
     if (G_UNLIKELY(sm->tl))
         timeline_warp_end(sm->tl, (uint32_t)(s - sm->slots));
     sm->ts->warp_active_cycles += t + 1 - sm->start[s - sm->slots];
@@ -1646,37 +1713,47 @@ static bool request_goes_beyond(const MemRequest *r)
 typedef struct {
     Model *md;
     Sm *sm;
+    WarpSlot *s;
     const StepPos *steps;
-    uint32_t accessed;   /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
+    uint64_t accessed[AHEAD_MAX / 64]; /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
     uint8_t wavefronts[AHEAD_MAX];
-    uint8_t records[AHEAD_RECORDS]; /* the SM's records taken, in step order */
-    uint32_t nrecords;
+    uint32_t records_len; /* bytes of the slot's records written */
 } AheadCtx;
 
+static uint8_t *slot_records_room(WarpSlot *s, uint32_t used, uint32_t more)
+{
+    if (used + more > s->records_cap) {
+        s->records_cap = MAX(used + more, MAX(s->records_cap * 2, 512u));
+        s->records = g_realloc(s->records, s->records_cap);
+    }
+    return s->records + used;
+}
+
 /* An access run ahead: a global one (global_recordable) goes into a record
- * of the SM until its issue times it; one that address_timed() allows is
+ * of the slot until its issue times it; one that address_timed() allows is
  * counted now, its cost kept for its issue, which needs nothing else
  * (memsys_short_access). */
 static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
 {
     AheadCtx *a = data;
     g_assert(step < AHEAD_MAX);
-    a->accessed |= 1u << step;
+    a->accessed[step / 64] |= 1ull << step % 64;
     const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     if (a->md->may_run_ahead[a->steps[step].func][a->steps[step].pc] == RUN_AHEAD_RECORD) {
-        /* max_records said there is one */
-        g_assert(a->sm->nfree_records && a->nrecords < AHEAD_RECORDS);
-        uint8_t r = a->sm->free_records[--a->sm->nfree_records];
-        AheadRecord *rec = &a->sm->records[r];
-        rec->coalesced = memsys_coalesce_ahead(a->md->mem, in, log, &rec->pre);
-        if (!rec->coalesced)
-            memcpy(&rec->raw, log, sizeof *log);
-        a->records[a->nrecords++] = r;
+        CoalescedAccess pre;
+        bool coalesced = memsys_coalesce_ahead(a->md->mem, in, log, &pre);
+        const void *body = coalesced ? (const void *)&pre : (const void *)log;
+        size_t len = coalesced ? offsetof(CoalescedAccess, trans) + pre.ntrans * sizeof(MemTransaction) : sizeof *log;
+        uint32_t bytes = (uint32_t)((sizeof(AheadRecordHead) + len + 7) & ~(size_t)7);
+        uint8_t *at = slot_records_room(a->s, a->records_len, bytes);
+        *(AheadRecordHead *)(void *)at = (AheadRecordHead){bytes, coalesced};
+        memcpy(at + sizeof(AheadRecordHead), body, len);
+        a->records_len += bytes;
         a->wavefronts[step] = AHEAD_RECORDED;
         return;
     }
     if (a->md->tinsn[a->steps[step].func][a->steps[step].pc].operand) {
-        a->accessed &= ~(1u << step);
+        a->accessed[step / 64] &= ~(1ull << step % 64);
         return;
     }
     MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
@@ -1696,25 +1773,33 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         uint32_t n = 0;
         /* a fault is kept in ahead_error until its instruction issues */
         StepPos steps[AHEAD_MAX];
-        AheadCtx ctx = {.md = md, .sm = sm, .steps = steps};
-        AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, MIN(sm->nfree_records, AHEAD_RECORDS)};
+        AheadCtx ctx = {.md = md, .sm = sm, .s = s, .steps = steps};
+        AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, md->run_ahead_global ? AHEAD_RECORDS : 0};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
         steps_func = n ? steps[0].func : 0;
         /* may_run_ahead() allows no call or return, and no pc past 16 bits */
         g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
-        for (uint32_t i = 0; i < n; i++) {
-            s->ahead_pc[i] = (uint16_t)steps[i].pc;
-            s->ahead_wavefronts[i] = ctx.accessed >> i & 1 ? ctx.wavefronts[i] : 0;
+        if (n > s->ahead_cap) {
+            s->ahead_cap = MAX(n, MIN(MAX(s->ahead_cap * 2, 32u), (uint32_t)AHEAD_MAX));
+            g_free(s->ahead);
+            s->ahead = g_new(AheadStep, s->ahead_cap);
         }
-        s->nahead = (uint8_t)n;
+        for (uint32_t i = 0; i < n; i++)
+            s->ahead[i] = (AheadStep){(uint16_t)steps[i].pc,
+                                      ctx.accessed[i / 64] >> i % 64 & 1 ? ctx.wavefronts[i] : 0};
+        s->nahead = n;
         s->ahead_at = 0;
-        memcpy(s->ahead_records, ctx.records, ctx.nrecords);
-        s->ahead_record_at = 0;
+        s->record_at = 0;
     }
     uint32_t resume_func = 0; /* none when the warp is done */
     s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
     s->resume_valid = true;
+    /* what is left to execute at issue is the end alone: the registers
+     * can serve the SM's next warp */
+    if (md->pool_regs && s->resume_live && w->kernel_regs && w->depth == 1 && w->nframes == 1 && !s->ahead_error &&
+        ends_warp_alone(func_insn(module_func(md->m, resume_func), s->resume_pc)))
+        slot_return_regs(sm, s);
     /* where the steps ran ahead, and the resume point when there are none */
     s->func = s->nahead ? steps_func : resume_func;
 }
@@ -1820,16 +1905,20 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
      * warp or its CTA: their host cache lines stay untouched. */
     bool stepped = false;
     uint32_t ahead_wavefronts = 0;
-    int record = -1; /* the record of its access (AHEAD_RECORDED), given back below */
+    /* the record of its access (AHEAD_RECORDED): the slot's buffer is not
+     * written again before the warp executes at issue, after this */
+    const AheadRecordHead *record = NULL;
     if (s->ahead_at < s->nahead) { /* executed already */
-        ahead_wavefronts = s->ahead_wavefronts[s->ahead_at];
+        AheadStep step = s->ahead[s->ahead_at++];
+        ahead_wavefronts = step.wavefronts;
         if (ahead_wavefronts == AHEAD_RECORDED) {
-            record = s->ahead_records[s->ahead_record_at++];
+            record = (const AheadRecordHead *)(const void *)(s->records + s->record_at);
+            s->record_at += record->bytes;
             ahead_wavefronts = 0;
         }
-        info = (StepInfo){.func = s->func, .pc = s->ahead_pc[s->ahead_at++], .active = 1};
+        info = (StepInfo){.func = s->func, .pc = step.pc, .active = 1};
         if (s->ahead_at == s->nahead)
-            s->ahead_at = s->nahead = s->ahead_record_at = 0;
+            s->ahead_at = s->nahead = s->record_at = 0;
     } else if (s->ahead_error) { /* the fault of the instruction issued now */
         g_propagate_error(error, g_steal_pointer(&s->ahead_error));
         return false;
@@ -1859,7 +1948,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
     uint64_t ready = t + md->latency[done->shared_out][done->lat];
     uint8_t state = done->result_state;
     /* what the instruction accessed: the log has it unless it ran ahead */
-    Accessed access = record >= 0 ? accessed_record(&sm->records[record]) : accessed_raw(sm->log);
+    Accessed access = record ? accessed_record(record) : accessed_raw(sm->log);
     if (access.mask && !done->operand) {
         const Insn *in = func_insn(module_func(md->m, info.func), info.pc);
         uint64_t local_id = (uint64_t)sm->id * sm->nslots + (uint64_t)(s - sm->slots);
@@ -1920,8 +2009,6 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
         ready = ahead_access_ready(md, sm, sched, done, ahead_wavefronts, t);
         state = STATE_SHORT_SCOREBOARD;
     }
-    if (record >= 0)
-        sm->free_records[sm->nfree_records++] = (uint8_t)record;
     slot_issued(md, sm, s, done, t, ready, state);
     if (G_UNLIKELY(done->sync))
         issue_sync(md, sm, s, done, info.func, info.pc, t);
@@ -1930,7 +2017,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
 
     bool warp_done = stepped && w->state == WARP_DONE;
     if (warp_done)
-        finish_warp(sm, s, t);
+        finish_warp(md, sm, s, t);
     else
         slot_peek(md, sm, s);
     /* a barrier may have completed, by this arrival or by this warp exiting */
@@ -1981,9 +2068,9 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
     uint64_t *ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
     account_wait(md, sm, s, t, sched, ufree);
     ready_clear(md, sm, k); /* pick() took it from the ready set */
-    uint32_t wavefronts = s->ahead_wavefronts[s->ahead_at];
+    uint32_t wavefronts = s->ahead[s->ahead_at].wavefronts;
     if (++s->ahead_at == s->nahead)
-        s->ahead_at = s->nahead = s->ahead_record_at = 0;
+        s->ahead_at = s->nahead = s->record_at = 0;
     sm->issued++;
     if (!md->by_quanta)
         md->issued++;
@@ -2085,8 +2172,11 @@ static void model_free(Model *md)
         Sm *sm = &md->sms[i];
         for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) /* NULL: never prepared */
             cta_release(&sm->ctas[c].cta);
-        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++)
+        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++) {
             g_clear_error(&sm->slots[k].ahead_error);
+            g_free(sm->slots[k].ahead);
+            g_free(sm->slots[k].records);
+        }
         for (int g = 0; g < 2; g++) {
             if (sm->deferred[g].recs)
                 g_array_free(sm->deferred[g].recs, TRUE);
@@ -2097,6 +2187,7 @@ static void model_free(Model *md)
         }
     }
     g_aligned_free(md->sms);
+    hostmem_free(md->regs_pool, md->regs_pool_bytes);
     keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
@@ -2992,11 +3083,6 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     uint32_t max_slots = 1;
     for (uint32_t i = 0; i < md.nsms; i++)
         max_slots = MAX(max_slots, md.sms[i].nslots);
-    /* one global access ahead per warp on average is plenty: with no
-     * record left, a warp executes its next one at issue.  (Two per warp
-     * cost 2.5 MB more host memory on a full H200, 320 B a record, first
-     * touched during the launch, for 0.1-0.2 % fewer host instructions.) */
-    md.nrecords = md.run_ahead_global ? MIN(max_slots, 128u) : 0;
     md.slot_sched = g_new(uint16_t, max_slots);
     md.slot_bit = g_new(uint16_t, max_slots);
     for (uint32_t k = 0; k < max_slots; k++) {
@@ -3016,6 +3102,11 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     if (!md.block) {
         md.block = hostmem_alloc0(md.block_bytes);
         md.block_made = md.block_bytes;
+    }
+    if (md.pool_regs) { /* untouched beyond the blocks the SMs take */
+        md.pool_block_bytes = warp_pooled_regs_bytes(module_func(md.m, md.spec.kernel));
+        md.regs_pool_bytes = MAX((size_t)max_slots * md.nsms * md.pool_block_bytes, 1u);
+        md.regs_pool = hostmem_alloc(md.regs_pool_bytes);
     }
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];

@@ -829,6 +829,34 @@ START_TEST(run_ahead_changes_nothing)
 }
 END_TEST
 
+/* A kernel whose warps run ahead to their end gives their registers back
+ * as they get there, to serve the SM's next warps (timing.c, pool_regs):
+ * a block lent again starts with the registers read before written
+ * cleared, as a new warp's.  Every warp leaves tid + 1000 in %r9, which
+ * it reads before writing; the last CTA, whose warps run on blocks used
+ * by hundreds before them, stores what it got. */
+static const char pooled_regs_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u32 last)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n"
+    ".reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [last];\ncvta.to.global.u64 %rd2, %rd1;\n"
+    "mov.u32 %r2, %ctaid.x;\nmov.u32 %r4, %tid.x;\nadd.u32 %r9, %r9, %r4;\nadd.u32 %r9, %r9, 1000;\n"
+    "setp.eq.u32 %p1, %r2, %r1;\nmul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "@%p1 st.global.u32 [%rd4], %r9;\nret;\n}\n";
+
+START_TEST(pooled_registers_start_clean)
+{
+    uint32_t grid = 132 * 16 + 1;
+    Result ahead, issued;
+    run_timed_budget(pooled_regs_ptx, grid, 128, 128 * 4, grid - 1, 16, "h200", no_overrides, 0, &ahead);
+    run_timed_budget(pooled_regs_ptx, grid, 128, 128 * 4, grid - 1, 16, "h200", no_overrides, 1u << 30, &issued);
+    for (uint32_t i = 0; i < 128; i++)
+        ck_assert_uint_eq(((const uint32_t *)ahead.out)[i], i + 1000);
+    ck_assert_uint_eq(ahead.ts.cycles, issued.ts.cycles);
+    ck_assert(memcmp(ahead.out, issued.out, sizeof ahead.out) == 0);
+}
+END_TEST
+
 /* A timed CTA's warps start in storage the model lends them (exec.h,
  * cta_lend): a reconvergence stack deeper and a call chain longer than
  * what is lent must move to the warp's own, and the next CTA in that slot
@@ -928,6 +956,7 @@ static Suite *suite(void)
     tcase_add_test(t, barrier_chain_costs_counts_and_reset);
     tcase_add_test(t, fence_waits_for_stores_then_its_latency);
     tcase_add_test(t, run_ahead_changes_nothing);
+    tcase_add_test(t, pooled_registers_start_clean);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
     tcase_add_test(t, deep_calls_outgrow_lent_storage);
     tcase_add_test(t, host_threads_pin_and_unpin);
