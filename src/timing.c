@@ -540,7 +540,7 @@ static WakeEntry heap_pop(WakeHeap *h)
 }
 
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
-G_STATIC_ASSERT(AHEAD_MAX <= UINT16_MAX + 1u); /* WarpSlot.nahead fits a run */
+G_STATIC_ASSERT(AHEAD_MAX % 64 == 0); /* AheadCtx.accessed */
 G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
 
 static uint64_t rotate_right(uint64_t x, unsigned n)
