@@ -1071,16 +1071,22 @@ static uint32_t lend_frames_cap(const Function *k)
     return k->calls->len ? FRAMES_CAP0 : 1;
 }
 
-size_t warp_pooled_regs_bytes(const Function *k)
+/* One warp's kernel registers as lent: in a store, or a pool's block. */
+static size_t lend_regs_bytes(const Function *k)
 {
     return lend_round(kernel_regs_len(k) * sizeof(uint64_t));
+}
+
+size_t warp_pooled_regs_bytes(const Function *k)
+{
+    return lend_regs_bytes(k);
 }
 
 /* One warp's share of a lent store: its stack, frames, registers, params. */
 static size_t lend_warp_bytes(const Function *k, bool pooled)
 {
     return lend_round(lend_stack_cap(k) * sizeof(StackEntry)) + lend_round(lend_frames_cap(k) * sizeof(Frame)) +
-           (pooled ? 0 : warp_pooled_regs_bytes(k)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
+           (pooled ? 0 : lend_regs_bytes(k)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
 }
 
 size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled)
@@ -1107,11 +1113,20 @@ void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool po
         p += lend_round(frames_cap * sizeof(Frame));
         w->kernel_regs = pooled ? NULL : (uint64_t *)(void *)p;
         w->kernel_regs_len = kernel_regs_len(k);
-        p += pooled ? 0 : warp_pooled_regs_bytes(k);
+        p += pooled ? 0 : lend_regs_bytes(k);
         w->kernel_params = p;
         w->kernel_params_len = (size_t)kernel_param_stride(k) * WARP_SIZE;
         p += lend_round(w->kernel_params_len);
     }
+}
+
+/* Kernel registers that held another warp's: the rows the kernel reads
+ * before writing them (Cfg.entry_rows) start at 0, as in fresh storage;
+ * what is left in the others cannot be read. */
+static void clear_entry_rows(const Function *k, uint64_t *regs)
+{
+    for (uint32_t i = 0; i < k->cfg->nentry_rows; i++)
+        memset(regs + (size_t)k->cfg->entry_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof(uint64_t));
 }
 
 /* Make warp i of the CTA ready to start the kernel, reusing the buffers a
@@ -1160,9 +1175,8 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
         g_free(w->kernel_regs);
         w->kernel_regs = g_new0(uint64_t, nregs);
         w->kernel_regs_len = nregs;
-    } else { /* what the last CTA left in the other rows cannot be read (Cfg.entry_rows) */
-        for (uint32_t i = 0; i < k->cfg->nentry_rows; i++)
-            memset(w->kernel_regs + (size_t)k->cfg->entry_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof(uint64_t));
+    } else {
+        clear_entry_rows(k, w->kernel_regs);
     }
     if (w->kernel_params_len < nparams) {
         g_free(w->kernel_params);
@@ -1193,15 +1207,29 @@ void warp_attach_regs(Warp *w, uint64_t *regs)
     g_assert((w->lent & WARP_LENT_POOLED) && !w->kernel_regs && w->nframes == 1);
     const Function *k = module_func(w->cta->module, w->frames[0].func);
     w->kernel_regs = regs;
-    for (uint32_t i = 0; i < k->cfg->nentry_rows; i++)
-        memset(regs + (size_t)k->cfg->entry_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof(uint64_t));
+    clear_entry_rows(k, regs);
     w->frames[0].regs = regs;
+}
+
+/* Whether what the warp has left to execute reads and writes no register:
+ * nothing, or one unguarded ret or exit of its kernel on its only path. */
+static bool warp_done_with_regs(const Warp *w)
+{
+    if (w->state == WARP_DONE || w->depth == 0)
+        return true;
+    if (w->state != WARP_READY || w->depth != 1 || w->nframes != 1)
+        return false;
+    const Function *fn = module_func(w->cta->module, w->frames[0].func);
+    uint32_t pc = w->stack[0].pc;
+    return pc < func_ninsns(fn) && insn_ends_warp_alone(func_insn(fn, pc));
 }
 
 uint64_t *warp_detach_regs(Warp *w)
 {
     g_assert(w->lent & WARP_LENT_POOLED);
     uint64_t *regs = w->kernel_regs;
+    if (!regs || !warp_done_with_regs(w))
+        return NULL;
     w->kernel_regs = NULL;
     if (w->nframes)
         w->frames[0].regs = NULL;

@@ -166,7 +166,7 @@ void cta_release(Cta *cta);
 size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled);
 /* Before the first cta_init of a zeroed *cta: its warps, their stacks,
  * frames and kernel registers are carved from `store` (cta_lend_bytes(k,
- * nwarps) zeroed bytes, 64-byte aligned), which the caller owns and frees
+ * nwarps, pooled) zeroed bytes, 64-byte aligned), which the caller owns and frees
  * after cta_release.  Why: a timed launch keeps thousands of warps resident
  * at once, and one block for all of them (in huge pages, hostmem.h) costs
  * a fraction of thousands of small allocations touched for the first time.
@@ -176,15 +176,23 @@ void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool po
  * store holds none, and a warp that starts has none (kernel_regs NULL)
  * until the caller attaches a block of warp_pooled_regs_bytes(k) bytes
  * (64-byte aligned, any contents: the rows read before they are written
- * are cleared), before the warp executes anything.  The caller may take
- * it back once the warp will read or write no register again (its next
- * instruction ends it and reads none, with no other path or frame
- * pending): then a few blocks serve thousands of resident warps that have
- * executed ahead to their end, for the timing model.  Detaching returns
- * the block (NULL when there was none). */
+ * are cleared), before the warp executes anything.  Detaching takes it
+ * back once the warp will read or write no register again (it is done, or
+ * its next instruction ends it alone, insn_ends_warp_alone(), with no
+ * other path or frame pending) and returns it; else, or when the warp has
+ * none, it returns NULL and changes nothing.  Then a few blocks serve
+ * thousands of resident warps that have executed ahead to their end, for
+ * the timing model. */
 size_t warp_pooled_regs_bytes(const Function *k);
 void warp_attach_regs(Warp *w, uint64_t *regs);
 uint64_t *warp_detach_regs(Warp *w);
+
+/* ret or exit with no guard: at the bottom of a kernel's stack, a warp's
+ * last instruction, which reads no register. */
+static inline bool insn_ends_warp_alone(const Insn *in)
+{
+    return (in->op == OP_RET || in->op == OP_EXIT) && in->guard == NO_INDEX;
+}
 
 /* Execute the warp's next instruction.  Returns false with a WS_ERR_FAULT
  * error on a kernel fault; the CTA is then unusable. */

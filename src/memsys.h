@@ -104,9 +104,10 @@ uint64_t memsys_access_beyond(MemSys *ms, uint64_t now, const MemRequest *r, Mem
  * then memsys_access_sm_coalesced() and memsys_access_coalesced() at issue
  * are memsys_access_sm() and memsys_access() of the access, with the same
  * results.  They read trans[] no further than ntrans, so a caller may keep
- * a copy cut after its last transaction.  Other accesses keep their addresses: coalescing them ahead
- * would save nothing (a warp over many lines has as many transactions,
- * and the per-lane rules of cc 1.x give one per lane). */
+ * a copy cut after its last transaction.  Other accesses keep their
+ * addresses: coalescing them ahead would save nothing (a warp over many
+ * lines has as many transactions, and the per-lane rules of cc 1.x give
+ * one per lane). */
 #define MEMSYS_AHEAD_TRANS 8
 typedef struct {
     uint32_t mask;          /* the lanes that accessed */

@@ -843,13 +843,6 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bo
     return record ? RUN_AHEAD_RECORD : access ? RUN_AHEAD_ACCESS : RUN_AHEAD_YES;
 }
 
-/* ret or exit with no guard: at the bottom of a kernel's stack, the
- * warp's last instruction, which reads no register. */
-static bool ends_warp_alone(const Insn *in)
-{
-    return (in->op == OP_RET || in->op == OP_EXIT) && in->guard == NO_INDEX;
-}
-
 /* Whether every warp of the kernel can run ahead to its end, where it
  * needs its registers no more (Model.pool_regs): no calls, and each
  * instruction may run ahead (given its limits) or ends the warp alone. */
@@ -860,7 +853,7 @@ static bool kernel_runs_ahead_to_end(const Model *md, bool calls)
     uint32_t k = md->spec.kernel;
     const Function *fn = module_func(md->m, k);
     for (uint32_t i = 0; i < md->ninsns[k]; i++)
-        if (md->may_run_ahead[k][i] == RUN_AHEAD_NO && !ends_warp_alone(func_insn(fn, i)))
+        if (md->may_run_ahead[k][i] == RUN_AHEAD_NO && !insn_ends_warp_alone(func_insn(fn, i)))
             return false;
     return md->ninsns[k] > 0;
 }
@@ -1412,7 +1405,8 @@ static void slot_lend_regs(const Model *md, Sm *sm, WarpSlot *s)
     warp_attach_regs(s->w, regs);
 }
 
-/* The warp's registers back to its SM's pool, when it has them. */
+/* The warp's registers back to its SM's pool, when it has them and needs
+ * them no more (warp_detach_regs). */
 static void slot_return_regs(Sm *sm, WarpSlot *s)
 {
     uint64_t *regs = warp_detach_regs(s->w);
@@ -1795,10 +1789,9 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
     uint32_t resume_func = 0; /* none when the warp is done */
     s->resume_live = warp_peek(w, &resume_func, &s->resume_pc);
     s->resume_valid = true;
-    /* what is left to execute at issue is the end alone: the registers
-     * can serve the SM's next warp */
-    if (md->pool_regs && s->resume_live && w->kernel_regs && w->depth == 1 && w->nframes == 1 && !s->ahead_error &&
-        ends_warp_alone(func_insn(module_func(md->m, resume_func), s->resume_pc)))
+    /* when what is left to execute at issue is the end alone, the
+     * registers can serve the SM's next warp */
+    if (md->pool_regs)
         slot_return_regs(sm, s);
     /* where the steps ran ahead, and the resume point when there are none */
     s->func = s->nahead ? steps_func : resume_func;
