@@ -122,27 +122,53 @@ void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegLi
     insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
+void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
+{
+    const Cfg *c = f->cfg;
+    if (!c)
+        return;
+    uint64_t *live = g_new(uint64_t, MAX(c->words, 1u));
+    CfgRegList uses = {0}, defs = {0};
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+        const BasicBlock *bb = &c->blocks[b];
+        memcpy(live, c->live_out + (size_t)b * c->words, c->words * sizeof *live);
+        /* what is live before an instruction is live after the one above:
+         * its reads, and what was live after it unless it surely replaces it */
+        for (uint32_t i = bb->last + 1; i-- > bb->first;) {
+            visit(i, live, user);
+            const Insn *in = func_insn(f, i);
+            cfg_insn_regs(f, in, &uses, &defs);
+            for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n; j++)
+                live[defs.v[j] / 64] &= ~(1ull << (defs.v[j] % 64));
+            for (uint32_t j = 0; j < uses.n; j++)
+                live[uses.v[j] / 64] |= 1ull << (uses.v[j] % 64);
+        }
+    }
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    g_free(live);
+}
+
+typedef struct {
+    uint32_t pc, reg;
+    bool live;
+} LiveQuery;
+
+static void answer_query(uint32_t pc, const uint64_t *live, void *user)
+{
+    LiveQuery *q = user;
+    if (pc == q->pc)
+        q->live = cfg_reg_in(live, q->reg);
+}
+
 bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg)
 {
     const Cfg *c = f->cfg;
     if (!c || pc >= c->ninsns || reg >= c->nregs)
         return true;
-    uint32_t b = c->block_of[pc];
-    CfgRegList uses = {0}, defs = {0};
-    int live = -1; /* undecided */
-    for (uint32_t i = pc + 1; i <= c->blocks[b].last && live < 0; i++) {
-        const Insn *in = func_insn(f, i);
-        cfg_insn_regs(f, in, &uses, &defs);
-        for (uint32_t j = 0; j < uses.n && live < 0; j++)
-            if (uses.v[j] == reg)
-                live = 1;
-        for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n && live < 0; j++)
-            if (defs.v[j] == reg)
-                live = 0;
-    }
-    cfg_reglist_clear(&uses);
-    cfg_reglist_clear(&defs);
-    return live < 0 ? cfg_live_out(c, b, reg) : live == 1;
+    LiveQuery q = {pc, reg, true};
+    cfg_walk_live_after(f, answer_query, &q);
+    return q.live;
 }
 
 uint32_t cfg_block_line(const Function *f, const BasicBlock *bb)

@@ -126,6 +126,20 @@ static inline bool cfg_live_out(const Cfg *c, uint32_t block, uint32_t reg)
  * not (an atom's becomes a red). */
 bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg);
 
+/* The same for every register and instruction at once, in one pass:
+ * visit(pc, live, user) is called once for every instruction of f, from
+ * each block's last to its first, with `live` the set of registers that
+ * cfg_reg_live_after(f, pc, reg) finds live (Cfg.words words, read with
+ * cfg_reg_in; registers from Cfg.nregs on are not in it).  Nothing is
+ * visited when f has no cfg. */
+typedef void (*CfgLiveAfterFn)(uint32_t pc, const uint64_t *live, void *user);
+void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user);
+
+static inline bool cfg_reg_in(const uint64_t *set, uint32_t reg)
+{
+    return (set[reg / 64] >> (reg % 64)) & 1;
+}
+
 /* Registers per thread for `kernel`: the max over the kernel and every
  * function it calls, transitively, of max_live_regs, plus CFG_REG_OVERHEAD,
  * at least 1 + overhead, at most 255 and at most .maxnreg when given.  An

@@ -692,7 +692,10 @@ static ControlKind control_kind(const Module *m, const Function *fn, uint32_t pc
     return loop_kept_rolled(m, fn, (uint32_t)in->opd[0].imm) ? CONTROL_LOOP_ROLLED : CONTROL_LOOP_UNROLLED;
 }
 
-static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const Insn *in, TInsn *t)
+/* `live`: the registers live after the instruction (cfg_walk_live_after),
+ * or NULL where the function has no cfg (then every one is). */
+static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const Insn *in, const uint64_t *live,
+                        TInsn *t)
 {
     *t = (TInsn){0};
     const OpInfo *op = &isa_ops[in->op];
@@ -722,7 +725,7 @@ static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const 
      * (which is also what lets registers share them by row:
      * renumber_scoreboard) */
     for (unsigned i = 0; i < use.ndst; i++)
-        if (use.dst[i] < nregs && cfg_reg_live_after(fn, pc, use.dst[i])) {
+        if (use.dst[i] < nregs && (!live || use.dst[i] >= fn->cfg->nregs || cfg_reg_in(live, use.dst[i]))) {
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.dst[i]);
             t->dst[t->ndst++] = use.dst[i];
         }
@@ -999,6 +1002,18 @@ static void mark_loops(const Function *fn, TInsn *tinsn)
     }
 }
 
+typedef struct {
+    const Module *m;
+    const Function *fn;
+    TInsn *tinsn;
+} FuncDecode;
+
+static void decode_visit(uint32_t pc, const uint64_t *live, void *user)
+{
+    const FuncDecode *d = user;
+    decode_insn(d->m, d->fn, pc, func_insn(d->fn, pc), live, &d->tinsn[pc]);
+}
+
 static void decode_module(Model *md)
 {
     const Module *m = md->m;
@@ -1024,8 +1039,13 @@ static void decode_module(Model *md)
         md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
         md->ninsns[f] = func_ninsns(fn);
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
+        if (fn->cfg) {
+            FuncDecode d = {m, fn, md->tinsn[f]};
+            cfg_walk_live_after(fn, decode_visit, &d);
+        }
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
-            decode_insn(m, fn, i, func_insn(fn, i), &md->tinsn[f][i]);
+            if (!fn->cfg)
+                decode_insn(m, fn, i, func_insn(fn, i), NULL, &md->tinsn[f][i]);
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
         }
         mark_loops(fn, md->tinsn[f]);

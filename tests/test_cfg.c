@@ -1137,6 +1137,69 @@ static void check_invariants(const Module *m, uint32_t fi)
     g_free(listed);
 }
 
+/* cfg_walk_live_after's answer for one register after one instruction,
+ * worked out the slow way it promises to equal: the rest of the block in
+ * order (a read makes it live, an unguarded write dead), else the block's
+ * live-out set. */
+static bool live_after_by_scan(const Function *f, uint32_t pc, uint32_t reg)
+{
+    const Cfg *c = f->cfg;
+    uint32_t b = c->block_of[pc];
+    CfgRegList uses = {0}, defs = {0};
+    int live = -1;
+    for (uint32_t i = pc + 1; i <= c->blocks[b].last && live < 0; i++) {
+        const Insn *in = func_insn(f, i);
+        cfg_insn_regs(f, in, &uses, &defs);
+        for (uint32_t j = 0; j < uses.n && live < 0; j++)
+            if (uses.v[j] == reg)
+                live = 1;
+        for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n && live < 0; j++)
+            if (defs.v[j] == reg)
+                live = 0;
+    }
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    return live < 0 ? cfg_live_out(c, b, reg) : live == 1;
+}
+
+typedef struct {
+    const Function *f;
+    uint32_t *visits;
+    uint64_t checked;
+} LiveWalkCheck;
+
+/* Each result and operand register of the instruction, as the walk sees it
+ * after pc, against the scan. */
+static void check_live_visit(uint32_t pc, const uint64_t *live, void *user)
+{
+    LiveWalkCheck *k = user;
+    k->visits[pc]++;
+    CfgRegList uses = {0}, defs = {0};
+    cfg_insn_regs(k->f, func_insn(k->f, pc), &uses, &defs);
+    for (int list = 0; list < 2; list++) {
+        const CfgRegList *l = list ? &uses : &defs;
+        for (uint32_t j = 0; j < l->n; j++) {
+            ck_assert_msg(cfg_reg_in(live, l->v[j]) == live_after_by_scan(k->f, pc, l->v[j]),
+                          "%s: register %u after instruction %u", k->f->name, l->v[j], pc);
+            k->checked++;
+        }
+    }
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+}
+
+/* The one-pass walk visits every instruction once and agrees with the
+ * scan on every register an instruction names; returns the checks made. */
+static uint64_t check_live_walk(const Function *f)
+{
+    LiveWalkCheck k = {f, g_new0(uint32_t, MAX(func_ninsns(f), 1u)), 0};
+    cfg_walk_live_after(f, check_live_visit, &k);
+    for (uint32_t i = 0; i < func_ninsns(f); i++)
+        ck_assert_msg(k.visits[i] == 1, "%s: instruction %u visited %u times", f->name, i, k.visits[i]);
+    g_free(k.visits);
+    return k.checked;
+}
+
 START_TEST(test_traces_invariants)
 {
     char *root = tu_source_path("traces");
@@ -1144,7 +1207,7 @@ START_TEST(test_traces_invariants)
     ck_assert_ptr_nonnull(dir);
     const char *name;
     int files = 0;
-    uint64_t regs = 0, rows = 0;
+    uint64_t regs = 0, rows = 0, live_checks = 0;
     while ((name = g_dir_read_name(dir))) {
         char *sub = g_build_filename(root, name, NULL);
         GDir *d2 = g_dir_open(sub, 0, NULL);
@@ -1163,6 +1226,7 @@ START_TEST(test_traces_invariants)
                     if (c) {
                         regs += c->nregs;
                         rows += c->nslots;
+                        live_checks += check_live_walk(module_func(m, fi));
                     }
                 }
                 files++;
@@ -1178,6 +1242,7 @@ START_TEST(test_traces_invariants)
     g_dir_close(dir);
     g_free(root);
     ck_assert_int_gt(files, 0);
+    ck_assert_uint_gt(live_checks, 1000);
     /* nvcc names a fresh virtual register for nearly every value: sharing
      * rows must shrink the register files several times over */
     ck_assert_msg(rows * 3 < regs, "%llu registers in %llu rows", (unsigned long long)regs,
