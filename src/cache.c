@@ -383,6 +383,11 @@ typedef enum { DO_READ, DO_WRITE_ALLOCATE, DO_WRITE_THROUGH } SectorOp;
  * again only all at once, so only the filled ones are searched. */
 static G_ALWAYS_INLINE inline Way *find_way(Cache *c, size_t set, uint64_t line, SectorOp op, uint32_t *evicted_dirty)
 {
+    /* a set never used holds nothing for a write to pass through, and its
+     * block need not be touched: a write-through stream to memory never
+     * read (a kernel's output) then costs no host pages */
+    if (op == DO_WRITE_THROUGH && !set_used(c, set))
+        return NULL;
     uint8_t *block = set_block(c, set);
     SetHead *head = block_head(block);
     uint64_t key = line + 1;
