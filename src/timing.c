@@ -161,6 +161,9 @@ typedef struct {
     bool coalesced;
 } AheadRecordHead;
 G_STATIC_ASSERT(sizeof(AheadRecordHead) == 8);
+/* the largest record */
+#define AHEAD_RECORD_MAX \
+    ((sizeof(AheadRecordHead) + MAX(sizeof(CoalescedAccess), sizeof(WarpAccess)) + 7) & ~(size_t)7)
 
 /* Two host cache lines, aligned (the array is): issuing touches most
  * fields, and a warp is rarely still in the host's cache when it issues
@@ -191,12 +194,15 @@ typedef struct {
     /* instructions executed ahead of their issue, to be issued in order:
      * ahead[ahead_at .. nahead) of `func`; then ahead_error, if the next
      * one faulted.  The records of their global accesses, in step order,
-     * from records + record_at.  Both buffers are the slot's (g_malloc),
-     * kept for its next warps, ahead_cap steps and records_cap bytes. */
+     * from records + record_at.  Both lie in one buffer of the slot's
+     * (g_malloc, at `ahead`, list_cap bytes), records after the steps,
+     * kept for its next warps and grown to what a run needs: tens of
+     * thousands of warps may be resident, each with its lists, and these
+     * are their pages. */
     AheadStep *ahead;
     uint8_t *records;
-    uint32_t nahead, ahead_at, ahead_cap;
-    uint32_t record_at, records_cap;
+    uint32_t nahead, ahead_at;
+    uint32_t record_at, list_cap;
 } WarpSlot;
 G_STATIC_ASSERT(sizeof(WarpSlot) == 128);
 
@@ -1731,17 +1737,11 @@ typedef struct {
     const StepPos *steps;
     uint64_t accessed[AHEAD_MAX / 64]; /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
     uint8_t wavefronts[AHEAD_MAX];
-    uint32_t records_len; /* bytes of the slot's records written */
+    uint32_t records_len; /* bytes of records written */
+    /* the records, until the run's end copies them to the slot's buffer
+     * (sized then, to what they need) */
+    _Alignas(8) uint8_t records[AHEAD_RECORDS * AHEAD_RECORD_MAX];
 } AheadCtx;
-
-static uint8_t *slot_records_room(WarpSlot *s, uint32_t used, uint32_t more)
-{
-    if (used + more > s->records_cap) {
-        s->records_cap = MAX(used + more, MAX(s->records_cap * 2, 512u));
-        s->records = g_realloc(s->records, s->records_cap);
-    }
-    return s->records + used;
-}
 
 /* An access run ahead: a global one (global_recordable) goes into a record
  * of the slot until its issue times it; one that address_timed() allows is
@@ -1759,7 +1759,9 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
         const void *body = coalesced ? (const void *)&pre : (const void *)log;
         size_t len = coalesced ? offsetof(CoalescedAccess, trans) + pre.ntrans * sizeof(MemTransaction) : sizeof *log;
         uint32_t bytes = (uint32_t)((sizeof(AheadRecordHead) + len + 7) & ~(size_t)7);
-        uint8_t *at = slot_records_room(a->s, a->records_len, bytes);
+        /* warp_run_ahead records AHEAD_RECORDS accesses at most */
+        g_assert(a->records_len + bytes <= sizeof a->records);
+        uint8_t *at = a->records + a->records_len;
         *(AheadRecordHead *)(void *)at = (AheadRecordHead){bytes, coalesced};
         memcpy(at + sizeof(AheadRecordHead), body, len);
         a->records_len += bytes;
@@ -1794,10 +1796,15 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         steps_func = n ? steps[0].func : 0;
         /* may_run_ahead() allows no call or return, and no pc past 16 bits */
         g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
-        if (n > s->ahead_cap) {
-            s->ahead_cap = MAX(n, MIN(MAX(s->ahead_cap * 2, 32u), (uint32_t)AHEAD_MAX));
+        size_t steps_bytes = (n * sizeof(AheadStep) + 7) & ~(size_t)7, need = steps_bytes + ctx.records_len;
+        if (need > s->list_cap) { /* what it needs, in host cache lines */
+            s->list_cap = (uint32_t)((need + HOST_CACHE_LINE - 1) & ~(size_t)(HOST_CACHE_LINE - 1));
             g_free(s->ahead);
-            s->ahead = g_new(AheadStep, s->ahead_cap);
+            s->ahead = g_malloc(s->list_cap);
+        }
+        if (need) {
+            s->records = (uint8_t *)s->ahead + steps_bytes;
+            memcpy(s->records, ctx.records, ctx.records_len);
         }
         for (uint32_t i = 0; i < n; i++)
             s->ahead[i] = (AheadStep){(uint16_t)steps[i].pc,
@@ -2188,7 +2195,6 @@ static void model_free(Model *md)
         for (uint32_t k = 0; sm->slots && k < sm->nslots; k++) {
             g_clear_error(&sm->slots[k].ahead_error);
             g_free(sm->slots[k].ahead);
-            g_free(sm->slots[k].records);
         }
         for (int g = 0; g < 2; g++) {
             if (sm->deferred[g].recs)
