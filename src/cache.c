@@ -83,12 +83,18 @@ struct Cache {
                                 (SetHead), then its first near_ways Ways */
     size_t far_bytes;        /* 20 * (assoc - near_ways): per set, its other Ways */
     uint8_t *sets;           /* nsets * set_bytes, then (far) nsets * far_bytes
-                                (hostmem.h, or the caller's: cache_new_in); a
-                                set's ways are stale after an invalidation until
-                                set_block() clears its count */
+                                (hostmem.h, or the caller's: cache_new_in),
+                                given to the sets in the order of their first
+                                use (set_pos), so that a cache of which a
+                                launch uses a few sets, scattered, touches a
+                                few host pages; a block's ways are stale
+                                until set_pos() clears its count */
     uint8_t *far;            /* sets + nsets * set_bytes */
     bool own_sets;           /* sets is ours to free */
-    uint64_t *set_in_use;    /* bit per set: its block is cleared (since the last invalidation) */
+    uint32_t *set_at;        /* per set: 1 + the position of its block (near
+                                and far), 0 while it has none (since the last
+                                invalidation) */
+    uint32_t sets_given;     /* positions given since the last invalidation */
     uint64_t dirty_sectors;  /* bits set in the filled ways' dirty masks */
     uint8_t way_hint[WAY_HINTS]; /* by line: the way it was last found in (a guess) */
     uint32_t clock;          /* uses so far (since the last renumbering) */
@@ -135,34 +141,40 @@ static inline void way_set_tag(Way *w, uint64_t tag)
     memcpy(w->tag, &tag, sizeof tag);
 }
 
-/* The far ways of a set (its ways from near_ways on), and way w of a set
- * whose block is `block`. */
-static inline Way *set_far_ways(const Cache *c, size_t set)
+/* The near block at position `pos` (set_at), its far ways (the set's ways
+ * from near_ways on), and way w of the set whose blocks these are. */
+static inline uint8_t *pos_block(const Cache *c, size_t pos)
 {
-    return (Way *)(void *)(c->far + set * c->far_bytes);
+    return c->sets + pos * c->set_bytes;
 }
 
-static inline Way *set_way(const Cache *c, uint8_t *block, size_t set, uint32_t w)
+static inline Way *pos_far_ways(const Cache *c, size_t pos)
 {
-    return w < c->near_ways ? block_ways(block) + w : set_far_ways(c, set) + (w - c->near_ways);
+    return (Way *)(void *)(c->far + pos * c->far_bytes);
+}
+
+static inline Way *set_way(const Cache *c, uint8_t *block, size_t pos, uint32_t w)
+{
+    return w < c->near_ways ? block_ways(block) + w : pos_far_ways(c, pos) + (w - c->near_ways);
 }
 
 static inline bool set_used(const Cache *c, size_t set)
 {
-    return (c->set_in_use[set / 64] >> (set % 64)) & 1;
+    return c->set_at[set] != 0;
 }
 
-/* The block of a set about to be looked up: every way empty on its first
- * use since the cache was made or invalidated.  (Only filled ways are
- * read, and filling a way sets all of it.) */
-static inline uint8_t *set_block(Cache *c, size_t set)
+/* The position of the blocks of a set about to be looked up: the next
+ * free one on its first use since the cache was made or invalidated, with
+ * every way empty.  (Only filled ways are read, and filling a way sets all
+ * of it.) */
+static inline size_t set_pos(Cache *c, size_t set)
 {
-    uint8_t *block = c->sets + set * c->set_bytes;
-    if (!set_used(c, set)) {
-        block_head(block)->filled = 0;
-        c->set_in_use[set / 64] |= 1ull << (set % 64);
+    uint32_t at = c->set_at[set];
+    if (!at) {
+        at = c->set_at[set] = ++c->sets_given;
+        block_head(pos_block(c, at - 1))->filled = 0;
     }
-    return block;
+    return at - 1;
 }
 
 static size_t sets_bytes(const Cache *c)
@@ -232,11 +244,11 @@ Cache *cache_new_in(const CacheConfig *cfg, void *sets)
     cache_shape(c, cfg);
     if (!c->nsets)
         return c;
-    /* not cleared here: set_block() clears what is used */
+    /* not cleared here: set_pos() clears what is used */
     c->own_sets = !sets;
     c->sets = sets ? sets : hostmem_alloc(sets_bytes(c));
     c->far = c->sets + (size_t)c->nsets * c->set_bytes;
-    c->set_in_use = g_new0(uint64_t, ((size_t)c->nsets + 63) / 64);
+    c->set_at = g_new0(uint32_t, c->nsets);
     return c;
 }
 
@@ -251,7 +263,7 @@ void cache_free(Cache *c)
         return;
     if (c->own_sets)
         hostmem_free(c->sets, sets_bytes(c));
-    g_free(c->set_in_use);
+    g_free(c->set_at);
     g_aligned_free(c);
 }
 
@@ -280,16 +292,14 @@ static void renumber_stamps(Cache *c)
 {
     uint64_t *order = g_new(uint64_t, c->assoc);
     uint32_t top = 0;
-    for (size_t set = 0; set < c->nsets; set++) {
-        if (!set_used(c, set))
-            continue;
-        uint8_t *block = c->sets + set * c->set_bytes;
+    for (size_t pos = 0; pos < c->sets_given; pos++) {
+        uint8_t *block = pos_block(c, pos);
         uint32_t n = block_head(block)->filled;
         for (uint32_t w = 0; w < n; w++)
-            order[w] = (uint64_t)set_way(c, block, set, w)->stamp << 32 | w;
+            order[w] = (uint64_t)set_way(c, block, pos, w)->stamp << 32 | w;
         qsort(order, n, sizeof *order, compare_u64);
         for (uint32_t k = 0; k < n; k++)
-            set_way(c, block, set, (uint32_t)order[k])->stamp = k + 1;
+            set_way(c, block, pos, (uint32_t)order[k])->stamp = k + 1;
         top = MAX(top, n);
     }
     g_free(order);
@@ -336,24 +346,28 @@ void cache_prefetch(const Cache *c, uint64_t addr)
     if (c->nsets == 0)
         return;
     /* the set's count and first ways (all a set that few lines reached
-     * uses), and the way the line was last found in */
+     * uses), and the way the line was last found in; a set without blocks
+     * gets the next ones */
     uint64_t line = line_of(c, addr);
-    size_t set = set_of(c, line);
-    uint8_t *block = c->sets + set * c->set_bytes;
+    uint32_t at = c->set_at[set_of(c, line)];
+    size_t pos = at ? at - 1 : c->sets_given;
+    if (pos >= c->nsets)
+        return;
+    uint8_t *block = pos_block(c, pos);
     __builtin_prefetch(block, 1);
     if (c->set_bytes > HOST_CACHE_LINE)
         __builtin_prefetch(block + HOST_CACHE_LINE, 1);
     uint32_t hint = c->way_hint[line % WAY_HINTS];
-    if (hint < c->assoc)
-        __builtin_prefetch(set_way(c, block, set, hint), 1);
+    if (at && hint < c->assoc)
+        __builtin_prefetch(set_way(c, block, pos, hint), 1);
 }
 
 /* In a full set, replaces the least recently used line by `line`; adds
  * the dirty sectors it held to *evicted_dirty.  Returns its way. */
-static Way *evict_lru(Cache *c, uint8_t *block, size_t set, uint64_t line, uint32_t *evicted_dirty,
+static Way *evict_lru(Cache *c, uint8_t *block, size_t pos, uint64_t line, uint32_t *evicted_dirty,
                       uint32_t *way)
 {
-    Way *near = block_ways(block), *far = set_far_ways(c, set), *v = near;
+    Way *near = block_ways(block), *far = pos_far_ways(c, pos), *v = near;
     uint32_t victim = 0;
     for (uint32_t w = 1; w < c->near_ways; w++)
         if (near[w].stamp < v->stamp)
@@ -388,13 +402,14 @@ static G_ALWAYS_INLINE inline Way *find_way(Cache *c, size_t set, uint64_t line,
      * read (a kernel's output) then costs no host pages */
     if (op == DO_WRITE_THROUGH && !set_used(c, set))
         return NULL;
-    uint8_t *block = set_block(c, set);
+    size_t pos = set_pos(c, set);
+    uint8_t *block = pos_block(c, pos);
     SetHead *head = block_head(block);
     uint64_t key = line + 1;
     uint8_t *hint = &c->way_hint[line % WAY_HINTS];
     uint32_t filled = head->filled;
     if (*hint < filled) {
-        Way *h = set_way(c, block, set, *hint);
+        Way *h = set_way(c, block, pos, *hint);
         if (way_tag(h) == key)
             return h;
     }
@@ -407,7 +422,7 @@ static G_ALWAYS_INLINE inline Way *find_way(Cache *c, size_t set, uint64_t line,
         return &near[w];
     }
     if (filled > c->near_ways) {
-        Way *far = set_far_ways(c, set);
+        Way *far = pos_far_ways(c, pos);
         while (w < filled && way_tag(&far[w - c->near_ways]) != key)
             w++;
         if (w < filled) {
@@ -420,12 +435,12 @@ static G_ALWAYS_INLINE inline Way *find_way(Cache *c, size_t set, uint64_t line,
     Way *way;
     if (w < c->assoc) {   /* an empty way: nothing to evict */
         head->filled = w + 1;
-        way = set_way(c, block, set, w);
+        way = set_way(c, block, pos, w);
         way_set_tag(way, key);
         way->valid = 0;
         way->dirty = 0;
     } else {
-        way = evict_lru(c, block, set, line, evicted_dirty, &w);
+        way = evict_lru(c, block, pos, line, evicted_dirty, &w);
     }
     *hint = (uint8_t)w;
     return way;
@@ -592,7 +607,8 @@ void cache_invalidate(Cache *c)
 {
     if (c->nsets == 0)
         return;
-    memset(c->set_in_use, 0, ((size_t)c->nsets + 63) / 64 * sizeof *c->set_in_use);
+    memset(c->set_at, 0, c->nsets * sizeof *c->set_at);
+    c->sets_given = 0;
     c->dirty_sectors = 0;
     c->clock = 0;
 }
@@ -601,13 +617,11 @@ uint64_t cache_flush_dirty(Cache *c)
 {
     uint64_t dirty = c->dirty_sectors;
     /* only sets in use can hold a filled way, and a count of 0 means none is dirty */
-    for (size_t word = 0; dirty && word < ((size_t)c->nsets + 63) / 64; word++)
-        for (uint64_t bits = c->set_in_use[word]; bits; bits &= bits - 1) {
-            size_t set = word * 64 + (size_t)__builtin_ctzll(bits);
-            uint8_t *block = c->sets + set * c->set_bytes;
-            for (uint32_t w = 0; w < block_head(block)->filled; w++)
-                set_way(c, block, set, w)->dirty = 0;
-        }
+    for (size_t pos = 0; dirty && pos < c->sets_given; pos++) {
+        uint8_t *block = pos_block(c, pos);
+        for (uint32_t w = 0; w < block_head(block)->filled; w++)
+            set_way(c, block, pos, w)->dirty = 0;
+    }
     c->dirty_sectors = 0;
     return dirty;
 }
