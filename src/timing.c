@@ -1736,12 +1736,14 @@ typedef struct {
     WarpSlot *s;
     const StepPos *steps;
     uint64_t accessed[AHEAD_MAX / 64]; /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
-    uint8_t wavefronts[AHEAD_MAX];
+    uint8_t *wavefronts;  /* AHEAD_MAX, read where accessed (so not cleared) */
     uint32_t records_len; /* bytes of records written */
     /* the records, until the run's end copies them to the slot's buffer
-     * (sized then, to what they need) */
-    _Alignas(8) uint8_t records[AHEAD_RECORDS * AHEAD_RECORD_MAX];
+     * (sized then, to what they need): AHEAD_RECORDS_BYTES, like
+     * wavefronts outside this struct, which is cleared for each run */
+    uint8_t *records;
 } AheadCtx;
+#define AHEAD_RECORDS_BYTES (AHEAD_RECORDS * AHEAD_RECORD_MAX)
 
 /* An access run ahead: a global one (global_recordable) goes into a record
  * of the slot until its issue times it; one that address_timed() allows is
@@ -1760,7 +1762,7 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
         size_t len = coalesced ? offsetof(CoalescedAccess, trans) + pre.ntrans * sizeof(MemTransaction) : sizeof *log;
         uint32_t bytes = (uint32_t)((sizeof(AheadRecordHead) + len + 7) & ~(size_t)7);
         /* warp_run_ahead records AHEAD_RECORDS accesses at most */
-        g_assert(a->records_len + bytes <= sizeof a->records);
+        g_assert(a->records_len + bytes <= AHEAD_RECORDS_BYTES);
         uint8_t *at = a->records + a->records_len;
         *(AheadRecordHead *)(void *)at = (AheadRecordHead){bytes, coalesced};
         memcpy(at + sizeof(AheadRecordHead), body, len);
@@ -1789,7 +1791,9 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         uint32_t n = 0;
         /* a fault is kept in ahead_error until its instruction issues */
         StepPos steps[AHEAD_MAX];
-        AheadCtx ctx = {.md = md, .sm = sm, .s = s, .steps = steps};
+        _Alignas(8) uint8_t records[AHEAD_RECORDS_BYTES];
+        uint8_t wavefronts[AHEAD_MAX];
+        AheadCtx ctx = {.md = md, .sm = sm, .s = s, .steps = steps, .wavefronts = wavefronts, .records = records};
         AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, md->run_ahead_global ? AHEAD_RECORDS : 0};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
