@@ -411,6 +411,60 @@ END_TEST
  * full of garbage, must answer like caches that own their sets: a stream
  * split between two neighbours, invalidated half way (stale blocks again),
  * gives each the hits, evictions and dirty count of its reference. */
+/* Sets take blocks in the order of their first use, so accesses that reach
+ * k sets, however scattered, change only the first k sets' worth of the
+ * caller's block (what keeps a launch's host pages few); a write that
+ * passes through a set never used changes nothing; the hits are those of
+ * a cache of its own. */
+START_TEST(sets_take_blocks_in_order_of_use)
+{
+    /* 448 sets (not a power of two), as an H200 SM's L1; 16-way, as its L2 */
+    static const CacheConfig geometries[] = {
+        { .size_bytes = 448 * 4 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 64 * 16 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 16 },
+    };
+    for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
+        const CacheConfig *cfg = &geometries[g];
+        uint32_t nsets = cfg->size_bytes / cfg->line_bytes / cfg->assoc;
+        size_t n = cache_sets_bytes(cfg);
+        uint8_t *block = malloc(n);
+        memset(block, 0xA5, n);
+        Cache *c = cache_new_in(cfg, block), *own = cache_new(cfg);
+        uint32_t ev = 0;
+        /* writes through, to sets nothing read: no byte changes */
+        for (uint32_t k = 0; k < 8; k++) {
+            uint64_t addr = (uint64_t)(k * 37 % nsets) * cfg->line_bytes;
+            ck_assert_uint_eq(cache_write_sectors(c, addr, 1, false, &ev), 0);
+            ck_assert_uint_eq(cache_write_sectors(own, addr, 1, false, &ev), 0);
+        }
+        for (size_t b = 0; b < n; b++)
+            ck_assert_uint_eq(block[b], 0xA5);
+        /* 5 sets far apart, a line each, twice: the second time hits */
+        static const uint32_t sets[] = { 3, 56, 17, 25, 0 };
+        for (int round = 0; round < 2; round++)
+            for (uint32_t k = 0; k < 5; k++) {
+                uint64_t addr = ((uint64_t)k * nsets + sets[k]) * cfg->line_bytes;
+                uint32_t hit = cache_read_sectors(c, addr, 0xF, &ev);
+                ck_assert_uint_eq(hit, cache_read_sectors(own, addr, 0xF, &ev));
+                ck_assert_uint_eq(hit, round ? 0xFu : 0u);
+            }
+        /* a set's share of the block is n / nsets: what changed lies in
+         * the first five shares (by set index, sets 56 and 25 lie far
+         * past them) */
+        size_t changed = 0;
+        for (size_t b = 0; b < n; b++)
+            if (block[b] != 0xA5) {
+                ck_assert_uint_lt(b, 5 * (n / nsets));
+                changed++;
+            }
+        ck_assert_uint_ge(changed, 5 * 8); /* a tag per set, at least */
+        cache_free(c);
+        cache_free(own);
+        free(block);
+    }
+}
+END_TEST
+
 START_TEST(sets_in_callers_block)
 {
     static const CacheConfig geometries[] = {
@@ -547,6 +601,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, lru_clock_renumbering_keeps_order);
     tcase_add_test(tc, sets_not_power_of_two_at_large_addresses);
     tcase_add_test(tc, sets_in_callers_block);
+    tcase_add_test(tc, sets_take_blocks_in_order_of_use);
     tcase_add_test(tc, sets_used_bound);
     suite_add_tcase(s, tc);
     return s;
