@@ -122,6 +122,10 @@ void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegLi
     insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
+static inline bool bit_get(const uint64_t *s, uint32_t i) { return cfg_reg_in(s, i); }
+static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
+static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
+
 void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
 {
     const Cfg *c = f->cfg;
@@ -139,9 +143,9 @@ void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
             const Insn *in = func_insn(f, i);
             cfg_insn_regs(f, in, &uses, &defs);
             for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n; j++)
-                live[defs.v[j] / 64] &= ~(1ull << (defs.v[j] % 64));
+                bit_clear(live, defs.v[j]);
             for (uint32_t j = 0; j < uses.n; j++)
-                live[uses.v[j] / 64] |= 1ull << (uses.v[j] % 64);
+                bit_set(live, uses.v[j]);
         }
     }
     cfg_reglist_clear(&uses);
@@ -521,10 +525,6 @@ static void compute_reconv(const Function *f, Cfg *c)
 }
 
 /* -------------------------------------------------------------- liveness */
-
-static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
-static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
-static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
 
 static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
 {

@@ -111,13 +111,19 @@ bool cfg_build(Module *m, uint32_t func_index, GError **error);   /* sets Functi
 bool cfg_build_all(Module *m, GError **error);                    /* every defined function */
 void cfg_free(struct Cfg *c);
 
+/* Whether `reg` is in a register set (a bitset of Cfg.words words). */
+static inline bool cfg_reg_in(const uint64_t *set, uint32_t reg)
+{
+    return (set[reg / 64] >> (reg % 64)) & 1;
+}
+
 static inline bool cfg_live_in(const Cfg *c, uint32_t block, uint32_t reg)
 {
-    return (c->live_in[(size_t)block * c->words + reg / 64] >> (reg % 64)) & 1;
+    return cfg_reg_in(c->live_in + (size_t)block * c->words, reg);
 }
 static inline bool cfg_live_out(const Cfg *c, uint32_t block, uint32_t reg)
 {
-    return (c->live_out[(size_t)block * c->words + reg / 64] >> (reg % 64)) & 1;
+    return cfg_reg_in(c->live_out + (size_t)block * c->words, reg);
 }
 
 /* Whether `reg` may be read after instruction `pc` of f (whose cfg is
@@ -134,11 +140,6 @@ bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg);
  * visited when f has no cfg. */
 typedef void (*CfgLiveAfterFn)(uint32_t pc, const uint64_t *live, void *user);
 void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user);
-
-static inline bool cfg_reg_in(const uint64_t *set, uint32_t reg)
-{
-    return (set[reg / 64] >> (reg % 64)) & 1;
-}
 
 /* Registers per thread for `kernel`: the max over the kernel and every
  * function it calls, transitively, of max_live_regs, plus CFG_REG_OVERHEAD,

@@ -116,9 +116,10 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
      * the launch's memory (each SM's L1 then holds lines of its share) */
     uint64_t sm_reach = sms ? reach / sms + (reach % sms != 0) : reach;
     /* a small launch touches a few sets of caches sized for the whole GPU:
-     * no huge pages for them then (hostmem_alloc_sparse).  Consecutive lines
-     * go to consecutive sets, so what a cache uses is about one stretch,
-     * and the SMs that get CTAs are the first ones */
+     * no huge pages for them then (hostmem_alloc_sparse).  Sets take their
+     * blocks from the front in the order of their first use (cache.h), so
+     * what a cache uses is the start of its block, and the SMs that get
+     * CTAs are the first ones */
     ms->l2_sets_bytes = cache_sets_bytes(&cfg->l2);
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);

@@ -731,7 +731,7 @@ static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const 
      * (which is also what lets registers share them by row:
      * renumber_scoreboard) */
     for (unsigned i = 0; i < use.ndst; i++)
-        if (use.dst[i] < nregs && (!live || use.dst[i] >= fn->cfg->nregs || cfg_reg_in(live, use.dst[i]))) {
+        if (use.dst[i] < nregs && (!live || cfg_reg_in(live, use.dst[i]))) {
             add_reg(t->deps, &t->ndeps, G_N_ELEMENTS(t->deps), use.dst[i]);
             t->dst[t->ndst++] = use.dst[i];
         }
@@ -1045,15 +1045,14 @@ static void decode_module(Model *md)
         md->tinsn[f] = g_new0(TInsn, MAX(func_ninsns(fn), 1u));
         md->ninsns[f] = func_ninsns(fn);
         md->may_run_ahead[f] = g_new0(uint8_t, MAX(func_ninsns(fn), 1u));
-        if (fn->cfg) {
-            FuncDecode d = {m, fn, md->tinsn[f]};
+        FuncDecode d = {m, fn, md->tinsn[f]};
+        if (fn->cfg)
             cfg_walk_live_after(fn, decode_visit, &d);
-        }
-        for (uint32_t i = 0; i < func_ninsns(fn); i++) {
-            if (!fn->cfg)
-                decode_insn(m, fn, i, func_insn(fn, i), NULL, &md->tinsn[f][i]);
+        else
+            for (uint32_t i = 0; i < func_ninsns(fn); i++)
+                decode_visit(i, NULL, &d);
+        for (uint32_t i = 0; i < func_ninsns(fn); i++)
             md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
-        }
         mark_loops(fn, md->tinsn[f]);
         if (md->cfg->int_fma_pipe)
             balance_int_pipes(md, fn, md->tinsn[f]);
@@ -1745,6 +1744,12 @@ typedef struct {
 } AheadCtx;
 #define AHEAD_RECORDS_BYTES (AHEAD_RECORDS * AHEAD_RECORD_MAX)
 
+/* n rounded up to a multiple of `align`, a power of two */
+static size_t round_up_pow2(size_t n, size_t align)
+{
+    return (n + align - 1) & ~(align - 1);
+}
+
 /* An access run ahead: a global one (global_recordable) goes into a record
  * of the slot until its issue times it; one that address_timed() allows is
  * counted now, its cost kept for its issue, which needs nothing else
@@ -1760,7 +1765,7 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
         bool coalesced = memsys_coalesce_ahead(a->md->mem, in, log, &pre);
         const void *body = coalesced ? (const void *)&pre : (const void *)log;
         size_t len = coalesced ? offsetof(CoalescedAccess, trans) + pre.ntrans * sizeof(MemTransaction) : sizeof *log;
-        uint32_t bytes = (uint32_t)((sizeof(AheadRecordHead) + len + 7) & ~(size_t)7);
+        uint32_t bytes = (uint32_t)round_up_pow2(sizeof(AheadRecordHead) + len, 8);
         /* warp_run_ahead records AHEAD_RECORDS accesses at most */
         g_assert(a->records_len + bytes <= AHEAD_RECORDS_BYTES);
         uint8_t *at = a->records + a->records_len;
@@ -1800,9 +1805,9 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         steps_func = n ? steps[0].func : 0;
         /* may_run_ahead() allows no call or return, and no pc past 16 bits */
         g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
-        size_t steps_bytes = (n * sizeof(AheadStep) + 7) & ~(size_t)7, need = steps_bytes + ctx.records_len;
+        size_t steps_bytes = round_up_pow2(n * sizeof(AheadStep), 8), need = steps_bytes + ctx.records_len;
         if (need > s->list_cap) { /* what it needs, in host cache lines */
-            s->list_cap = (uint32_t)((need + HOST_CACHE_LINE - 1) & ~(size_t)(HOST_CACHE_LINE - 1));
+            s->list_cap = (uint32_t)round_up_pow2(need, HOST_CACHE_LINE);
             g_free(s->ahead);
             s->ahead = g_malloc(s->list_cap);
         }
