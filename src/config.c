@@ -84,7 +84,7 @@ static const KeySpec keys[] = {
     {"num_sms", K_UINT, 1, 1024, 0, NULL, OFF(num_sms)},
     
     {"sm.clock_mhz", K_DOUBLE, 50, 5000, 0, NULL, OFF(clock_mhz)},
-    {"sm.max_warps", K_UINT, 1, 256, 0, NULL, OFF(max_warps_per_sm)},
+    {"sm.max_warps", K_UINT, 1, CONFIG_MAX_WARPS_PER_SM, 0, NULL, OFF(max_warps_per_sm)},
     {"sm.max_threads", K_UINT, 32, 8192, 0, NULL, OFF(max_threads_per_sm)},
     {"sm.max_blocks", K_UINT, 1, 256, 0, NULL, OFF(max_blocks_per_sm)},
     {"sm.launch_overhead_cycles", K_UINT, 0, CYCLES, 0, NULL, OFF(launch_overhead_cycles)},

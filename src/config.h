@@ -55,7 +55,7 @@ typedef struct GpuConfig {
     double clock_mhz;        /* SM clock; gpu__time_duration = cycles / clock */
 
     /* per-SM limits (occupancy) */
-    uint32_t max_warps_per_sm;
+    uint32_t max_warps_per_sm;   /* at most CONFIG_MAX_WARPS_PER_SM */
     uint32_t max_threads_per_sm;
     uint32_t max_blocks_per_sm;
     uint32_t max_threads_per_block;
@@ -136,6 +136,10 @@ typedef struct GpuConfig {
 } GpuConfig;
 
 #define CONFIG_DEFAULT_NAME "h200"
+/* The most resident warps an SM may have: every NVIDIA SM so far (Kepler
+ * to Hopper: 64), and what lets the timing model keep a scheduler's, and
+ * an SM's, warps in one 64-bit mask. */
+#define CONFIG_MAX_WARPS_PER_SM 64
 
 /* name_or_path: a bundled config's name ("gtx1060") or a JSON file path.
  * overrides: NULL-terminated "key.path=value" strings, or NULL. */

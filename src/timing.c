@@ -232,8 +232,7 @@ typedef struct {
  * out in changes nothing. */
 #define WHEEL_SIZE 64
 typedef struct {
-    uint64_t *bucket;    /* WHEEL_SIZE x words */
-    uint32_t words;      /* per bucket: one bit per slot */
+    uint64_t *bucket;    /* WHEEL_SIZE slot masks: bit k = slot k */
     uint64_t occupied;
     uint64_t from;       /* the first cycle not woken yet */
 } WakeWheel;
@@ -271,13 +270,12 @@ typedef struct {
     uint32_t *lsu_queue_at;
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
     uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
-    /* per scheduler and functional unit of the next instruction: ready_words
-     * words, bit k = slot sched + k * schedulers.  Split by unit so that a
+    /* per scheduler and functional unit of the next instruction: a mask,
+     * bit k = slot sched + k * schedulers.  Split by unit so that a
      * scheduler whose ready warps all wait for a busy unit (the memory pipe,
      * in a memory-bound kernel) finds that out without looking at them. */
     uint64_t *ready;
     uint8_t *ready_units; /* per scheduler: bit u set when some ready slot needs unit u */
-    uint64_t *issuable;  /* ready_words words: pick()'s scratch */
     /* what the schedulers look at, per slot, kept apart from the slots so a
      * scan of ready warps stays in a few host cache lines */
     uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
@@ -287,7 +285,6 @@ typedef struct {
     /* every slot's scoreboard, Model.max_regs entries each: per register,
      * SB_PACK(cycle its value is available, state a reader waits in) */
     uint64_t *regs;
-    uint32_t ready_words;
     size_t layout_at, layout_end; /* where its arrays lie in Model.block (sm_prepare) */
     /* slots in SLOT_WAITING, by the cycle they become ready: those due in
      * the next WHEEL_SIZE cycles in the wheel, later ones in the heap */
@@ -548,6 +545,7 @@ static WakeEntry heap_pop(WakeHeap *h)
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
 G_STATIC_ASSERT(AHEAD_MAX % 64 == 0); /* AheadCtx.accessed */
 G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
+G_STATIC_ASSERT(CONFIG_MAX_WARPS_PER_SM <= 64); /* a ready mask or wheel bucket is one word */
 
 static uint64_t rotate_right(uint64_t x, unsigned n)
 {
@@ -563,7 +561,7 @@ static inline void sm_wait(WakeHeap *heap, WakeWheel *wh, uint64_t time, uint32_
         return;
     }
     unsigned b = (unsigned)(time % WHEEL_SIZE);
-    wh->bucket[(size_t)b * wh->words + k / 64] |= 1ull << (k % 64);
+    wh->bucket[b] |= 1ull << k;
     wh->occupied |= 1ull << b;
 }
 
@@ -1144,7 +1142,7 @@ static void attribute(Sm *sm, WarpStateKind k, uint64_t from, uint64_t to)
 
 static uint64_t *ready_mask(const Sm *sm, uint32_t sched, unsigned unit)
 {
-    return sm->ready + ((size_t)sched * UNIT_COUNT + unit) * sm->ready_words;
+    return &sm->ready[sched * UNIT_COUNT + unit];
 }
 
 /* Slot k joins its scheduler's ready set. */
@@ -1152,7 +1150,7 @@ static inline void ready_set(const Model *md, Sm *sm, uint32_t k)
 {
     uint32_t sched = md->slot_sched[k], bit = md->slot_bit[k];
     unsigned u = sm->next_unit[k];
-    ready_mask(sm, sched, u)[bit / 64] |= 1ull << (bit % 64);
+    *ready_mask(sm, sched, u) |= 1ull << bit;
     sm->ready_units[sched] |= (uint8_t)(1u << u);
     sm->where[k] = SLOT_READY;
 }
@@ -1162,14 +1160,9 @@ static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
     uint32_t sched = md->slot_sched[k], bit = md->slot_bit[k];
     unsigned u = sm->next_unit[k];
     uint64_t *mask = ready_mask(sm, sched, u);
-    mask[bit / 64] &= ~(1ull << (bit % 64));
-    if (!mask[bit / 64]) {
-        uint64_t any = 0;
-        for (uint32_t w = 0; w < sm->ready_words; w++)
-            any |= mask[w];
-        if (!any)
-            sm->ready_units[sched] &= (uint8_t)~(1u << u);
-    }
+    *mask &= ~(1ull << bit);
+    if (!*mask)
+        sm->ready_units[sched] &= (uint8_t)~(1u << u);
 }
 
 /* Files a live warp with a next instruction as ready (its operands and
@@ -1223,12 +1216,9 @@ static void sm_wake_slots(const Model *md, Sm *sm, uint64_t t)
             due &= (1ull << span) - 1;
         for (; due; due &= due - 1) {
             unsigned b = (unsigned)((wh->from + (uint64_t)__builtin_ctzll(due)) % WHEEL_SIZE);
-            uint64_t *bucket = wh->bucket + (size_t)b * wh->words;
-            for (uint32_t w = 0; w < wh->words; w++) {
-                for (uint64_t m = bucket[w]; m; m &= m - 1)
-                    sm_wake_slot(md, sm, w * 64 + (uint32_t)__builtin_ctzll(m));
-                bucket[w] = 0;
-            }
+            for (uint64_t m = wh->bucket[b]; m; m &= m - 1)
+                sm_wake_slot(md, sm, (uint32_t)__builtin_ctzll(m));
+            wh->bucket[b] = 0;
             wh->occupied &= ~(1ull << b);
         }
         wh->from = t + 1;
@@ -1287,41 +1277,13 @@ static uint32_t units_free(const Model *md, const Sm *sm, uint32_t sched, uint64
     return free;
 }
 
-/* The ready slots of the scheduler filed under one of `units`: that
- * unit's mask when there is one, else their union in sm->issuable. */
-static inline const uint64_t *gather_issuable(Sm *sm, uint32_t sched, uint32_t units)
+/* The ready slots of the scheduler filed under one of `units`. */
+static inline uint64_t issuable(const Sm *sm, uint32_t sched, uint32_t units)
 {
-    if (!(units & (units - 1)))
-        return ready_mask(sm, sched, (unsigned)__builtin_ctz(units));
-    if (sm->ready_words == 1) { /* every GPU's case: no loop over words */
-        uint64_t word = 0;
-        for (uint32_t m = units; m; m &= m - 1)
-            word |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
-        sm->issuable[0] = word;
-        return sm->issuable;
-    }
-    for (uint32_t w = 0; w < sm->ready_words; w++)
-        sm->issuable[w] = 0;
-    for (uint32_t m = units; m; m &= m - 1) {
-        const uint64_t *mask = ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
-        for (uint32_t w = 0; w < sm->ready_words; w++)
-            sm->issuable[w] |= mask[w];
-    }
-    return sm->issuable;
-}
-
-/* The first set bit of `words` in [from, limit), else limit. */
-static uint32_t bits_next(const uint64_t *words, uint32_t from, uint32_t limit)
-{
-    while (from < limit) {
-        uint64_t w = words[from / 64] >> (from % 64);
-        if (w) {
-            uint32_t b = from + (uint32_t)__builtin_ctzll(w);
-            return b < limit ? b : limit;
-        }
-        from = (from / 64 + 1) * 64;
-    }
-    return limit;
+    uint64_t mask = 0;
+    for (uint32_t m = units; m; m &= m - 1)
+        mask |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
+    return mask;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1344,7 +1306,7 @@ static void *carve(Carve *c, size_t n)
 /* An SM's arrays and its CTA slots' warps (lent to them, exec.h), which a
  * large grid makes tens of MiB, touched at once when the first CTAs go
  * out: one block in huge pages (hostmem.h) instead of thousands of small
- * allocations.  Needs nctas, nslots and ready_words. */
+ * allocations.  Needs nctas and nslots. */
 static void sm_layout(const Model *md, Sm *sm, Carve *c)
 {
     if (!sm->nctas)
@@ -1364,12 +1326,10 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
-    sm->ready = carve(c, ns * UNIT_COUNT * sm->ready_words * sizeof(uint64_t));
+    sm->ready = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->ready_units = carve(c, ns);
-    sm->issuable = carve(c, sm->ready_words * sizeof(uint64_t));
     sm->waiting.e = carve(c, n * sizeof(WakeEntry));
-    sm->wheel.words = (uint32_t)((n + 63) / 64);
-    sm->wheel.bucket = carve(c, WHEEL_SIZE * sm->wheel.words * sizeof(uint64_t));
+    sm->wheel.bucket = carve(c, WHEEL_SIZE * sizeof(uint64_t));
     sm->log = carve(c, sizeof *sm->log);
     sm->ahead_log = carve(c, sizeof *sm->ahead_log);
     sm->free_regs = md->pool_regs ? carve(c, n * sizeof(uint64_t *)) : NULL;
@@ -2124,7 +2084,6 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
 static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
-    uint32_t count = sm->sched_slots[sched];
     /* the ready slots whose unit is free are exactly those filed under a free unit */
     uint32_t units = units_free(md, sm, sched, t);
     if (!units)
@@ -2134,9 +2093,8 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
         if (last < sm->nslots && sm->where[last] == SLOT_READY && (units >> sm->next_unit[last] & 1))
             return &sm->slots[last];
         WarpSlot *best = NULL;
-        const uint64_t *mask = gather_issuable(sm, sched, units);
-        for (uint32_t k = bits_next(mask, 0, count); k < count; k = bits_next(mask, k + 1, count)) {
-            uint32_t i = sched + k * n;
+        for (uint64_t m = issuable(sm, sched, units); m; m &= m - 1) {
+            uint32_t i = sched + (uint32_t)__builtin_ctzll(m) * n;
             if (!best || sm->age[i] < sm->age[best - sm->slots])
                 best = &sm->slots[i];
         }
@@ -2144,17 +2102,10 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     }
     /* loose round-robin: from the slot after the last one issued, wrapping */
     uint32_t start = last < sm->nslots ? md->slot_bit[last] + 1u : 0;
-    if (start >= count)
+    if (start >= sm->sched_slots[sched])
         start = 0;
-    const uint64_t *mask = gather_issuable(sm, sched, units);
-    if (sm->ready_words == 1) { /* every GPU's case: no bit at or above count is set */
-        uint64_t after = *mask & (~0ull << start), word = after ? after : *mask;
-        return word ? &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n] : NULL;
-    }
-    uint32_t k = bits_next(mask, start, count);
-    if (k == count)
-        k = bits_next(mask, 0, start);
-    return k < count ? &sm->slots[sched + k * n] : NULL;
+    uint64_t mask = issuable(sm, sched, units), after = mask & (~0ull << start), word = after ? after : mask;
+    return word ? &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n] : NULL;
 }
 
 static bool sm_cycle(Model *md, Sm *sm, uint64_t t, GError **error)
@@ -3106,7 +3057,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         uint64_t breadth_first = i < grid_ctas ? (grid_ctas - i + md.nsms - 1) / md.nsms : 0;
         sm->nctas = (uint32_t)MIN((uint64_t)ts->occ.blocks_per_sm, breadth_first);
         sm->nslots = sm->nctas * wpb;
-        sm->ready_words = (sm->nslots / md.schedulers + 1 + 63) / 64;
+        g_assert(sm->nslots <= CONFIG_MAX_WARPS_PER_SM); /* occupancy keeps them within max_warps_per_sm */
     }
     uint32_t max_slots = 1;
     for (uint32_t i = 0; i < md.nsms; i++)
