@@ -268,6 +268,9 @@ typedef struct {
      * when the pipe is free. */
     uint64_t *lsu_queue;
     uint32_t *lsu_queue_at;
+    /* per scheduler: when its next memory instruction is accepted, i.e.
+     * its queue's oldest entry, or pipe_free without a queue */
+    const uint64_t **lsu_gate;
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
     uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
     /* per scheduler and functional unit of the next instruction: a mask,
@@ -1230,10 +1233,9 @@ static void sm_wake_slots(const Model *md, Sm *sm, uint64_t t)
 /* The cycle the scheduler can hand the memory pipe its next memory
  * instruction: when the queue in front of the pipe has room, or with no
  * queue, when the pipe is free. */
-static inline uint64_t lsu_accepts(const Model *md, const Sm *sm, uint32_t sched)
+static inline uint64_t lsu_accepts(const Sm *sm, uint32_t sched)
 {
-    uint32_t d = md->cfg->lsu_queue_depth;
-    return d ? sm->lsu_queue[sched * d + sm->lsu_queue_at[sched]] : sm->pipe_free;
+    return *sm->lsu_gate[sched];
 }
 
 /* A memory instruction of the scheduler, issued at t, keeps the pipe busy
@@ -1248,30 +1250,31 @@ static inline uint64_t lsu_enqueue(const Model *md, Sm *sm, uint32_t sched, uint
         uint32_t *at = &sm->lsu_queue_at[sched];
         sm->lsu_queue[sched * d + *at] = taken;
         *at = *at + 1 == d ? 0 : *at + 1;
+        sm->lsu_gate[sched] = &sm->lsu_queue[sched * d + *at];
     }
     return taken - t;
 }
 
 /* The cycle the scheduler's unit u (and the memory pipe's queue, for LSU
  * instructions) takes its next instruction. */
-static uint64_t unit_wake(const Model *md, const Sm *sm, uint32_t sched, unsigned u)
+static uint64_t unit_wake(const Sm *sm, uint32_t sched, unsigned u)
 {
     uint64_t t = sm->unit_free[sched * UNIT_COUNT + u];
     if (u == UNIT_LSU)
-        t = MAX(t, lsu_accepts(md, sm, sched));
+        t = MAX(t, lsu_accepts(sm, sched));
     return t;
 }
 
 /* The units (bit u) that have ready slots of the scheduler and take an
  * instruction at t. */
-static uint32_t units_free(const Model *md, const Sm *sm, uint32_t sched, uint64_t t)
+static uint32_t units_free(const Sm *sm, uint32_t sched, uint64_t t)
 {
     if (t < sm->issue_free[sched])
         return 0;
     uint32_t free = 0;
     for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1) {
         unsigned u = (unsigned)__builtin_ctz(m);
-        if (unit_wake(md, sm, sched, u) <= t)
+        if (unit_wake(sm, sched, u) <= t)
             free |= 1u << u;
     }
     return free;
@@ -1324,6 +1327,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->issue_free = carve(c, ns * sizeof(uint64_t));
     sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
     sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
+    sm->lsu_gate = carve(c, ns * sizeof(uint64_t *));
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
     sm->ready = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
@@ -1353,7 +1357,9 @@ static void sm_prepare(const Model *md, Sm *sm)
         memset((uint8_t *)md->block + sm->layout_at, 0, sm->layout_end - sm->layout_at);
     Carve carving = {md->block, sm->layout_at};
     sm_layout(md, sm, &carving);
+    uint32_t d = md->cfg->lsu_queue_depth;
     for (uint32_t k = 0; k < md->schedulers; k++) {
+        sm->lsu_gate[k] = d ? &sm->lsu_queue[k * d] : &sm->pipe_free;
         sm->last[k] = UINT32_MAX;
         sm->sched_slots[k] = (sm->nslots + md->schedulers - 1 - k) / md->schedulers;
     }
@@ -1840,7 +1846,7 @@ static G_ALWAYS_INLINE inline void account_wait(Model *md, Sm *sm, WarpSlot *s, 
         ts->state_cycles[s->dep_state] += b - a;
         /* the unit (or, for a memory instruction, the queue of the SM's
          * memory pipe behind it) was busy until its last free time */
-        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, lsu_accepts(md, sm, sched)) : *ufree;
+        uint64_t busy = unit == UNIT_LSU ? MAX(*ufree, lsu_accepts(sm, sched)) : *ufree;
         WarpStateKind throttle = (WarpStateKind)t_in->throttle;
         uint64_t c = clamp_u64(busy, b, t);
         ts->state_cycles[throttle] += c - b;
@@ -2085,7 +2091,7 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
     /* the ready slots whose unit is free are exactly those filed under a free unit */
-    uint32_t units = units_free(md, sm, sched, t);
+    uint32_t units = units_free(sm, sched, t);
     if (!units)
         return NULL;
     uint32_t last = sm->last[sched];
@@ -2139,7 +2145,7 @@ static uint64_t sm_next_wake(const Model *md, const Sm *sm, uint64_t floor)
     uint32_t n = md->schedulers;
     for (uint32_t sched = 0; sched < n && wake > floor; sched++)
         for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1)
-            wake = MIN(wake, MAX(unit_wake(md, sm, sched, (unsigned)__builtin_ctz(m)), sm->issue_free[sched]));
+            wake = MIN(wake, MAX(unit_wake(sm, sched, (unsigned)__builtin_ctz(m)), sm->issue_free[sched]));
     return MAX(wake, floor);
 }
 
