@@ -262,15 +262,14 @@ typedef struct {
     uint64_t *stores_reach_l2; /* per slot: when its warp's global stores so far are all in L2 */
     /* per scheduler, the queue in front of that pipe (GpuConfig's
      * lsu_queue_depth entries, d): the cycles the pipe took, or will take,
-     * the scheduler's last d memory instructions, a ring whose oldest entry
-     * is at lsu_queue_at[sched].  Another fits once the oldest has been
-     * taken.  Without a queue (d = 0) a memory instruction issues only
-     * when the pipe is free. */
+     * the scheduler's last d memory instructions, a ring.  Another fits
+     * once the oldest has been taken.  Without a queue (d = 0) a memory
+     * instruction issues only when the pipe is free. */
     uint64_t *lsu_queue;
-    uint32_t *lsu_queue_at;
-    /* per scheduler: when its next memory instruction is accepted, i.e.
-     * its queue's oldest entry, or pipe_free without a queue */
-    const uint64_t **lsu_gate;
+    /* per scheduler: what says when its next memory instruction is
+     * accepted, its ring's oldest entry (the next one written), or
+     * pipe_free without a queue */
+    uint64_t **lsu_gate;
     uint32_t *last;      /* per scheduler: last slot issued (round-robin / greedy) */
     uint32_t *sched_slots; /* per scheduler: how many slots it has (sched, sched + schedulers, ...) */
     /* per scheduler and functional unit of the next instruction: a mask,
@@ -1247,10 +1246,9 @@ static inline uint64_t lsu_enqueue(const Model *md, Sm *sm, uint32_t sched, uint
     sm->pipe_free = taken + cycles;
     uint32_t d = md->cfg->lsu_queue_depth;
     if (d) {
-        uint32_t *at = &sm->lsu_queue_at[sched];
-        sm->lsu_queue[sched * d + *at] = taken;
-        *at = *at + 1 == d ? 0 : *at + 1;
-        sm->lsu_gate[sched] = &sm->lsu_queue[sched * d + *at];
+        uint64_t *ring = &sm->lsu_queue[sched * d], *oldest = sm->lsu_gate[sched];
+        *oldest = taken;
+        sm->lsu_gate[sched] = oldest + 1 == ring + d ? ring : oldest + 1;
     }
     return taken - t;
 }
@@ -1326,7 +1324,6 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->unit_free = carve(c, ns * UNIT_COUNT * sizeof(uint64_t));
     sm->issue_free = carve(c, ns * sizeof(uint64_t));
     sm->lsu_queue = carve(c, ns * md->cfg->lsu_queue_depth * sizeof(uint64_t));
-    sm->lsu_queue_at = carve(c, ns * sizeof(uint32_t));
     sm->lsu_gate = carve(c, ns * sizeof(uint64_t *));
     sm->last = carve(c, ns * sizeof(uint32_t));
     sm->sched_slots = carve(c, ns * sizeof(uint32_t));
