@@ -1,5 +1,5 @@
 /* hostmem.h — large host allocations, in huge pages where the kernel
- * offers them.
+ * offers them, and arenas of small blocks that come from such blocks.
  *
  * Contract: hostmem_alloc(n) returns n bytes aligned to a host cache line
  * (HOST_CACHE_LINE), not necessarily zeroed; hostmem_alloc0(n) zeroed ones; both abort
@@ -40,5 +40,39 @@ void *hostmem_alloc0(size_t bytes);
 void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned);
 void *hostmem_try_alloc0(size_t bytes);
 void hostmem_free(void *p, size_t bytes);
+
+/* An arena of small blocks that all go at once: host_arena_alloc(a, slab,
+ * n) returns a block of host_arena_class_bytes(n) bytes (n rounded up to
+ * a multiple of HOST_CACHE_LINE up to 4 KiB, to a power of two beyond),
+ * aligned to a host cache line, not zeroed:
+ * one given back to the slab earlier by host_arena_give(slab, p, n) when
+ * there is one of that size, else from the slab's free space, which it
+ * refills from the arena (under the arena's lock) when short.  One slab per
+ * owner that allocates alone (an SM, run by one host thread at a time)
+ * needs no lock per block.  A slab starts zeroed (empty).
+ * host_arena_reset(a) forgets every block (every slab taken from it must
+ * be zeroed too) and keeps the memory, so that its next user finds the
+ * pages touched; host_arena_free(a) gives it back.
+ *
+ * Why: a timed launch makes thousands of small growing lists (its warps'
+ * instructions run ahead, its memory requests waiting for their quantum's
+ * end), first touched within milliseconds.  From the C heap every one of
+ * their 4 KiB pages is a fault of its own (1 to 2 us on the project's
+ * VMs); the arena's memory after its first 288 KiB comes in huge pages
+ * (hostmem_alloc), as blocks of many lists, and a list that grows leaves
+ * its old block to the next list of that size in its slab. */
+#define HOST_ARENA_CLASSES 84 /* 64 B .. 4 KiB by 64 B, then 8 KiB .. 4 GiB by powers of two */
+typedef struct HostArena HostArena;
+typedef struct {
+    unsigned char *at, *end;
+    void *given[HOST_ARENA_CLASSES]; /* blocks given back, by size class, linked through their first bytes */
+} HostSlab;
+
+HostArena *host_arena_new(void);
+size_t host_arena_class_bytes(size_t bytes);
+void *host_arena_alloc(HostArena *a, HostSlab *slab, size_t bytes);
+void host_arena_give(HostSlab *slab, void *block, size_t bytes);
+void host_arena_reset(HostArena *a);
+void host_arena_free(HostArena *a);
 
 #endif

@@ -195,10 +195,11 @@ typedef struct {
      * ahead[ahead_at .. nahead) of `func`; then ahead_error, if the next
      * one faulted.  The records of their global accesses, in step order,
      * from records + record_at.  Both lie in one buffer of the slot's
-     * (g_malloc, at `ahead`, list_cap bytes), records after the steps,
-     * kept for its next warps and grown to what a run needs: tens of
-     * thousands of warps may be resident, each with its lists, and these
-     * are their pages. */
+     * (at `ahead`, list_cap bytes, from its SM's slab of the launch's
+     * arena), records after the steps, kept for its next warps and
+     * replaced by a larger one when a run needs more: tens of thousands
+     * of warps may be resident, each with its lists, and these are their
+     * pages. */
     AheadStep *ahead;
     uint8_t *records;
     uint32_t nahead, ahead_at;
@@ -237,10 +238,16 @@ typedef struct {
     uint64_t from;       /* the first cycle not woken yet */
 } WakeWheel;
 
+typedef struct Deferred Deferred;
+/* In the SM's slab of the launch's arena (list_grow), kept from quantum to
+ * quantum: nrecs requests, their transactions in order (Deferred.trans_at),
+ * atomics' MemRequest.atomic_passes (Deferred.passes_at). */
 typedef struct {
-    GArray *recs;        /* Deferred */
-    GArray *trans;       /* MemTransaction: theirs, in order (Deferred.trans_at) */
-    GArray *passes;      /* uint32_t: atomics' MemRequest.atomic_passes (Deferred.passes_at) */
+    Deferred *recs;
+    MemTransaction *trans;
+    uint32_t *passes;
+    uint32_t nrecs, ntrans, npasses;
+    size_t recs_room, trans_room, passes_room; /* bytes of their blocks */
 } DeferredList;
 
 /* In host cache lines of its own (the array is aligned): an SM's fields
@@ -316,6 +323,10 @@ typedef struct {
      * their quantum (run_quanta), two quanta's worth: Model.filling is the
      * one being run */
     DeferredList deferred[2];
+    /* where its run-ahead lists and deferred lists come from: the thread
+     * running the SM takes blocks from it without a lock (in the SM's part
+     * of the block, sm_layout) */
+    HostSlab *slab;
     MemRequest *req;     /* the one being issued: the SM's half of it is done at once */
     uint32_t retired;    /* CTAs retired in cycle retired_at, to be replaced */
     uint64_t retired_at;
@@ -328,7 +339,7 @@ typedef struct {
 
 /* A global or local access whose memory-system timing is worked out after
  * its quantum, in the order the lockstep loop would have made it. */
-typedef struct {
+struct Deferred {
     uint64_t t;
     uint32_t sm, seq;
     uint32_t slot;
@@ -345,7 +356,7 @@ typedef struct {
     uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
     uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
     uint8_t tl_kind;
-} Deferred;
+};
 
 /* Quantum mode: an SM's place in the (cycle, SM) order in which lockstep
  * hands out replacement CTAs (run_quanta), in a host cache line of its own
@@ -412,6 +423,7 @@ typedef struct {
     uint32_t nlive;
     ThreadCounts *per_thread; /* quantum mode: per host thread, the counts of the SMs it ran */
     Timeline *tl;        /* borrowed from TimingStats; NULL: none */
+    HostArena *arena;    /* the slots' run-ahead lists and the SMs' deferred lists (Sm.slab) */
     void *block;         /* the SMs' arrays and their CTAs' warps (sm_layout) */
     size_t block_bytes;  /* what the layout uses of it */
     size_t block_made;   /* its size as allocated (TimingKeep: maybe more) */
@@ -424,6 +436,7 @@ struct TimingKeep {
     MemSys *mem;
     uint8_t *block;
     size_t block_made;
+    HostArena *arena;
 };
 
 TimingKeep *timing_keep_new(void)
@@ -439,6 +452,7 @@ void timing_keep_free(TimingKeep *k)
         return;
     memsys_free(k->mem);
     hostmem_free(k->block, k->block_made);
+    host_arena_free(k->arena);
     g_mutex_clear(&k->lock);
     g_free(k);
 }
@@ -474,6 +488,34 @@ static uint8_t *keep_take_block(TimingKeep *k, size_t bytes, size_t *made)
         return block;
     hostmem_free(block, *made);
     return NULL;
+}
+
+/* The kept arena, reset, or a new one. */
+static HostArena *keep_take_arena(TimingKeep *k)
+{
+    HostArena *a = NULL;
+    if (k) {
+        g_mutex_lock(&k->lock);
+        a = g_steal_pointer(&k->arena);
+        g_mutex_unlock(&k->lock);
+    }
+    if (!a)
+        return host_arena_new();
+    host_arena_reset(a);
+    return a;
+}
+
+/* Keeps the launch's arena (see keep_give), or frees it without a keep. */
+static void keep_give_arena(TimingKeep *k, HostArena *a)
+{
+    if (k) {
+        g_mutex_lock(&k->lock);
+        HostArena *older = k->arena;
+        k->arena = a;
+        a = older;
+        g_mutex_unlock(&k->lock);
+    }
+    host_arena_free(a);
 }
 
 /* Keeps what the launch had (what k held before goes: two launches at once
@@ -1335,6 +1377,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     sm->ahead_log = carve(c, sizeof *sm->ahead_log);
     sm->free_regs = md->pool_regs ? carve(c, n * sizeof(uint64_t *)) : NULL;
     sm->req = carve(c, sizeof *sm->req);
+    sm->slab = carve(c, sizeof *sm->slab);
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
@@ -1747,6 +1790,22 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
 }
 
+/* `items` (n of them, `size` bytes each, in a block of *room bytes) with
+ * room for `more` after them: a full list moves to a block of its SM's
+ * slab twice its size at least, and gives the old one back to the slab. */
+static void *list_grow(Model *md, Sm *sm, void *items, uint32_t n, size_t *room, uint32_t more, size_t size)
+{
+    if ((size_t)(n + more) * size <= *room)
+        return items;
+    size_t bytes = host_arena_class_bytes(MAX((size_t)n + more, 2 * (size_t)n) * size);
+    void *bigger = host_arena_alloc(md->arena, sm->slab, bytes);
+    if (n)
+        memcpy(bigger, items, (size_t)n * size);
+    host_arena_give(sm->slab, items, *room);
+    *room = bytes;
+    return bigger;
+}
+
 /* With the warp's registers in the host's cache (it just executed, or its
  * CTA was just set up), runs its next instructions that may run ahead now
  * (may_run_ahead); they issue in later cycles.  Then notes where the warp
@@ -1769,10 +1828,10 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         /* may_run_ahead() allows no call or return, and no pc past 16 bits */
         g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
         size_t steps_bytes = round_up_pow2(n * sizeof(AheadStep), 8), need = steps_bytes + ctx.records_len;
-        if (need > s->list_cap) { /* what it needs, in host cache lines */
-            s->list_cap = (uint32_t)round_up_pow2(need, HOST_CACHE_LINE);
-            g_free(s->ahead);
-            s->ahead = g_malloc(s->list_cap);
+        if (need > s->list_cap) { /* the old list goes to the SM's next one of its size */
+            host_arena_give(sm->slab, s->ahead, s->list_cap);
+            s->list_cap = (uint32_t)host_arena_class_bytes(need);
+            s->ahead = host_arena_alloc(md->arena, sm->slab, s->list_cap);
         }
         if (need) {
             s->records = (uint8_t *)s->ahead + steps_bytes;
@@ -1960,7 +2019,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                                        : memsys_access_sm(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem, r);
             uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe);
             DeferredList *later = &sm->deferred[md->filling];
-            Deferred d = {.t = t, .sm = sm->id, .seq = later->recs->len, .slot = (uint32_t)(s - sm->slots),
+            Deferred d = {.t = t, .sm = sm->id, .seq = later->nrecs, .slot = (uint32_t)(s - sm->slots),
                           .age = sm->age[s - sm->slots], .in = in, .done = done, .queued = (uint32_t)queued};
             if (G_UNLIKELY(sm->tl)) {
                 d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
@@ -1973,13 +2032,20 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                 d.ntrans = r->ntrans;
                 d.atomic_same = r->atomic_same;
                 if (r->kind == MEMREQ_ATOMIC) {
-                    d.passes_at = later->passes->len;
-                    g_array_append_vals(later->passes, r->atomic_passes, r->ntrans);
+                    d.passes_at = later->npasses;
+                    later->passes = list_grow(md, sm, later->passes, later->npasses, &later->passes_room, r->ntrans,
+                                              sizeof *later->passes);
+                    memcpy(later->passes + later->npasses, r->atomic_passes, r->ntrans * sizeof *later->passes);
+                    later->npasses += r->ntrans;
                 }
                 d.ready = r->ready;
-                d.trans_at = later->trans->len;
-                g_array_append_vals(later->trans, r->trans, r->ntrans);
-                g_array_append_val(later->recs, d);
+                d.trans_at = later->ntrans;
+                later->trans = list_grow(md, sm, later->trans, later->ntrans, &later->trans_room, r->ntrans,
+                                         sizeof *later->trans);
+                memcpy(later->trans + later->ntrans, r->trans, r->ntrans * sizeof *later->trans);
+                later->ntrans += r->ntrans;
+                later->recs = list_grow(md, sm, later->recs, later->nrecs, &later->recs_room, 1, sizeof *later->recs);
+                later->recs[later->nrecs++] = d;
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
                 ready = MAX(r->ready, t + 1) + queued;
                 if (G_UNLIKELY(sm->tl))
@@ -2155,22 +2221,14 @@ static void model_free(Model *md)
         Sm *sm = &md->sms[i];
         for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) /* NULL: never prepared */
             cta_release(&sm->ctas[c].cta);
-        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++) {
+        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
-            g_free(sm->slots[k].ahead);
-        }
-        for (int g = 0; g < 2; g++) {
-            if (sm->deferred[g].recs)
-                g_array_free(sm->deferred[g].recs, TRUE);
-            if (sm->deferred[g].trans)
-                g_array_free(sm->deferred[g].trans, TRUE);
-            if (sm->deferred[g].passes)
-                g_array_free(sm->deferred[g].passes, TRUE);
-        }
     }
     g_aligned_free(md->sms);
     hostmem_free(md->regs_pool, md->regs_pool_bytes);
     keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made);
+    if (md->arena)
+        keep_give_arena(md->spec.timing_keep, md->arena);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
         g_free(md->may_run_ahead[f]);
@@ -2656,11 +2714,11 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
     Resolving rs = {.gen = gen, .first = UINT64_MAX};
     uint64_t last = 0;
     for (uint32_t k = 0; k < md->nlive; k++) {
-        const GArray *list = md->sms[md->live[k]].deferred[gen].recs;
-        rs.n += list->len;
-        for (guint i = 0; i < list->len; i++) {
-            rs.first = MIN(rs.first, g_array_index(list, Deferred, i).t);
-            last = MAX(last, g_array_index(list, Deferred, i).t);
+        const DeferredList *list = &md->sms[md->live[k]].deferred[gen];
+        rs.n += list->nrecs;
+        for (uint32_t i = 0; i < list->nrecs; i++) {
+            rs.first = MIN(rs.first, list->recs[i].t);
+            last = MAX(last, list->recs[i].t);
         }
     }
     if (!rs.n)
@@ -2671,19 +2729,19 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
     bool counting = span <= 4 * (uint64_t)rs.n + 4096;
     size_t *at = counting ? g_new0(size_t, span + 1) : NULL;
     for (uint32_t j = 0; j < md->nlive; j++) {
-        const GArray *list = md->sms[md->live[j]].deferred[gen].recs;
-        if (list->len)
+        const DeferredList *list = &md->sms[md->live[j]].deferred[gen];
+        if (list->nrecs)
             rs.sms[rs.nsms++] = md->live[j];
-        for (guint k = 0; counting && k < list->len; k++)
-            at[g_array_index(list, Deferred, k).t - rs.first + 1]++;
+        for (uint32_t k = 0; counting && k < list->nrecs; k++)
+            at[list->recs[k].t - rs.first + 1]++;
     }
     for (uint64_t c = 1; counting && c < span; c++)
         at[c] += at[c - 1];
     size_t n = 0;
     for (uint32_t j = 0; j < rs.nsms; j++) {
-        GArray *list = md->sms[rs.sms[j]].deferred[gen].recs;
-        for (guint k = 0; k < list->len; k++) {
-            Deferred *d = &g_array_index(list, Deferred, k);
+        DeferredList *list = &md->sms[rs.sms[j]].deferred[gen];
+        for (uint32_t k = 0; k < list->nrecs; k++) {
+            Deferred *d = &list->recs[k];
             rs.refs[counting ? at[d->t - rs.first]++ : n++] = (DeferredRef){d->t, d->sm, d->seq, d};
         }
     }
@@ -2710,22 +2768,20 @@ static void resolve_memory(Model *md, const Resolving *rs)
     for (size_t k = 0; k < rs->n; k++) {
         while (ahead < rs->n && (ahead <= k || fetching < RESOLVE_PREFETCH)) {
             const Deferred *p = rs->refs[ahead++].d;
-            const GArray *pt = md->sms[p->sm].deferred[rs->gen].trans;
-            memsys_prefetch_beyond(md->mem, &g_array_index(pt, MemTransaction, p->trans_at), p->ntrans);
+            memsys_prefetch_beyond(md->mem, md->sms[p->sm].deferred[rs->gen].trans + p->trans_at, p->ntrans);
             fetching += p->ntrans;
         }
         Deferred *d = rs->refs[k].d;
         fetching -= d->ntrans;
-        const GArray *trans = md->sms[d->sm].deferred[rs->gen].trans;
+        const DeferredList *list = &md->sms[d->sm].deferred[rs->gen];
         MemRequest r; /* not zeroed: only its first ntrans transactions are read */
         r.kind = d->kind;
         r.ntrans = d->ntrans;
         r.atomic_same = d->atomic_same;
         if (r.kind == MEMREQ_ATOMIC)
-            memcpy(r.atomic_passes, &g_array_index(md->sms[d->sm].deferred[rs->gen].passes, uint32_t, d->passes_at),
-                   d->ntrans * sizeof *r.atomic_passes);
+            memcpy(r.atomic_passes, list->passes + d->passes_at, d->ntrans * sizeof *r.atomic_passes);
         r.ready = d->ready;
-        memcpy(r.trans, &g_array_index(trans, MemTransaction, d->trans_at), d->ntrans * sizeof *r.trans);
+        memcpy(r.trans, list->trans + d->trans_at, d->ntrans * sizeof *r.trans);
         d->back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
     }
 }
@@ -2751,9 +2807,8 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
     /* only their SMs have warps waiting for them */
     for (uint32_t j = 0; j < rs->nsms; j++) {
         Sm *sm = &md->sms[rs->sms[j]];
-        g_array_set_size(sm->deferred[rs->gen].recs, 0);
-        g_array_set_size(sm->deferred[rs->gen].trans, 0);
-        g_array_set_size(sm->deferred[rs->gen].passes, 0);
+        DeferredList *done = &sm->deferred[rs->gen];
+        done->nrecs = done->ntrans = done->npasses = 0;
         bool filed = false;
         for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
             if (sm->where[k] != SLOT_PENDING)
@@ -3021,6 +3076,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
     decode_module(&md);
     md.mem = keep_take_memsys(spec->timing_keep, cfg);
+    md.arena = keep_take_arena(spec->timing_keep);
     if (!md.mem) {
         MemSysUse use = {.sms = (uint32_t)MIN((uint64_t)cfg->num_sms, grid_ctas),
                          .bytes = launch_reach_bytes(&md, grid_ctas)};
@@ -3108,11 +3164,6 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
             continue;
         if (!md.by_quanta)
             sm_prepare(&md, sm);
-        for (int g = 0; g < 2; g++) {
-            sm->deferred[g].recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
-            sm->deferred[g].trans = g_array_new(FALSE, FALSE, sizeof(MemTransaction));
-            sm->deferred[g].passes = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        }
     }
     if (ts->timeline)
         tl_launch_begin(&md, ts->timeline);
