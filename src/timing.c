@@ -239,7 +239,7 @@ typedef struct {
 } WakeWheel;
 
 typedef struct Deferred Deferred;
-/* In the SM's slab of the launch's arena (list_grow), kept from quantum to
+/* In the SM's slab of the launch's arena (list_append), kept from quantum to
  * quantum: nrecs requests, their transactions in order (Deferred.trans_at),
  * atomics' MemRequest.atomic_passes (Deferred.passes_at). */
 typedef struct {
@@ -505,22 +505,10 @@ static HostArena *keep_take_arena(TimingKeep *k)
     return a;
 }
 
-/* Keeps the launch's arena (see keep_give), or frees it without a keep. */
-static void keep_give_arena(TimingKeep *k, HostArena *a)
-{
-    if (k) {
-        g_mutex_lock(&k->lock);
-        HostArena *older = k->arena;
-        k->arena = a;
-        a = older;
-        g_mutex_unlock(&k->lock);
-    }
-    host_arena_free(a);
-}
-
 /* Keeps what the launch had (what k held before goes: two launches at once
  * keep the later's), or frees it without a keep. */
-static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t *block, size_t made)
+static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t *block, size_t made,
+                      HostArena *arena)
 {
     if (k) {
         g_mutex_lock(&k->lock);
@@ -538,10 +526,16 @@ static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t 
             block = older;
             made = older_made;
         }
+        if (arena) {
+            HostArena *older = k->arena;
+            k->arena = arena;
+            arena = older;
+        }
         g_mutex_unlock(&k->lock);
     }
     memsys_free(mem);
     hostmem_free(block, made);
+    host_arena_free(arena);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1790,20 +1784,25 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
 }
 
-/* `items` (n of them, `size` bytes each, in a block of *room bytes) with
- * room for `more` after them: a full list moves to a block of its SM's
- * slab twice its size at least, and gives the old one back to the slab. */
-static void *list_grow(Model *md, Sm *sm, void *items, uint32_t n, size_t *room, uint32_t more, size_t size)
+/* Appends `more` items of `size` bytes from `from` to `items` (*n of them,
+ * in a block of *room bytes) and returns where the list now lies: a full
+ * list moves to a block of its SM's slab twice its size at least, and
+ * gives the old one back to the slab. */
+static void *list_append(Model *md, Sm *sm, void *items, uint32_t *n, size_t *room, const void *from, uint32_t more,
+                         size_t size)
 {
-    if ((size_t)(n + more) * size <= *room)
-        return items;
-    size_t bytes = host_arena_class_bytes(MAX((size_t)n + more, 2 * (size_t)n) * size);
-    void *bigger = host_arena_alloc(md->arena, sm->slab, bytes);
-    if (n)
-        memcpy(bigger, items, (size_t)n * size);
-    host_arena_give(sm->slab, items, *room);
-    *room = bytes;
-    return bigger;
+    if ((size_t)(*n + more) * size > *room) {
+        size_t bytes = host_arena_class_bytes(MAX((size_t)*n + more, 2 * (size_t)*n) * size);
+        void *bigger = host_arena_alloc(md->arena, sm->slab, bytes);
+        if (*n)
+            memcpy(bigger, items, (size_t)*n * size);
+        host_arena_give(sm->slab, items, *room);
+        *room = bytes;
+        items = bigger;
+    }
+    memcpy((uint8_t *)items + (size_t)*n * size, from, (size_t)more * size);
+    *n += more;
+    return items;
 }
 
 /* With the warp's registers in the host's cache (it just executed, or its
@@ -2033,19 +2032,15 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                 d.atomic_same = r->atomic_same;
                 if (r->kind == MEMREQ_ATOMIC) {
                     d.passes_at = later->npasses;
-                    later->passes = list_grow(md, sm, later->passes, later->npasses, &later->passes_room, r->ntrans,
-                                              sizeof *later->passes);
-                    memcpy(later->passes + later->npasses, r->atomic_passes, r->ntrans * sizeof *later->passes);
-                    later->npasses += r->ntrans;
+                    later->passes = list_append(md, sm, later->passes, &later->npasses, &later->passes_room,
+                                                r->atomic_passes, r->ntrans, sizeof *later->passes);
                 }
                 d.ready = r->ready;
                 d.trans_at = later->ntrans;
-                later->trans = list_grow(md, sm, later->trans, later->ntrans, &later->trans_room, r->ntrans,
-                                         sizeof *later->trans);
-                memcpy(later->trans + later->ntrans, r->trans, r->ntrans * sizeof *later->trans);
-                later->ntrans += r->ntrans;
-                later->recs = list_grow(md, sm, later->recs, later->nrecs, &later->recs_room, 1, sizeof *later->recs);
-                later->recs[later->nrecs++] = d;
+                later->trans = list_append(md, sm, later->trans, &later->ntrans, &later->trans_room, r->trans,
+                                           r->ntrans, sizeof *later->trans);
+                later->recs = list_append(md, sm, later->recs, &later->nrecs, &later->recs_room, &d, 1,
+                                          sizeof *later->recs);
             } else { /* all L1 hits: nothing for L2 and DRAM, the answer is known now */
                 ready = MAX(r->ready, t + 1) + queued;
                 if (G_UNLIKELY(sm->tl))
@@ -2226,9 +2221,7 @@ static void model_free(Model *md)
     }
     g_aligned_free(md->sms);
     hostmem_free(md->regs_pool, md->regs_pool_bytes);
-    keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made);
-    if (md->arena)
-        keep_give_arena(md->spec.timing_keep, md->arena);
+    keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made, md->arena);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
         g_free(md->may_run_ahead[f]);
