@@ -363,6 +363,9 @@ struct Deferred {
  * because its SM's thread stores it while other threads read it. */
 typedef struct {
     _Alignas(64) _Atomic uint64_t key;
+    _Atomic uint64_t parked; /* while the SM waits for its turn to replace a CTA, held by
+                                no thread (run_sms): its key then; else 0 (no key is 0:
+                                nothing retires at cycle 0) */
 } SmProgress;
 
 /* What a host thread counts, in host cache lines of its own: the SMs it
@@ -1499,18 +1502,29 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
     return true;
 }
 
+/* The grid's next `want` CTAs, or as many as are left: the first one's
+ * linear index and its first warp's age in *lin and *age0 (the others
+ * follow on); returns how many. */
+static uint32_t take_ctas(Model *md, uint32_t want, uint64_t *lin, uint64_t *age0)
+{
+    uint32_t n = (uint32_t)MIN((uint64_t)want, md->total_ctas - MIN(md->next_cta, md->total_ctas));
+    *lin = md->next_cta;
+    *age0 = md->age;
+    md->next_cta += n;
+    md->age += (uint64_t)n * md->ts->occ.warps_per_block;
+    if (n && md->next_cta >= md->total_ctas)
+        atomic_store_explicit(&md->all_dispatched, true, memory_order_release);
+    return n;
+}
+
 /* The grid's next CTA to the SM, when there is one and room for it: into
  * CTA slot `cs` (free), or the first free one when NULL. */
 static bool dispatch_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, GError **error)
 {
-    if (md->next_cta >= md->total_ctas || sm->resident_ctas >= sm->nctas)
+    if (sm->resident_ctas >= sm->nctas)
         return true;
-    uint64_t age0 = md->age;
-    md->age += md->ts->occ.warps_per_block;
-    bool ok = dispatch_cta_as(md, sm, cs, t, md->next_cta++, age0, error);
-    if (md->next_cta >= md->total_ctas)
-        atomic_store_explicit(&md->all_dispatched, true, memory_order_release);
-    return ok;
+    uint64_t lin, age0;
+    return !take_ctas(md, 1, &lin, &age0) || dispatch_cta_as(md, sm, cs, t, lin, age0, error);
 }
 
 /* The first wave, breadth first: one CTA per SM in turn, as long as they
@@ -2404,20 +2418,23 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
     progress_publish(md, sm, sm_key(sm, limit));
 }
 
-/* Whether the retirement of `sm` is the earliest one left in (cycle, SM)
- * order.  *blocker is a hint: the SM that held it back last time. */
-static bool sm_replacement_due(Model *md, const Sm *sm, uint32_t *blocker)
+/* The SM whose key is the least, whose retirement (when it has retired)
+ * is the earliest one left in (cycle, SM) order; UINT32_MAX when every
+ * key is PROGRESS_NEVER.  Keys only grow, so a retired SM found first
+ * stays first until it moves its own key. */
+static uint32_t progress_first(const Model *md, uint64_t *key_out)
 {
-    uint64_t mine = progress_key(sm->retired_at, sm->id);
-    if (*blocker < md->nsms && *blocker != sm->id &&
-        atomic_load_explicit(&md->progress[*blocker].key, memory_order_acquire) < mine)
-        return false;
-    for (uint32_t i = 0; i < md->nsms; i++)
-        if (i != sm->id && atomic_load_explicit(&md->progress[i].key, memory_order_acquire) < mine) {
-            *blocker = i;
-            return false;
+    uint64_t least = PROGRESS_NEVER;
+    uint32_t first = UINT32_MAX;
+    for (uint32_t k = 0; k < md->nlive; k++) {
+        uint64_t key = atomic_load_explicit(&md->progress[md->live[k]].key, memory_order_acquire);
+        if (key < least) {
+            least = key;
+            first = md->live[k];
         }
-    return true;
+    }
+    *key_out = least;
+    return first;
 }
 
 static void sm_take_replacements(Model *md, Sm *sm, uint64_t limit)
@@ -2425,13 +2442,23 @@ static void sm_take_replacements(Model *md, Sm *sm, uint64_t limit)
     uint64_t t = sm->retired_at;
     bool ok = true;
     /* lockstep gives each retirement the next CTA at once, in the slot it
-     * freed: so do these, in the order they retired */
-    for (uint32_t rank = 1; ok && rank <= sm->retired; rank++) {
+     * freed: so do these, in the order they retired.  Which CTAs they are
+     * is settled first, and the key moves past the retirement before they
+     * are set up (their registers, their warps' run-ahead: tens of
+     * microseconds), so that the next SM in line takes its own meanwhile:
+     * when a wave ends, many SMs retire in one cycle, and each waited for
+     * the one before it to finish setting up (stencil on 2 threads: 496
+     * replacements in a chain, 25 ms) */
+    uint64_t lin, age0;
+    uint32_t taken = take_ctas(md, sm->retired, &lin, &age0);
+    progress_publish(md, sm, progress_key(t + 1, sm->id));
+    uint32_t wpb = md->ts->occ.warps_per_block;
+    for (uint32_t rank = 1; ok && rank <= taken; rank++) {
         CtaSlot *cs = NULL;
         for (uint32_t k = 0; !cs && k < sm->nctas; k++)
             if (!sm->ctas[k].used && sm->ctas[k].retired_rank == rank)
                 cs = &sm->ctas[k];
-        ok = dispatch_cta(md, sm, cs, t + 1, &sm->fault);
+        ok = dispatch_cta_as(md, sm, cs, t + 1, lin + rank - 1, age0 + (uint64_t)(rank - 1) * wpb, &sm->fault);
     }
     for (uint32_t k = 0; k < sm->nctas; k++)
         sm->ctas[k].retired_rank = 0;
@@ -2517,17 +2544,17 @@ typedef struct {
     HostPins *pins;      /* with spin: each thread's CPU, where the host can pin */
     bool first_wave;     /* this round dispatches the first wave, it runs nothing */
     bool quit;
+    _Alignas(64) _Atomic uint32_t parked; /* SMs parked (SmProgress.parked) */
 } Quanta;
 
 typedef struct {
     Quanta *q;
     uint32_t id;
-    uint32_t *mine;      /* the SMs it took in this quantum and still runs */
 } QuantaWorker;
 
-/* From now to the end of the quantum, SM `sm` is thread id's: its counts
- * go to that thread's statistics, which are only ever summed, so which
- * thread ran an SM changes no result. */
+/* From now until it parks or the quantum ends, SM `sm` is thread id's:
+ * its counts go to that thread's statistics, which are only ever summed,
+ * so which thread ran an SM changes no result. */
 static void sm_take(Model *md, Sm *sm, uint32_t id)
 {
     sm->ts = &md->per_thread[id].ts;
@@ -2564,48 +2591,58 @@ static uint32_t take_next(Quanta *q, uint32_t id)
     return UINT32_MAX;
 }
 
+/* The SM from its wake-up to the quantum's limit, or until a CTA of it
+ * retires: then it is parked, for whichever thread is free when its turn
+ * comes. */
+static void sm_advance(Quanta *q, Sm *sm)
+{
+    Model *md = q->md;
+    if (!sm->fault && sm->resident_warps && sm->wake < q->limit)
+        sm_run_until(md, sm, q->limit);
+    if (sm->retired && !sm->fault) {
+        atomic_fetch_add_explicit(&q->parked, 1, memory_order_relaxed);
+        atomic_store_explicit(&md->progress[sm->id].parked, progress_key(sm->retired_at, sm->id),
+                              memory_order_release);
+    }
+}
+
 /* The thread takes SMs one at a time (take_next), as the others do, and
  * runs each to the quantum's limit, so that threads that drew quick SMs
- * take more.  An SM whose replacement CTA is not due yet waits while the
- * thread runs its others, or takes another (maybe the one it waits for);
- * the SM that is first in (cycle, SM) order can always move, so someone
- * always can. */
+ * take more.  An SM whose CTA retires waits, parked, for its replacement's
+ * turn (the SM that is first in (cycle, SM) order can always move, so
+ * someone always can), and the first thread to find it first takes it:
+ * when a wave ends, dozens of SMs of one thread's stretch retire within a
+ * few cycles, and their replacements would otherwise be set up one after
+ * another by that thread while the others wait. */
 static void run_sms(Quanta *q, QuantaWorker *wk)
 {
     Model *md = q->md;
-    uint32_t blocker = UINT32_MAX, n = 0, polls = 0;
+    uint32_t polls = 0;
     for (;;) {
-        bool moved = false;
-        uint32_t still = 0;
-        for (uint32_t k = 0; k < n; k++) {
-            Sm *sm = &md->sms[wk->mine[k]];
-            if (sm->retired && !sm->fault) {
-                if (!sm_replacement_due(md, sm, &blocker)) {
-                    wk->mine[still++] = wk->mine[k];
-                    continue;
-                }
-                sm_take_replacements(md, sm, q->limit);
-                moved = true;
-            }
-            if (!sm->fault && sm->resident_warps && sm->wake < q->limit) {
-                sm_run_until(md, sm, q->limit);
-                moved = true;
-            }
-            if (sm->retired && !sm->fault)
-                wk->mine[still++] = wk->mine[k];
-        }
-        n = still;
-        if (n && moved)
-            continue;
-        /* nothing of its own can move, or nothing is left: another SM */
         uint32_t i = take_next(q, wk->id);
         if (i != UINT32_MAX) {
             sm_take(md, &md->sms[i], wk->id);
-            wk->mine[n++] = i;
+            sm_advance(q, &md->sms[i]);
             continue;
         }
-        if (!n)
+        /* every SM of the quantum is taken: replacements, in their turn */
+        if (!atomic_load_explicit(&q->parked, memory_order_acquire))
             return;
+        /* the key, not a flag, says which parking it was: the SM found
+         * first may since have been taken, moved on and parked again at a
+         * later retirement, which another SM's may now precede */
+        uint64_t key;
+        uint32_t first = progress_first(md, &key);
+        if (first != UINT32_MAX &&
+            atomic_compare_exchange_strong_explicit(&md->progress[first].parked, &key, 0, memory_order_acq_rel,
+                                                    memory_order_relaxed)) {
+            atomic_fetch_sub_explicit(&q->parked, 1, memory_order_relaxed);
+            Sm *sm = &md->sms[first];
+            sm_take(md, sm, wk->id);
+            sm_take_replacements(md, sm, q->limit);
+            sm_advance(q, sm);
+            continue;
+        }
         if (q->spin)
             spin_wait(&polls);
         else
@@ -2843,7 +2880,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     q.taken = g_new0(gint, nthreads);
     QuantaWorker *wk = g_new0(QuantaWorker, nthreads);
     for (uint32_t k = 0; k < nthreads; k++)
-        wk[k] = (QuantaWorker){&q, k, g_new(uint32_t, md->nsms)};
+        wk[k] = (QuantaWorker){&q, k};
     HostJob *workers = nthreads > 1 ? host_pool_run(md->spec.pool, nthreads - 1, quanta_worker, &wk[1], sizeof *wk)
                                     : NULL;
     /* An access beyond the SM issued at t is back at t + reach at the
@@ -2937,8 +2974,6 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         *end = MAX(*end, md->sms[i].end);
         g_clear_error(&md->sms[i].fault);
     }
-    for (uint32_t k = 0; k < nthreads; k++)
-        g_free(wk[k].mine);
     g_free(wk);
     g_free(q.taken);
     g_aligned_free(md->progress);
