@@ -305,7 +305,7 @@ static bool builtin_malloc(ExecCtx *x, const CallSite *cs)
     FOR_LANES(x->exec, l) {
         uint64_t p = h ? heap_malloc(h, call_arg(x, cs, 0, l)) : 0;
         if (p)
-            __atomic_fetch_add(&g->stores, 1, __ATOMIC_RELAXED); /* the heap changed: not a hang */
+            gmem_count_store(g, x->cta->host_thread); /* the heap changed: not a hang */
         set_return(x, cs, l, p, 8);
     }
     return true;
@@ -316,7 +316,7 @@ static void describe_bad_free(GlobalMemory *g, HeapState *h, uint64_t p, GString
 {
     uint64_t off = h ? p - h->base : 0;
     if (!h || p < h->base || off >= h->bytes) {
-        const Allocation *a = gmem_lookup(g, p, 1);
+        const Allocation *a = gmem_lookup(g, NULL, p, 1);
         if (a)
             g_string_append_printf(why, "it points into '%s', which malloc did not allocate", a->name);
         else
@@ -350,7 +350,7 @@ static bool builtin_free(ExecCtx *x, const CallSite *cs)
         if (h && p >= h->base && off < h->bytes && off % HEAP_GRANULE == 0 && heap_len(h)[gi] != 0) {
             memset(heap_used(h) + gi, 0, heap_len(h)[gi]);
             heap_len(h)[gi] = 0;
-            __atomic_fetch_add(&g->stores, 1, __ATOMIC_RELAXED);
+            gmem_count_store(g, x->cta->host_thread);
             continue;
         }
         GString *why = g_string_new(NULL);

@@ -366,7 +366,7 @@ static bool global_init_check(ExecCtx *x, Allocation *a, uint64_t addr, uint32_t
 static uint8_t *global_access(ExecCtx *x, uint64_t addr, uint32_t size, uint32_t lane, bool write)
 {
     GlobalMemory *g = x->cta->image->gmem;
-    Allocation *a = gmem_lookup(g, addr, size);
+    Allocation *a = gmem_lookup(g, &x->cta->gmem_hint, addr, size);
     if (a) {
         if (write && a->read_only)
             return fault_out_of_bounds(x, SPACE_GLOBAL, addr, size, lane, write, "read-only");
@@ -659,7 +659,7 @@ static inline uint64_t mix64(uint64_t h, uint64_t v)
  * CTA's (shared memory included) and every global one. */
 static uint64_t stores_seen(const Cta *c)
 {
-    return c->stores + __atomic_load_n(&c->image->gmem->stores, __ATOMIC_RELAXED);
+    return c->stores + gmem_stores(c->image->gmem);
 }
 
 /* A warp that may still change something: ready, and not known to repeat
@@ -1459,7 +1459,7 @@ static bool step_one(ExecCtx *x, bool *settle)
     if (traits & STEP_STORE) {
         w->cta->stores++;
         if (traits & STEP_GLOBAL_STORE)
-            __atomic_fetch_add(&w->cta->image->gmem->stores, 1, __ATOMIC_RELAXED);
+            gmem_count_store(w->cta->image->gmem, w->cta->host_thread);
     }
     *settle = (traits & STEP_CONTROL) || x->next_pc == NO_INDEX;
     if (x->next_pc != NO_INDEX) {

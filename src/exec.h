@@ -137,6 +137,10 @@ struct Cta {
     uint32_t shadow_cap;
     uint32_t epoch;         /* barrier intervals completed + 1 */
     uint64_t stores;        /* store and atomic instructions its warps executed */
+    uint32_t host_thread;   /* the host thread running it (0 unless its launcher
+                               sets it after cta_init): where its global stores
+                               are counted (gmem_count_store) */
+    guint gmem_hint;        /* its last global lookup's allocation (gmem_lookup) */
     uint64_t discard[4];    /* target of a faulting access when the launch keeps going */
     uint32_t coop_slot;     /* a cooperative launch's CTA: its index in
                                image->coop_ctas + 1 (launch_coop_join); 0 otherwise */

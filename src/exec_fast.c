@@ -489,7 +489,7 @@ static bool span_resolve(ExecCtx *x, AddrBounds b, uint32_t size, bool write, Wa
     Cta *c = x->cta;
     switch (space) {
     case SPACE_GLOBAL: {
-        Allocation *a = gmem_lookup(c->image->gmem, lo, hi + size - lo);
+        Allocation *a = gmem_lookup(c->image->gmem, &c->gmem_hint, lo, hi + size - lo);
         if (!a || (write && a->read_only))
             return false;
         span->host = a->data - a->base;

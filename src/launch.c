@@ -724,6 +724,7 @@ typedef struct {
 
 typedef struct {
     CtaQueue *q;
+    uint32_t thread;     /* its index among the launch's host threads */
     LaunchStats stats;
     GError *error;       /* of the lowest faulting CTA this worker ran */
     uint64_t error_cta;
@@ -742,8 +743,9 @@ static gpointer cta_worker_main(gpointer data)
             break;
         GError *e = NULL;
         bool ok = cta_init(&cta, q->img->module, q->img, q->spec, q->shared_offset, q->shared_size,
-                           launch_cta_id(q->spec, i), &wk->stats, &e) &&
-                  run_cta(&cta, &unused_budget, 0, &e);
+                           launch_cta_id(q->spec, i), &wk->stats, &e);
+        cta.host_thread = wk->thread;
+        ok = ok && run_cta(&cta, &unused_budget, 0, &e);
         launch_stats_count_cta(&wk->stats, &cta);
         if (!ok) {
             if (!wk->error || i < wk->error_cta) {
@@ -793,6 +795,7 @@ LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t
     sh->wk = g_new0(CtaWorker, sh->nhelpers + 1);
     for (uint32_t t = 0; t <= sh->nhelpers; t++) {
         sh->wk[t].q = &sh->q;
+        sh->wk[t].thread = t;
         launch_stats_init(&sh->wk[t].stats, img->module);
     }
     if (sh->nhelpers)

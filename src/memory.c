@@ -13,7 +13,16 @@ GlobalMemory *gmem_new(void)
     g->allocs = g_array_new(FALSE, FALSE, sizeof(Allocation));
     g->next_low = GLOBAL_HEAP_BASE;
     g->next_high = GLOBAL_HIGH_BASE;
+    g->store_counts = g_aligned_alloc0(GMEM_STORE_COUNTS, sizeof(GmemStoreCount), _Alignof(GmemStoreCount));
     return g;
+}
+
+uint64_t gmem_stores(const GlobalMemory *g)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < GMEM_STORE_COUNTS; k++)
+        sum += __atomic_load_n(&g->store_counts[k].n, __ATOMIC_RELAXED);
+    return sum;
 }
 
 /* Host bytes behind an allocation of `size` device bytes. */
@@ -52,6 +61,7 @@ void gmem_free(GlobalMemory *g)
         g_free(a->written);
     }
     g_array_free(g->allocs, TRUE);
+    g_aligned_free(g->store_counts);
     g_free(g);
 }
 
@@ -122,13 +132,12 @@ uint64_t gmem_alloc(GlobalMemory *g, uint64_t size, const char *name, GError **e
     while (pos > 0 && g_array_index(g->allocs, Allocation, pos - 1).base > base)
         pos--;
     g_array_insert_val(g->allocs, pos, a);
-    g->last_hit = pos;
     return base;
 }
 
 bool gmem_track_writes(GlobalMemory *g, uint64_t base)
 {
-    Allocation *a = gmem_lookup(g, base, 1);
+    Allocation *a = gmem_lookup(g, NULL, base, 1);
     if (!a || a->base != base)
         return false;
     if (!a->written)
@@ -136,15 +145,13 @@ bool gmem_track_writes(GlobalMemory *g, uint64_t base)
     return a->written != NULL;
 }
 
-Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)
+Allocation *gmem_lookup(GlobalMemory *g, guint *hint, uint64_t addr, uint64_t size)
 {
     guint n = g->allocs->len;
     if (n == 0)
         return NULL;
     Allocation *all = (Allocation *)g->allocs->data;
-    /* last_hit is a hint shared by the threads simulating one launch */
-    guint hint = __atomic_load_n(&g->last_hit, __ATOMIC_RELAXED);
-    Allocation *a = &all[hint < n ? hint : 0];
+    Allocation *a = &all[hint && *hint < n ? *hint : 0];
     if (addr >= a->base && addr - a->base + size <= a->size && addr + size >= addr)
         return a;
     guint lo = 0, hi = n;
@@ -159,7 +166,8 @@ Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size)
         return NULL;
     a = &all[lo - 1];
     if (addr - a->base + size <= a->size && addr + size >= addr) {
-        __atomic_store_n(&g->last_hit, lo - 1, __ATOMIC_RELAXED);
+        if (hint)
+            *hint = lo - 1;
         return a;
     }
     return NULL;
@@ -183,7 +191,7 @@ const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr)
 
 bool gmem_release(GlobalMemory *g, uint64_t base)
 {
-    Allocation *a = gmem_lookup(g, base, 1);
+    Allocation *a = gmem_lookup(g, NULL, base, 1);
     if (!a || a->base != base)
         return false;
     if (!a->borrowed)
@@ -191,7 +199,6 @@ bool gmem_release(GlobalMemory *g, uint64_t base)
     g_free(a->name);
     g_free(a->written);
     g_array_remove_index(g->allocs, (guint)(a - (Allocation *)g->allocs->data));
-    __atomic_store_n(&g->last_hit, 0, __ATOMIC_RELAXED);
     return true;
 }
 
@@ -221,7 +228,6 @@ uint64_t gmem_alloc_host_mapped(GlobalMemory *g, uint64_t size, const char *name
             memset(data, 0, bytes);
             Allocation a = {.base = base, .size = size, .data = data, .name = g_strdup(name)};
             g_array_insert_val(g->allocs, pos, a);
-            __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
             return base;
         }
         free(data);
@@ -258,6 +264,5 @@ uint64_t gmem_map_host(GlobalMemory *g, void *host, uint64_t size, const char *n
     }
     Allocation a = {.base = base, .size = size, .data = host, .name = g_strdup(name), .borrowed = true};
     g_array_insert_val(g->allocs, pos, a);
-    __atomic_store_n(&g->last_hit, pos, __ATOMIC_RELAXED);
     return base;
 }

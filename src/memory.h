@@ -46,13 +46,20 @@ typedef struct {
     bool borrowed;     /* data is the caller's (gmem_map_host): never freed here */
 } Allocation;
 
+/* Store and atomic instructions that may have written global memory,
+ * counted per host thread (gmem_count_store) in host cache lines of their
+ * own: one count for all, added to at every store, moved between the cores
+ * as often (saxpy's first wave on 2 threads: 20 % longer).  Their sum is
+ * the hang detector's proof that nothing changed (gmem_stores). */
+#define GMEM_STORE_COUNTS 16
+typedef struct {
+    _Alignas(64) uint64_t n;
+} GmemStoreCount;
+
 typedef struct {
     GArray *allocs;    /* Allocation, sorted by base */
     uint64_t next_low, next_high;
-    guint last_hit;
-    uint64_t stores;   /* store and atomic instructions that may have written it
-                          (updated atomically: CTAs may run on several threads);
-                          the hang detector's proof that nothing changed */
+    GmemStoreCount *store_counts; /* GMEM_STORE_COUNTS, by host thread modulo their number */
     uint64_t heap_bytes; /* size of the device malloc heap (builtins.c), made at
                             the first malloc; 0: CUDA's default, 8 MiB */
     bool heap_made;      /* that malloc came: heap_bytes no longer changes anything */
@@ -147,8 +154,19 @@ uint64_t gmem_map_host(GlobalMemory *g, void *host, uint64_t size, const char *n
  * the host never filled).  False if there is no allocation at base or no
  * memory for the map. */
 bool gmem_track_writes(GlobalMemory *g, uint64_t base);
-/* Allocation holding [addr, addr+size), or NULL. */
-Allocation *gmem_lookup(GlobalMemory *g, uint64_t addr, uint64_t size);
+/* Allocation holding [addr, addr+size), or NULL.  *hint (NULL: none) is the
+ * caller's guess, the index of the allocation its last lookup found: a CTA
+ * keeps its own, since one shared by the host threads would be written
+ * from all of them as each CTA goes from one buffer to the next. */
+Allocation *gmem_lookup(GlobalMemory *g, guint *hint, uint64_t addr, uint64_t size);
+/* A store instruction of host thread `thread` may have written global memory. */
+static inline void gmem_count_store(GlobalMemory *g, uint32_t thread)
+{
+    __atomic_fetch_add(&g->store_counts[thread % GMEM_STORE_COUNTS].n, 1, __ATOMIC_RELAXED);
+}
+/* Store instructions so far that may have written global memory: the same
+ * value twice means none came in between (each count only grows). */
+uint64_t gmem_stores(const GlobalMemory *g);
 /* Bytes in all allocations. */
 uint64_t gmem_bytes(const GlobalMemory *g);
 /* Nearest allocation to addr (for "n bytes past the end of x" messages), or NULL. */
@@ -156,7 +174,7 @@ const Allocation *gmem_nearest(GlobalMemory *g, uint64_t addr);
 /* host pointer for [addr, addr+size) or NULL */
 static inline uint8_t *gmem_ptr(GlobalMemory *g, uint64_t addr, uint64_t size)
 {
-    Allocation *a = gmem_lookup(g, addr, size);
+    Allocation *a = gmem_lookup(g, NULL, addr, size);
     return a ? a->data + (addr - a->base) : NULL;
 }
 

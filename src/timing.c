@@ -316,6 +316,7 @@ typedef struct {
     /* where the SM's counts go: the launch's, or its host thread's */
     TimingStats *ts;
     LaunchStats *stats;
+    uint32_t thread;     /* quantum mode: the host thread running it (sm_take) */
     uint64_t issued;
     uint64_t end;        /* one past the last cycle the SM ran */
     /* quantum mode (see run_quanta) */
@@ -1462,6 +1463,7 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
     if (!cta_init(&cs->cta, md->m, md->img, &md->spec, md->shared_offset, md->shared_size, id, sm->stats, error))
         return false;
     cs->cta.smid = sm->id;
+    cs->cta.host_thread = sm->thread;
     cs->cta.clock = t;
     cs->used = true;
     cs->dispatched = t;
@@ -2559,9 +2561,12 @@ static void sm_take(Model *md, Sm *sm, uint32_t id)
 {
     sm->ts = &md->per_thread[id].ts;
     sm->stats = &md->per_thread[id].stats;
+    sm->thread = id;
     for (uint32_t c = 0; c < sm->nctas; c++)
-        if (sm->ctas[c].used)
+        if (sm->ctas[c].used) {
             sm->ctas[c].cta.stats = sm->stats;
+            sm->ctas[c].cta.host_thread = id;
+        }
 }
 
 /* The next SM for thread `id` to take in this quantum, or UINT32_MAX when

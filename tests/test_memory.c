@@ -349,11 +349,11 @@ START_TEST(test_map_host_borrowed)
     ck_assert_uint_ne(dev, 0);
     ck_assert_msg(dev >= base + n + 64 + ALLOC_GUARD, "device buffer 0x%" G_GINT64_MODIFIER "x inside the mapped range",
                   dev);
-    ck_assert_ptr_nonnull(gmem_lookup(g, dev, 4096));
+    ck_assert_ptr_nonnull(gmem_lookup(g, NULL, dev, 4096));
 
     /* release unmaps without freeing (the sanitizers would see a double free) */
     ck_assert(gmem_release(g, base));
-    ck_assert_ptr_null(gmem_lookup(g, base, 1));
+    ck_assert_ptr_null(gmem_lookup(g, NULL, base, 1));
     buf[0] = 1;
     gmem_free(g); /* still holds "next": not freed either */
     buf[n] = 2;

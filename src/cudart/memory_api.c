@@ -36,7 +36,7 @@ static cudaError_t track(CudartDevice *d, uint64_t base, CudartAllocKind kind, u
 /* The tracked allocation holding p (anywhere inside it), or NULL. */
 static CudartAlloc *alloc_holding(CudartDevice *d, const void *p)
 {
-    Allocation *a = gmem_lookup(d->gmem, (uint64_t)(uintptr_t)p, 1);
+    Allocation *a = gmem_lookup(d->gmem, NULL, (uint64_t)(uintptr_t)p, 1);
     uint64_t key = a ? a->base : 0;
     return a ? g_hash_table_lookup(d->allocs, &key) : NULL;
 }
@@ -980,7 +980,7 @@ CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at
         return cudart_leave(d, cudaErrorInvalidValue);
     memset(attributes, 0, sizeof *attributes);
     attributes->device = -2; /* what CUDA reports for unregistered memory */
-    Allocation *a = gmem_lookup(d->gmem, (uint64_t)(uintptr_t)ptr, 1);
+    Allocation *a = gmem_lookup(d->gmem, NULL, (uint64_t)(uintptr_t)ptr, 1);
     uint64_t key = a ? a->base : 0;
     CudartAlloc *ca = a ? g_hash_table_lookup(d->allocs, &key) : NULL;
     if (a) {
