@@ -6,7 +6,10 @@
  *   byte (so the committed files are reproducible from the manifests) and
  *   confirms the sha256 expectations of outputs too large to commit;
  * - the divergence maps of dec2zero (seed 002) and divergence/noDivergence
- *   (seed 004) show divergence exactly where the inputs make warps split.
+ *   (seed 004) show divergence exactly where the inputs make warps split;
+ * - grids of several waves report the same metrics on 1, 2 and 3 host
+ *   threads (the replacement CTAs go out in lockstep order whichever
+ *   thread sets them up).
  * Failures name every workload that failed and why, not just the first.
  */
 #include <check.h>
@@ -128,13 +131,14 @@ static bool spawn_ok(const char *const *argv, const char *what, GString *failure
     return ok;
 }
 
-/* Run one manifest; returns the parsed report, or NULL after appending the
- * reason to `failures`. */
-static json_t *run_warpsim(const char *manifest, GString *failures)
+/* Run one manifest, with `threads` host threads unless NULL; returns the
+ * parsed report, or NULL after appending the reason to `failures`. */
+static json_t *run_warpsim_on(const char *manifest, const char *threads, GString *failures)
 {
     char *tmpdir = g_dir_make_tmp("warpsim-workload-XXXXXX", NULL);
     char *report_path = g_build_filename(tmpdir, "report.json", NULL);
-    const char *argv[] = {WARPSIM_BIN, "run", manifest, "--json", report_path, NULL};
+    const char *argv[] = {WARPSIM_BIN, "run", manifest, "--json", report_path,
+                          threads ? "--threads" : NULL, threads, NULL};
     json_t *report = NULL;
     if (spawn_ok(argv, manifest, failures)) {
         json_error_t jerr;
@@ -148,6 +152,11 @@ static json_t *run_warpsim(const char *manifest, GString *failures)
     g_free(report_path);
     g_free(tmpdir);
     return report;
+}
+
+static json_t *run_warpsim(const char *manifest, GString *failures)
+{
+    return run_warpsim_on(manifest, NULL, failures);
 }
 
 /* Every check of every launch is "pass", and there is at least one. */
@@ -433,6 +442,41 @@ START_TEST(seed004_divergence_only_when_lane0_branches)
 }
 END_TEST
 
+START_TEST(multi_wave_grids_match_across_host_threads)
+{
+    /* CTAs that retire in one cycle on SMs of different threads, whose
+     * replacements any thread may set up (each in its turn) */
+    static const char *const manifests[] = {
+        "traces/more_kernels/conv1d.json",
+        "traces/more_kernels/gather.json",
+        "traces/stencil/sweep/base_r1_x384.json",
+    };
+    static const char *const threads[] = {"2", "3", "2"};
+    GString *failures = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(manifests); i++) {
+        char *path = g_build_filename(SOURCE_ROOT, manifests[i], NULL);
+        json_t *one = run_warpsim_on(path, "1", failures);
+        for (size_t k = 0; one && k < G_N_ELEMENTS(threads); k++) {
+            json_t *more = run_warpsim_on(path, threads[k], failures);
+            const json_t *a = json_object_get(one, "launches"), *b = more ? json_object_get(more, "launches") : NULL;
+            for (size_t l = 0; b && l < json_array_size(a); l++)
+                if (!json_equal(json_object_get(json_array_get(a, l), "metrics"),
+                                json_object_get(json_array_get(b, l), "metrics")))
+                    g_string_append_printf(failures, "%s: launch %zu: metrics on %s host threads differ from 1's\n",
+                                           manifests[i], l, threads[k]);
+            if (b && json_array_size(a) != json_array_size(b))
+                g_string_append_printf(failures, "%s: %zu launches on 1 host thread, %zu on %s\n", manifests[i],
+                                       json_array_size(a), json_array_size(b), threads[k]);
+            json_decref(more);
+        }
+        json_decref(one);
+        g_free(path);
+    }
+    ck_assert_msg(failures->len == 0, "%s", failures->str);
+    g_string_free(failures, TRUE);
+}
+END_TEST
+
 static Suite *workloads_suite(void)
 {
     Suite *s = suite_create("workloads");
@@ -445,6 +489,7 @@ static Suite *workloads_suite(void)
     tcase_add_test(run, every_manifest_runs_and_passes);
     tcase_add_test(run, dec2zero_divergence_follows_the_input);
     tcase_add_test(run, seed004_divergence_only_when_lane0_branches);
+    tcase_add_test(run, multi_wave_grids_match_across_host_threads);
     suite_add_tcase(s, run);
     return s;
 }
