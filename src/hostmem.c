@@ -123,6 +123,15 @@ void *hostmem_alloc(size_t bytes)
     return or_abort(heap_alloc(bytes, false), bytes);
 }
 
+size_t hostmem_spanned(size_t bytes)
+{
+#ifdef HOSTMEM_MMAP
+    if (bytes >= HOSTMEM_MAPPED_BYTES)
+        return huge_round(bytes);
+#endif
+    return bytes;
+}
+
 void hostmem_free(void *p, size_t bytes)
 {
     if (!p)
@@ -163,6 +172,7 @@ struct HostArena {
     GArray *chunks;   /* ArenaChunk, in the order made: reset starts over at the first */
     guint current;    /* the chunk being given out (chunks->len: none yet) */
     size_t used;      /* bytes of it given out */
+    unsigned char *lent_at, *lent_end; /* what is left of host_arena_lend()'s memory */
 };
 
 HostArena *host_arena_new(void)
@@ -177,6 +187,11 @@ HostArena *host_arena_new(void)
  * making a chunk when none left has room.  Under the lock. */
 static unsigned char *arena_take(HostArena *a, size_t bytes)
 {
+    if ((size_t)(a->lent_end - a->lent_at) >= bytes) {
+        unsigned char *p = a->lent_at;
+        a->lent_at += bytes;
+        return p;
+    }
     for (;;) {
         if (a->current < a->chunks->len) {
             ArenaChunk *c = &g_array_index(a->chunks, ArenaChunk, a->current);
@@ -277,10 +292,25 @@ void host_arena_give(HostSlab *slab, void *block, size_t bytes)
     slab->given[k] = block;
 }
 
+void host_arena_lend(HostArena *a, void *p, size_t bytes)
+{
+    /* blocks start at a host cache line, and are multiples of it */
+    uintptr_t start = ((uintptr_t)p + HOST_CACHE_LINE - 1) & ~(uintptr_t)(HOST_CACHE_LINE - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(HOST_CACHE_LINE - 1);
+    g_mutex_lock(&a->lock);
+    a->lent_at = a->lent_end = NULL;
+    if (end > start) {
+        a->lent_at = (unsigned char *)start;
+        a->lent_end = (unsigned char *)end;
+    }
+    g_mutex_unlock(&a->lock);
+}
+
 void host_arena_reset(HostArena *a)
 {
     a->current = 0;
     a->used = 0;
+    a->lent_at = a->lent_end = NULL;
 }
 
 void host_arena_free(HostArena *a)

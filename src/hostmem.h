@@ -40,6 +40,12 @@ void *hostmem_alloc0(size_t bytes);
 void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned);
 void *hostmem_try_alloc0(size_t bytes);
 void hostmem_free(void *p, size_t bytes);
+/* The bytes that a block of `bytes` from the calls above really holds:
+ * a mapped one is whole huge pages, and the caller may use what lies
+ * beyond `bytes` too (still freeing it as `bytes`).  When its last huge
+ * page is touched, the host has cleared all of it: the rest is memory
+ * paid for (host_arena_lend). */
+size_t hostmem_spanned(size_t bytes);
 
 /* An arena of small blocks that all go at once: host_arena_alloc(a, slab,
  * n) returns a block of host_arena_class_bytes(n) bytes (n rounded up to
@@ -72,6 +78,11 @@ HostArena *host_arena_new(void);
 size_t host_arena_class_bytes(size_t bytes);
 void *host_arena_alloc(HostArena *a, HostSlab *slab, size_t bytes);
 void host_arena_give(HostSlab *slab, void *block, size_t bytes);
+/* Lends the arena `bytes` at `p`, which it gives out before any memory of
+ * its own until its next reset, when it forgets them (the lender keeps
+ * them alive until then): the slack at the end of a block in huge pages,
+ * which costs nothing more to touch once the block's last page is. */
+void host_arena_lend(HostArena *a, void *p, size_t bytes);
 void host_arena_reset(HostArena *a);
 void host_arena_free(HostArena *a);
 

@@ -3174,6 +3174,13 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         md.block = hostmem_alloc0(md.block_bytes);
         md.block_made = md.block_bytes;
     }
+    /* The block's last huge page is cleared whole by the host at its first
+     * touch, the SMs' arrays rarely fill it, and the run-ahead lists of a
+     * small launch fit in what is left (transcendentals: 534 of 546 KiB,
+     * saving a huge page of the arena's own, 0.2 ms of 3.4) */
+    size_t spanned = hostmem_spanned(md.block_made);
+    if (spanned > md.block_bytes)
+        host_arena_lend(md.arena, md.block + md.block_bytes, spanned - md.block_bytes);
     if (md.pool_regs) {
         /* In 4 KiB pages: the SMs mostly use a block or two each, a few
          * hundred KiB at the pool's start, where the first touch of a huge

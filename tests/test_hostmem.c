@@ -2,10 +2,12 @@
  * class, alignment, blocks that do not overlap and keep what is written
  * to them, a block given back serving the next one of its size, the rest
  * of a slab given out before a new one is taken, reset starting over in
- * the same memory, and large blocks of their own.
+ * the same memory, large blocks of their own, and lent memory used first
+ * until the next reset.
  */
 #include <check.h>
 #include <glib.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +121,46 @@ START_TEST(a_large_block_is_one_of_its_own)
 }
 END_TEST
 
+/* Lent memory is given out before the arena's own, only until it runs
+ * out, and is forgotten at the next reset. */
+START_TEST(lent_memory_goes_first_until_the_reset)
+{
+    HostArena *a = host_arena_new();
+    size_t lent_bytes = (size_t)64 << 10;
+    unsigned char *lent = g_malloc(lent_bytes + HOST_CACHE_LINE);
+    host_arena_lend(a, lent + 1, lent_bytes); /* not aligned: the arena aligns it */
+    HostSlab slab = {0};
+    size_t in_lent = 0, outside = 0;
+    for (int i = 0; i < 64; i++) {
+        unsigned char *p = host_arena_alloc(a, &slab, 2048);
+        ck_assert_uint_eq((uintptr_t)p % HOST_CACHE_LINE, 0);
+        bool inside = p >= lent + 1 && p + 2048 <= lent + 1 + lent_bytes;
+        ck_assert(inside || p + 2048 <= lent || p >= lent + lent_bytes + 1);
+        if (inside)
+            ck_assert_uint_eq(outside, 0); /* none of the arena's own before it is used up */
+        in_lent += inside;
+        outside += !inside;
+        memset(p, 0x33, 2048);
+    }
+    ck_assert_uint_ge(in_lent, 24); /* 64 KiB less the alignment: most of it, a slab at a time */
+    ck_assert_uint_gt(outside, 0);
+    /* lent again, used in part, then reset: none of it after that */
+    unsigned char *aligned = (unsigned char *)(((uintptr_t)lent + HOST_CACHE_LINE - 1) & ~(uintptr_t)(HOST_CACHE_LINE - 1));
+    host_arena_lend(a, aligned, lent_bytes);
+    slab = (HostSlab){0};
+    unsigned char *p = host_arena_alloc(a, &slab, 2048);
+    ck_assert_ptr_eq(p, aligned);
+    host_arena_reset(a);
+    slab = (HostSlab){0};
+    for (int i = 0; i < 64; i++) {
+        p = host_arena_alloc(a, &slab, 2048);
+        ck_assert(p + 2048 <= lent || p >= lent + lent_bytes + HOST_CACHE_LINE);
+    }
+    host_arena_free(a);
+    g_free(lent);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hostmem");
@@ -129,6 +171,7 @@ static Suite *suite(void)
     tcase_add_test(t, the_rest_of_a_slab_is_given_out);
     tcase_add_test(t, reset_starts_over_in_the_same_memory);
     tcase_add_test(t, a_large_block_is_one_of_its_own);
+    tcase_add_test(t, lent_memory_goes_first_until_the_reset);
     suite_add_tcase(s, t);
     return s;
 }
