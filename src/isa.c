@@ -130,9 +130,23 @@ const char *isa_space_name(PtxSpace s)
     return s < SPACE_COUNT ? names[s] : "?";
 }
 
+/* Whether any row of isa/ptx_latency.def names op: most opcodes have
+ * none, and the compiler tests this as a bit of a constant, where the
+ * rows took a scan each (a third of a launch's decoding). */
+static bool op_has_latency_rule(PtxOpcode op)
+{
+    return false
+#define PTX_LATENCY(o, type, needs, scope, lat, slots, form) || op == OP_##o
+#include "ptx_latency.def"
+#undef PTX_LATENCY
+        ;
+}
+
 /* The first row of isa/ptx_latency.def that matches, or NULL. */
 static const LatencyRule *latency_rule_for(PtxOpcode op, PtxType t, uint32_t flags, unsigned scope)
 {
+    if (!op_has_latency_rule(op))
+        return NULL;
     for (unsigned i = 0; i < isa_latency_rule_count; i++) {
         const LatencyRule *r = &isa_latency_rules[i];
         if (r->op == op && (r->type == PTX_TYPE_NONE || r->type == t) && (flags & r->needs) == r->needs &&
