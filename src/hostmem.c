@@ -25,11 +25,13 @@
 #define HOSTMEM_MMAP 1
 #endif
 
-#ifdef HOSTMEM_MMAP
+/* n rounded up to whole huge pages */
 static size_t huge_round(size_t n)
 {
     return (n + HOSTMEM_HUGE_BYTES - 1) & ~(HOSTMEM_HUGE_BYTES - 1);
 }
+
+#ifdef HOSTMEM_MMAP
 
 /* A zeroed mapping of whole huge pages holding `bytes`, or NULL; given in
  * 4 KiB pages only, unless `huge_pages`. */
@@ -212,7 +214,7 @@ static unsigned char *arena_take(HostArena *a, size_t bytes)
                       : last < ARENA_HUGE_CHUNK   ? ARENA_HUGE_CHUNK
                                                   : MIN(2 * last, ARENA_MAX_CHUNK);
         if (bytes > size) /* a block larger than the chunk would be: whole huge pages of its own */
-            size = (bytes + HOSTMEM_HUGE_BYTES - 1) & ~(HOSTMEM_HUGE_BYTES - 1);
+            size = huge_round(bytes);
         ArenaChunk c = {hostmem_alloc(size), size};
         g_array_append_val(a->chunks, c);
         a->current = a->chunks->len - 1;
