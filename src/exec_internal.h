@@ -121,6 +121,7 @@ static inline WarpAccess *access_log(const ExecCtx *x, uint32_t lanes, uint32_t 
         log->size = size;
         log->space = (uint8_t)space;
         log->write = write;
+        log->scanned = false; /* the lanes' addresses are about to change */
     }
     return log;
 }

@@ -65,22 +65,8 @@ typedef struct {
     bool heap_made;      /* that malloc came: heap_bytes no longer changes anything */
 } GlobalMemory;
 
-/* One warp instruction's memory accesses, as the executor performed them:
- * the lanes in mask accessed size bytes each at addr[lane] (an address in
- * `space`, generic addresses already resolved).  The executor fills it when
- * the timing model asks (Warp.mem_log); coalescer, banks and caches read it. */
-typedef struct {
-    uint32_t mask;
-    uint32_t size;          /* 1, 2, 4, 8 or 16 bytes per lane */
-    uint8_t space;          /* PtxSpace */
-    bool write;
-    uint64_t addr[32];
-} WarpAccess;
-
 /* What the coalescer, banks and caches ask first of a warp with every lane
- * active, from one pass over its addresses: two lanes a step (GCC/Clang
- * vector extension: SSE2 on x86-64), which -O2 does not find in the plain
- * loop.  Inline, so that a caller pays only for what it reads. */
+ * active (warp_scan). */
 typedef struct {
     uint64_t any;      /* OR of the addresses: their low zero bits are an alignment all share */
     uint64_t spread;   /* OR of addr[l] ^ addr[0]: 0 when all are on one address, and its
@@ -89,8 +75,31 @@ typedef struct {
     uint64_t unstrided; /* OR of addr[l] ^ (addr[0] + l * stride): 0 when lanes step by stride */
 } WarpScan;
 
+/* One warp instruction's memory accesses, as the executor performed them:
+ * the lanes in mask accessed size bytes each at addr[lane] (an address in
+ * `space`, generic addresses already resolved).  The executor fills it when
+ * the timing model asks (Warp.mem_log); coalescer, banks and caches read it.
+ * With every lane active, the executor may also leave the scan of the
+ * addresses (warp_scan), worked out as it wrote them: cheaper there, in a
+ * loop vectorised for the host, than read back again by each reader. */
+typedef struct {
+    uint32_t mask;
+    uint32_t size;          /* 1, 2, 4, 8 or 16 bytes per lane */
+    uint8_t space;          /* PtxSpace */
+    bool write;
+    bool scanned;           /* scan holds warp_scan() of addr (mask is every lane) */
+    WarpScan scan;
+    uint64_t addr[32];
+} WarpAccess;
+
+/* The scan of a whole warp's addresses: the executor's (scanned), or one
+ * pass over them, two lanes a step (GCC/Clang vector extension: SSE2 on
+ * x86-64), which -O2 does not find in the plain loop.  Inline, so that a
+ * caller pays only for what it reads. */
 static inline WarpScan warp_scan(const WarpAccess *a)
 {
+    if (a->scanned)
+        return a->scan;
     typedef uint64_t U64x2 __attribute__((vector_size(16)));
     uint64_t first = a->addr[0], step = a->addr[1] - first;
     U64x2 base = {first, first}, want = {first, first + step}, inc = {2 * step, 2 * step};

@@ -442,6 +442,7 @@ static bool through_l1(const GpuConfig *cfg, const Insn *in, const WarpAccess *a
 static void local_view(const WarpAccess *a, uint64_t local_id, WarpAccess *g)
 {
     *g = *a;
+    g->scanned = false; /* its addresses move */
     uint64_t base = LOCAL_MODEL_BASE + local_id * LOCAL_MODEL_WARP_SPAN;
     for (uint32_t m = a->mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);

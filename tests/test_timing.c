@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "config.h"
+#include "exec.h"
 #include "isa.h"
 #include "launch.h"
 #include "memory.h"
@@ -24,10 +25,11 @@ typedef struct {
 
 /* Run kernel `k` of ptx with one buffer parameter (nbytes, zeroed) and an
  * optional u32 scalar, `regs` registers per thread, on config `cfg` (or
- * `name` with overrides), its memory system kept in `keep` (or not). */
+ * `name` with overrides), its memory system kept in `keep` (or not); with
+ * general_only, every instruction on the general handlers (no plan). */
 static void run_timed_on(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
                          uint32_t regs, GpuConfig *given, const char *name, const char *const *overrides,
-                         uint64_t budget, TimingKeep *keep, Result *r)
+                         uint64_t budget, TimingKeep *keep, bool general_only, Result *r)
 {
     GError *error = NULL;
     GpuConfig *cfg = given ? given : config_load(name, overrides, &error);
@@ -37,6 +39,8 @@ static void run_timed_on(const char *ptx, uint32_t grid, uint32_t block, uint64_
     GlobalMemory *g = gmem_new();
     ModuleImage *img = image_load(m, g, &error);
     ck_assert(img);
+    if (general_only)
+        g_clear_pointer(&img->plan, exec_plan_free);
     uint32_t k = module_find_kernel(m, "k", &error);
     ck_assert(k != NO_INDEX);
     uint64_t buf = gmem_alloc(g, nbytes ? nbytes : 8, "buf", &error);
@@ -73,7 +77,7 @@ static void run_timed_budget(const char *ptx, uint32_t grid, uint32_t block, uin
                              uint32_t regs, const char *name, const char *const *overrides, uint64_t budget,
                              Result *r)
 {
-    run_timed_on(ptx, grid, block, nbytes, scalar, regs, NULL, name, overrides, budget, NULL, r);
+    run_timed_on(ptx, grid, block, nbytes, scalar, regs, NULL, name, overrides, budget, NULL, false, r);
 }
 
 static void run_timed_regs(const char *ptx, uint32_t grid, uint32_t block, uint64_t nbytes, uint32_t scalar,
@@ -429,9 +433,9 @@ START_TEST(kept_state_starts_cold)
     ck_assert_msg(cfg, "config: %s", error ? error->message : "");
     TimingKeep *keep = timing_keep_new();
     Result fresh, kept[3];
-    run_timed_on(copy_ptx, n / 256, 256, 2ull * n * 4, n, 16, cfg, NULL, NULL, 0, NULL, &fresh);
+    run_timed_on(copy_ptx, n / 256, 256, 2ull * n * 4, n, 16, cfg, NULL, NULL, 0, NULL, false, &fresh);
     for (int i = 0; i < 3; i++)
-        run_timed_on(copy_ptx, n / 256, 256, 2ull * n * 4, n, 16, cfg, NULL, NULL, 0, keep, &kept[i]);
+        run_timed_on(copy_ptx, n / 256, 256, 2ull * n * 4, n, 16, cfg, NULL, NULL, 0, keep, false, &kept[i]);
     ck_assert_uint_eq(fresh.ts.mem.dram_bytes_read, (uint64_t)n * 4);
     for (int i = 0; i < 3; i++) {
         ck_assert_uint_eq(kept[i].ts.cycles, fresh.ts.cycles);
@@ -829,6 +833,41 @@ START_TEST(run_ahead_changes_nothing)
 }
 END_TEST
 
+/* The executor's fast forms leave each whole warp's address scan in the
+ * access log (memory.h, warp_scan) for the coalescer and the banks; the
+ * general handlers leave none, so those scan the addresses themselves.
+ * Either way every count and cycle is the same: on shared strides that
+ * conflict by 1 to 32 ways, an odd stride, a broadcast, and global loads
+ * strided, consecutive and on one address. */
+START_TEST(executor_scans_change_nothing)
+{
+    static const uint32_t strides[] = {0, 1, 2, 3, 4, 8, 16, 17, 32};
+    for (size_t i = 0; i < 2 * G_N_ELEMENTS(strides); i++) {
+        bool shared = i < G_N_ELEMENTS(strides);
+        uint32_t stride = strides[i % G_N_ELEMENTS(strides)];
+        const char *ptx = shared ? shared_ptx : loads8_ptx;
+        uint32_t grid = shared ? 8 : 16;
+        uint64_t bytes = shared ? 8 * 256 * 4 : (uint64_t)(9 * MAX(stride, 1u) + 1) * grid * 256 * 4;
+        Result fast, general;
+        run_timed_on(ptx, grid, 256, bytes, stride, 16, NULL, "h200", no_overrides, 0, NULL, false, &fast);
+        run_timed_on(ptx, grid, 256, bytes, stride, 16, NULL, "h200", no_overrides, 0, NULL, true, &general);
+        ck_assert_msg(memcmp(fast.out, general.out, sizeof fast.out) == 0, "case %zu: outputs differ", i);
+        ck_assert_msg(memcmp(&fast.ts.mem, &general.ts.mem, sizeof fast.ts.mem) == 0, "case %zu: memory", i);
+        ck_assert_uint_eq(fast.ts.cycles, general.ts.cycles);
+        for (int s = 0; s < STATE_COUNT; s++)
+            ck_assert_msg(fast.ts.state_cycles[s] == general.ts.state_cycles[s], "case %zu: state %s", i,
+                          timing_state_names[s]);
+        /* what it was for: the accesses happened, conflicting as the stride says */
+        if (shared && (stride == 2 || stride == 32))
+            ck_assert_uint_gt(fast.ts.mem.shared_st_conflicts, 0);
+        if (shared && (stride == 1 || stride == 17))
+            ck_assert_uint_eq(fast.ts.mem.shared_st_conflicts, 0);
+        if (!shared)
+            ck_assert_uint_eq(fast.ts.mem.gld_requests, grid * 8 * 8);
+    }
+}
+END_TEST
+
 /* A kernel whose warps run ahead to their end gives their registers back
  * as they get there, to serve the SM's next warps (timing.c, pool_regs):
  * a block lent again starts with the registers read before written
@@ -956,6 +995,7 @@ static Suite *suite(void)
     tcase_add_test(t, barrier_chain_costs_counts_and_reset);
     tcase_add_test(t, fence_waits_for_stores_then_its_latency);
     tcase_add_test(t, run_ahead_changes_nothing);
+    tcase_add_test(t, executor_scans_change_nothing);
     tcase_add_test(t, pooled_registers_start_clean);
     tcase_add_test(t, shared_memory_is_counted_per_kernel);
     tcase_add_test(t, deep_calls_outgrow_lent_storage);
