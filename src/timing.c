@@ -394,8 +394,9 @@ typedef struct {
      * and go back once a warp has run ahead to its end */
     bool pool_regs;
     size_t pool_block_bytes;  /* one warp's registers (warp_pooled_regs_bytes) */
-    uint8_t *regs_pool;       /* block j of SM i at (j * nsms + i) * pool_block_bytes */
-    size_t regs_pool_bytes;
+    uint8_t *regs_pool;       /* block j of SM i at (j * nsms + i) * pool_block_bytes;
+                                 stale when kept (warp_attach_regs clears what is read) */
+    size_t regs_pool_made;    /* its size as allocated (TimingKeep: maybe more) */
     uint32_t max_regs;
     uint64_t *shared_offset;
     uint32_t shared_size;
@@ -434,12 +435,20 @@ typedef struct {
     bool block_stale;    /* kept from an earlier launch: each SM clears its part */
 } Model;
 
+/* Memory a launch maps and the next may reuse: the SMs' block, the
+ * registers' pool. */
+typedef enum { KEPT_BLOCK, KEPT_REGS_POOL, KEPT_REGIONS } KeptRegionKind;
+
+typedef struct {
+    uint8_t *base;
+    size_t made;         /* its size as allocated */
+} KeptRegion;
+
 struct TimingKeep {
     GMutex lock;
     const GpuConfig *cfg; /* mem's */
     MemSys *mem;
-    uint8_t *block;
-    size_t block_made;
+    KeptRegion regions[KEPT_REGIONS];
     HostArena *arena;
 };
 
@@ -455,7 +464,8 @@ void timing_keep_free(TimingKeep *k)
     if (!k)
         return;
     memsys_free(k->mem);
-    hostmem_free(k->block, k->block_made);
+    for (unsigned r = 0; r < KEPT_REGIONS; r++)
+        hostmem_free(k->regions[r].base, k->regions[r].made);
     host_arena_free(k->arena);
     g_mutex_clear(&k->lock);
     g_free(k);
@@ -478,19 +488,20 @@ static MemSys *keep_take_memsys(TimingKeep *k, const GpuConfig *cfg)
     return NULL;
 }
 
-/* The kept block when it holds `bytes` (not cleared), its size in *made;
- * else NULL. */
-static uint8_t *keep_take_block(TimingKeep *k, size_t bytes, size_t *made)
+/* The kept region `kind` when it holds `bytes` (not cleared), its size in
+ * *made; else NULL. */
+static uint8_t *keep_take_region(TimingKeep *k, KeptRegionKind kind, size_t bytes, size_t *made)
 {
     if (!k)
         return NULL;
     g_mutex_lock(&k->lock);
-    uint8_t *block = g_steal_pointer(&k->block);
-    *made = k->block_made;
+    KeptRegion r = k->regions[kind];
+    k->regions[kind] = (KeptRegion){0};
     g_mutex_unlock(&k->lock);
-    if (block && *made >= bytes)
-        return block;
-    hostmem_free(block, *made);
+    *made = r.made;
+    if (r.base && r.made >= bytes)
+        return r.base;
+    hostmem_free(r.base, r.made);
     return NULL;
 }
 
@@ -511,7 +522,7 @@ static HostArena *keep_take_arena(TimingKeep *k)
 
 /* Keeps what the launch had (what k held before goes: two launches at once
  * keep the later's), or frees it without a keep. */
-static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t *block, size_t made,
+static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, KeptRegion regions[KEPT_REGIONS],
                       HostArena *arena)
 {
     if (k) {
@@ -522,13 +533,12 @@ static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t 
             k->cfg = cfg;
             mem = older;
         }
-        if (block) {
-            uint8_t *older = k->block;
-            size_t older_made = k->block_made;
-            k->block = block;
-            k->block_made = made;
-            block = older;
-            made = older_made;
+        for (unsigned r = 0; r < KEPT_REGIONS; r++) {
+            if (regions[r].base) {
+                KeptRegion older = k->regions[r];
+                k->regions[r] = regions[r];
+                regions[r] = older;
+            }
         }
         if (arena) {
             HostArena *older = k->arena;
@@ -538,7 +548,8 @@ static void keep_give(TimingKeep *k, const GpuConfig *cfg, MemSys *mem, uint8_t 
         g_mutex_unlock(&k->lock);
     }
     memsys_free(mem);
-    hostmem_free(block, made);
+    for (unsigned r = 0; r < KEPT_REGIONS; r++)
+        hostmem_free(regions[r].base, regions[r].made);
     host_arena_free(arena);
 }
 
@@ -2236,8 +2247,9 @@ static void model_free(Model *md)
             g_clear_error(&sm->slots[k].ahead_error);
     }
     g_aligned_free(md->sms);
-    hostmem_free(md->regs_pool, md->regs_pool_bytes);
-    keep_give(md->spec.timing_keep, md->cfg, md->mem, md->block, md->block_made, md->arena);
+    KeptRegion regions[KEPT_REGIONS] = {[KEPT_BLOCK] = {md->block, md->block_made},
+                                        [KEPT_REGS_POOL] = {md->regs_pool, md->regs_pool_made}};
+    keep_give(md->spec.timing_keep, md->cfg, md->mem, regions, md->arena);
     for (uint32_t f = 0; md->tinsn && f < md->m->funcs->len; f++) {
         g_free(md->tinsn[f]);
         g_free(md->may_run_ahead[f]);
@@ -3168,7 +3180,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         md.sms[i].layout_end = carving.used;
     }
     md.block_bytes = carving.used;
-    md.block = keep_take_block(spec->timing_keep, md.block_bytes, &md.block_made);
+    md.block = keep_take_region(spec->timing_keep, KEPT_BLOCK, md.block_bytes, &md.block_made);
     md.block_stale = md.block != NULL;
     if (!md.block) {
         md.block = hostmem_alloc0(md.block_bytes);
@@ -3187,8 +3199,12 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
          * page would clear 2 MiB while the other host threads' SMs wait
          * for it (saxpy on 2 threads: 5.1 -> 6.4 ms) */
         md.pool_block_bytes = warp_pooled_regs_bytes(module_func(md.m, md.spec.kernel));
-        md.regs_pool_bytes = MAX((size_t)max_slots * md.nsms * md.pool_block_bytes, 1u);
-        md.regs_pool = hostmem_alloc_sparse(md.regs_pool_bytes, 0, md.regs_pool_bytes);
+        size_t pool_bytes = MAX((size_t)max_slots * md.nsms * md.pool_block_bytes, 1u);
+        md.regs_pool = keep_take_region(spec->timing_keep, KEPT_REGS_POOL, pool_bytes, &md.regs_pool_made);
+        if (!md.regs_pool) {
+            md.regs_pool = hostmem_alloc_sparse(pool_bytes, 0, pool_bytes);
+            md.regs_pool_made = pool_bytes;
+        }
     }
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];

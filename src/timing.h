@@ -78,9 +78,11 @@ void timing_stats_accumulate(TimingStats *into, const TimingStats *from, const M
 
 /* What the timed launches of a run keep on the host from one launch to the
  * next: the memory system (reset to cold caches and idle servers when the
- * next launch is on the same GpuConfig object) and the block of the SMs'
- * warp state (each SM clears its part as it gets its first CTAs), rather
- * than mapping both again and touching their pages for the first time,
+ * next launch is on the same GpuConfig object), the block of the SMs'
+ * warp state (each SM clears its part as it gets its first CTAs) and the
+ * pool of registers of warps that run ahead to their end (a warp clears
+ * the registers it reads before writing them), rather than mapping them
+ * again and touching their pages for the first time,
  * which cost a small launch about a third of its time (measured).  Page
  * sizes stay as the launch that made them chose; nothing modelled depends
  * on them.  Given in LaunchSpec.timing_keep.  Launches that run at once may

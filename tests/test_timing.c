@@ -893,6 +893,21 @@ START_TEST(pooled_registers_start_clean)
         ck_assert_uint_eq(((const uint32_t *)ahead.out)[i], i + 1000);
     ck_assert_uint_eq(ahead.ts.cycles, issued.ts.cycles);
     ck_assert(memcmp(ahead.out, issued.out, sizeof ahead.out) == 0);
+    /* a pool kept from launch to launch (TimingKeep) holds the last
+     * launch's registers: the next launch's warps start clean all the same */
+    GError *error = NULL;
+    GpuConfig *cfg = config_load("h200", NULL, &error); /* the keep's memory system refers to it */
+    ck_assert(cfg);
+    TimingKeep *keep = timing_keep_new();
+    for (int launch = 0; launch < 2; launch++) {
+        Result kept;
+        run_timed_on(pooled_regs_ptx, grid, 128, 128 * 4, grid - 1, 16, cfg, NULL, NULL, 0, keep, false, &kept);
+        for (uint32_t i = 0; i < 128; i++)
+            ck_assert_uint_eq(((const uint32_t *)kept.out)[i], i + 1000);
+        ck_assert_uint_eq(kept.ts.cycles, ahead.ts.cycles);
+    }
+    timing_keep_free(keep);
+    config_free(cfg);
 }
 END_TEST
 
