@@ -519,28 +519,11 @@ static G_ALWAYS_INLINE inline void span_log(ExecCtx *x, const uint64_t *addr, ui
     if (!log)
         return;
     if (x->exec == FULL_MASK) { /* a plain loop the compiler vectorises */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            log->addr[l] = addr[l] - span->window;
         /* with the scan the coalescer or the banks would read them again
-         * for (warp_scan), four lanes a step: the vector extension, which
-         * the host's clone of this function widens */
-        typedef uint64_t U64x4 __attribute__((vector_size(32)));
-        uint64_t first = addr[0] - span->window, step = addr[1] - addr[0];
-        U64x4 window = {span->window, span->window, span->window, span->window};
-        U64x4 base = {first, first, first, first};
-        U64x4 want = {first, first + step, first + 2 * step, first + 3 * step};
-        U64x4 inc = {4 * step, 4 * step, 4 * step, 4 * step};
-        U64x4 any = {0}, spread = {0}, unstrided = {0};
-        for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
-            U64x4 v;
-            memcpy(&v, &addr[l], sizeof v);
-            v -= window;
-            memcpy(&log->addr[l], &v, sizeof v);
-            any |= v;
-            spread |= v ^ base;
-            unstrided |= v ^ want;
-            want += inc;
-        }
-        log->scan = (WarpScan){any[0] | any[1] | any[2] | any[3], spread[0] | spread[1] | spread[2] | spread[3], step,
-                               unstrided[0] | unstrided[1] | unstrided[2] | unstrided[3]};
+         * for, in this host-specific clone's vectors */
+        log->scan = warp_scan_addresses(log->addr);
         log->scanned = true;
     } else {
         FOR_LANES(x->exec, l) log->addr[l] = addr[l] - span->window;
