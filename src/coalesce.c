@@ -183,15 +183,6 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
 
 /* Whether every lane is active and lane l is at addr[0] + l * stride, for
  * the stride (modulo 2^64) of the first two lanes, which *stride gets. */
-static bool warp_strided(const WarpAccess *a, uint64_t *stride)
-{
-    if (a->mask != 0xFFFFFFFFu)
-        return false;
-    WarpScan scan = warp_scan(a);
-    *stride = scan.stride;
-    return !scan.unstrided;
-}
-
 /* The sector rule for the commonest warp of all: every lane active, lane l
  * at base + l * size with base aligned to size (a power of two of at most
  * 32 B), so the lanes cover [base, base + 32 size) without a gap.  Its
@@ -208,16 +199,18 @@ static void warp_sector_consecutive(uint64_t base, uint64_t size, CoalesceResult
     }
 }
 
-/* Every lane active at base + l * stride, lanes aligned to their size and
- * the addresses ascending without wrapping (a strided warp, or all lanes
- * on one address): a lane's line is never older than the newest, so the
- * lines come out in order with the sectors of their run of lanes, which is
- * what warp_sector's walk finds, without its loads and searches. */
-static void warp_sector_ascending(uint64_t base, uint64_t stride, CoalesceResult *out)
+/* The active lanes at base + i * stride for bit i of `lanes` (bit 0 set:
+ * the first active lane is at base), aligned to their size, the addresses
+ * ascending without wrapping (a strided warp, divergent or not, or lanes
+ * all on one address): a lane's line is never older than the newest, so
+ * the lines come out in order with the sectors of their run of lanes,
+ * which is what warp_sector's walk finds, without its loads and searches. */
+static void warp_sector_ascending(uint64_t base, uint64_t stride, uint32_t lanes, CoalesceResult *out)
 {
-    uint64_t addr = base, newest = base >> LINE_SHIFT;
+    uint64_t newest = base >> LINE_SHIFT;
     uint32_t mask = 0;
-    for (int l = 0; l < 32; l++, addr += stride) {
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t addr = base + (uint64_t)__builtin_ctz(m) * stride;
         uint64_t key = addr >> LINE_SHIFT;
         if (key != newest) {
             emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
@@ -225,6 +218,34 @@ static void warp_sector_ascending(uint64_t base, uint64_t stride, CoalesceResult
             mask = 0;
         }
         mask |= 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
+    }
+    emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
+}
+
+/* The sector rule for a divergent warp's consecutive lanes: the active
+ * lanes at base + i * size for bit i of `lanes` (bit 0 set), base aligned
+ * to size (a power of two of at most 32 B).  A sector holds a run of
+ * 32 / size lanes, so the sectors used follow from the mask a run at a
+ * time, in ascending order, and a line is the sectors of it that some
+ * active lane uses: what warp_sector's walk finds. */
+static void warp_sector_consecutive_lanes(uint64_t base, uint64_t size, uint32_t lanes, CoalesceResult *out)
+{
+    uint32_t per = (uint32_t)(SECTOR_BYTES / size);
+    /* lanes of base's sector before base: the runs start there */
+    uint64_t runs = (uint64_t)lanes << ((base & (SECTOR_BYTES - 1)) / size);
+    uint64_t run = per >= 32 ? 0xFFFFFFFFu : (1u << per) - 1;
+    uint64_t sector = base >> SECTOR_SHIFT, newest = sector >> (LINE_SHIFT - SECTOR_SHIFT);
+    uint32_t mask = 0;
+    for (; runs; runs >>= per, sector++) {
+        if (!(runs & run))
+            continue;
+        uint64_t line = sector >> (LINE_SHIFT - SECTOR_SHIFT);
+        if (line != newest) {
+            emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
+            newest = line;
+            mask = 0;
+        }
+        mask |= 1u << (sector & (LINE_BYTES / SECTOR_BYTES - 1));
     }
     emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
 }
@@ -241,17 +262,19 @@ static void warp_sector(const WarpAccess *a, CoalesceResult *out)
     uint64_t size = lane_size(a);
     if ((size & (size - 1)) || size > SECTOR_BYTES)
         goto crossing;
+    uint32_t first;
     uint64_t stride;
-    if (warp_strided(a, &stride) && !((a->addr[0] | stride) & (size - 1))) {
-        uint64_t base = a->addr[0];
-        if (stride == size) {
+    if (warp_active_strided(a, &first, &stride) && !((a->addr[first] | stride) & (size - 1)) &&
+        stride <= UINT64_MAX / 32 && a->addr[first] <= UINT64_MAX - 32 * stride) {
+        uint64_t base = a->addr[first];
+        uint32_t lanes = a->mask >> first;
+        if (stride == size && a->mask == 0xFFFFFFFFu)
             warp_sector_consecutive(base, size, out);
-            return;
-        }
-        if (stride <= UINT64_MAX / 31 && base <= UINT64_MAX - 31 * stride) {
-            warp_sector_ascending(base, stride, out);
-            return;
-        }
+        else if (stride == size)
+            warp_sector_consecutive_lanes(base, size, lanes, out);
+        else
+            warp_sector_ascending(base, stride, lanes, out);
+        return;
     }
     uint64_t keys[32], newest = UINT64_MAX, min_key = UINT64_MAX, max_key = 0, low_bits = 0;
     uint32_t masks[32], newest_mask = 0;   /* masks[n - 1] is kept in newest_mask */

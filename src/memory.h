@@ -124,6 +124,53 @@ static inline WarpScan warp_scan(const WarpAccess *a)
     return a->scanned ? a->scan : warp_scan_addresses(a->addr);
 }
 
+/* Whether the active lanes (mask not 0) step by one stride: lane l at
+ * addr[first] + (l - first) * stride (modulo 2^64), first the lowest
+ * active lane; the stride is 0 for one lane.  What warp_scan tells of a
+ * whole warp, for any mask (a divergent warp's accesses): the inactive
+ * lanes' stale addresses are read, four lanes a step, and masked off. */
+static inline bool warp_active_strided(const WarpAccess *a, uint32_t *first, uint64_t *stride)
+{
+    typedef uint64_t U64x4 __attribute__((vector_size(32)));
+    uint32_t m = a->mask;
+    if (m == 0xFFFFFFFFu) {
+        WarpScan scan = warp_scan(a);
+        *first = 0;
+        *stride = scan.stride;
+        return !scan.unstrided;
+    }
+    uint32_t l0 = (uint32_t)__builtin_ctz(m), rest = m & (m - 1);
+    *first = l0;
+    *stride = 0;
+    if (!rest)
+        return true;
+    uint32_t gap = (uint32_t)__builtin_ctz(rest) - l0;
+    uint64_t diff = a->addr[l0 + gap] - a->addr[l0], step = diff / gap;
+    if (step * gap != diff)
+        return false; /* no whole step: not strided (or strided downwards, which callers leave alone anyway) */
+    *stride = step;
+    /* lane 0's address, were it active: lane l's is base + l * step */
+    uint64_t base = a->addr[l0] - (uint64_t)l0 * step;
+    U64x4 want = {base, base + step, base + 2 * step, base + 3 * step};
+    U64x4 inc = {4 * step, 4 * step, 4 * step, 4 * step};
+    U64x4 off = {0};
+    /* four lanes' mask bits as whole lanes of ones */
+#define L(n) ((n) & 1 ? ~0ull : 0)
+#define NIBBLE(n) {L(n), L((n) >> 1), L((n) >> 2), L((n) >> 3)}
+    static const U64x4 lanes_of[16] = {NIBBLE(0),  NIBBLE(1),  NIBBLE(2),  NIBBLE(3), NIBBLE(4),  NIBBLE(5),
+                                       NIBBLE(6),  NIBBLE(7),  NIBBLE(8),  NIBBLE(9), NIBBLE(10), NIBBLE(11),
+                                       NIBBLE(12), NIBBLE(13), NIBBLE(14), NIBBLE(15)};
+#undef NIBBLE
+#undef L
+    for (int l = 0; l < 32; l += 4) {
+        U64x4 v;
+        memcpy(&v, &a->addr[l], sizeof v);
+        off |= (v ^ want) & lanes_of[m >> l & 0xFu];
+        want += inc;
+    }
+    return !(off[0] | off[1] | off[2] | off[3]);
+}
+
 /* The lowest and highest address of the lanes `lanes` (at least one). */
 static inline void warp_bounds(const WarpAccess *a, uint32_t lanes, uint64_t *lo, uint64_t *hi)
 {

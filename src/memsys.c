@@ -718,8 +718,15 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
         if (!(scan.spread >> (7 + __builtin_ctzll(lines))) && !(scan.any & (size - 1)))
             return true;
     }
-    uint64_t lo, hi;
-    warp_bounds(a, a->mask, &lo, &hi);
+    uint64_t lo, hi, stride;
+    uint32_t first;
+    if (a->mask != 0xFFFFFFFFu && warp_active_strided(a, &first, &stride) && stride <= UINT64_MAX / 32 &&
+        a->addr[first] <= UINT64_MAX - 32 * stride) { /* a divergent warp's lanes, ascending: its ends */
+        lo = a->addr[first];
+        hi = a->addr[31 - __builtin_clz(a->mask)];
+    } else {
+        warp_bounds(a, a->mask, &lo, &hi);
+    }
     uint64_t last = hi > UINT64_MAX - size ? UINT64_MAX : hi + size - 1;
     return (last >> 7) - (lo >> 7) < lines;
 }

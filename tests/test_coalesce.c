@@ -503,6 +503,51 @@ START_TEST(sector_consecutive_lanes_every_offset)
 }
 END_TEST
 
+START_TEST(sector_divergent_strided_warps)
+{
+    /* divergent warps whose active lanes step by one stride (the
+     * coalescer's shortcut for them), with stale addresses in the inactive
+     * lanes, against the rule applied lane by lane; then the same warps
+     * with one active lane moved, which leave the shortcut */
+    uint32_t sizes[] = {1, 2, 4, 8, 16};
+    uint64_t strides[] = {0, 1, 2, 3, 4, 8, 12, 16, 32, 40, 64, 128, 256, 4096};
+    srand(7);
+    int shortcut = 0, moved = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+        uint32_t size = sizes[trial % 5];
+        uint64_t stride = strides[rand() % 14] * size;
+        uint32_t mask = (uint32_t)rand() ^ ((uint32_t)rand() << 16);
+        if (trial % 3 == 0)
+            mask &= mask >> (1 + rand() % 8); /* sparser */
+        if (!mask)
+            mask = 1u << (rand() % 32);
+        WarpAccess a = strided(mask, size, BASE + size * (uint64_t)(rand() % 256), stride);
+        for (int l = 0; l < 32; l++)
+            if (!(mask >> l & 1))
+                a.addr[l] = (uint64_t)rand() * 977; /* stale: must not matter */
+        if (trial % 4 == 3 && (mask & (mask - 1))) { /* an active lane (not the first) off the stride */
+            int l = 31 - __builtin_clz(mask);
+            a.addr[l] += size * (uint64_t)(1 + rand() % 300);
+            moved++;
+        } else {
+            shortcut++;
+        }
+        CoalesceResult got = run(COALESCE_SECTOR, &a, false), want;
+        sector_reference(&a, &want);
+        ck_assert_uint_eq(got.requests, 1);
+        ck_assert_uint_eq(got.ntrans, want.ntrans);
+        ck_assert_uint_eq(got.sectors, want.sectors);
+        for (uint32_t i = 0; i < want.ntrans; i++) {
+            ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
+            ck_assert_uint_eq(got.trans[i].bytes, 128);
+            ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
+        }
+    }
+    ck_assert_int_gt(shortcut, 10000);
+    ck_assert_int_gt(moved, 3000);
+}
+END_TEST
+
 static Suite *coalesce_suite(void)
 {
     Suite *s = suite_create("coalesce");
@@ -510,6 +555,7 @@ static Suite *coalesce_suite(void)
     tcase_add_test(tc, sector_unit_stride);
     tcase_add_test(tc, sector_misaligned);
     tcase_add_test(tc, sector_consecutive_lanes_every_offset);
+    tcase_add_test(tc, sector_divergent_strided_warps);
     tcase_add_test(tc, sector_strides);
     tcase_add_test(tc, sector_broadcast_and_permutation);
     tcase_add_test(tc, sector_partial_masks);
