@@ -1314,27 +1314,19 @@ static uint64_t unit_wake(const Sm *sm, uint32_t sched, unsigned u)
     return t;
 }
 
-/* The units (bit u) that have ready slots of the scheduler and take an
- * instruction at t. */
-static uint32_t units_free(const Sm *sm, uint32_t sched, uint64_t t)
+/* The ready slots of the scheduler that can issue at t (bit k: slot
+ * sched + k * schedulers): those filed under a unit that takes an
+ * instruction at t, when the scheduler issues at all. */
+static inline uint64_t issuable(const Sm *sm, uint32_t sched, uint64_t t)
 {
     if (t < sm->issue_free[sched])
         return 0;
-    uint32_t free = 0;
+    uint64_t mask = 0;
     for (uint32_t m = sm->ready_units[sched]; m; m &= m - 1) {
         unsigned u = (unsigned)__builtin_ctz(m);
         if (unit_wake(sm, sched, u) <= t)
-            free |= 1u << u;
+            mask |= *ready_mask(sm, sched, u);
     }
-    return free;
-}
-
-/* The ready slots of the scheduler filed under one of `units`. */
-static inline uint64_t issuable(const Sm *sm, uint32_t sched, uint32_t units)
-{
-    uint64_t mask = 0;
-    for (uint32_t m = units; m; m &= m - 1)
-        mask |= *ready_mask(sm, sched, (unsigned)__builtin_ctz(m));
     return mask;
 }
 
@@ -2175,16 +2167,15 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
 static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
 {
     uint32_t n = md->schedulers;
-    /* the ready slots whose unit is free are exactly those filed under a free unit */
-    uint32_t units = units_free(sm, sched, t);
-    if (!units)
+    uint64_t mask = issuable(sm, sched, t);
+    if (!mask)
         return NULL;
-    uint32_t last = sm->last[sched];
+    uint32_t last = sm->last[sched]; /* a slot of this scheduler, or none */
     if (md->cfg->sched_policy == SCHED_GTO) {
-        if (last < sm->nslots && sm->where[last] == SLOT_READY && (units >> sm->next_unit[last] & 1))
+        if (last < sm->nslots && (mask >> md->slot_bit[last] & 1))
             return &sm->slots[last];
         WarpSlot *best = NULL;
-        for (uint64_t m = issuable(sm, sched, units); m; m &= m - 1) {
+        for (uint64_t m = mask; m; m &= m - 1) {
             uint32_t i = sched + (uint32_t)__builtin_ctzll(m) * n;
             if (!best || sm->age[i] < sm->age[best - sm->slots])
                 best = &sm->slots[i];
@@ -2195,8 +2186,8 @@ static WarpSlot *pick(Model *md, Sm *sm, uint32_t sched, uint64_t t)
     uint32_t start = last < sm->nslots ? md->slot_bit[last] + 1u : 0;
     if (start >= sm->sched_slots[sched])
         start = 0;
-    uint64_t mask = issuable(sm, sched, units), after = mask & (~0ull << start), word = after ? after : mask;
-    return word ? &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n] : NULL;
+    uint64_t after = mask & (~0ull << start), word = after ? after : mask;
+    return &sm->slots[sched + (uint32_t)__builtin_ctzll(word) * n];
 }
 
 static bool sm_cycle(Model *md, Sm *sm, uint64_t t, GError **error)
