@@ -469,6 +469,21 @@ static void sector_reference(const WarpAccess *a, CoalesceResult *r)
     }
 }
 
+/* The coalescer's sector rule for `a` (one request) against the reference. */
+static void expect_sector_reference(const WarpAccess *a)
+{
+    CoalesceResult got = run(COALESCE_SECTOR, a, false), want;
+    sector_reference(a, &want);
+    ck_assert_uint_eq(got.requests, 1);
+    ck_assert_uint_eq(got.ntrans, want.ntrans);
+    ck_assert_uint_eq(got.sectors, want.sectors);
+    for (uint32_t i = 0; i < want.ntrans; i++) {
+        ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
+        ck_assert_uint_eq(got.trans[i].bytes, 128);
+        ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
+    }
+}
+
 START_TEST(sector_consecutive_lanes_every_offset)
 {
     /* whole warps on consecutive elements (the coalescer's shortcut), at
@@ -485,16 +500,7 @@ START_TEST(sector_consecutive_lanes_every_offset)
                     a.addr[17] += 512; /* one lane elsewhere */
                 if (variant == 2)
                     a.mask &= ~(1u << 5);
-                CoalesceResult got = run(COALESCE_SECTOR, &a, false), want;
-                sector_reference(&a, &want);
-                ck_assert_uint_eq(got.requests, 1);
-                ck_assert_uint_eq(got.ntrans, want.ntrans);
-                ck_assert_uint_eq(got.sectors, want.sectors);
-                for (uint32_t i = 0; i < want.ntrans; i++) {
-                    ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
-                    ck_assert_uint_eq(got.trans[i].bytes, 128);
-                    ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
-                }
+                expect_sector_reference(&a);
                 checked++;
             }
         }
@@ -532,16 +538,7 @@ START_TEST(sector_divergent_strided_warps)
         } else {
             shortcut++;
         }
-        CoalesceResult got = run(COALESCE_SECTOR, &a, false), want;
-        sector_reference(&a, &want);
-        ck_assert_uint_eq(got.requests, 1);
-        ck_assert_uint_eq(got.ntrans, want.ntrans);
-        ck_assert_uint_eq(got.sectors, want.sectors);
-        for (uint32_t i = 0; i < want.ntrans; i++) {
-            ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
-            ck_assert_uint_eq(got.trans[i].bytes, 128);
-            ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
-        }
+        expect_sector_reference(&a);
     }
     ck_assert_int_gt(shortcut, 10000);
     ck_assert_int_gt(moved, 3000);
