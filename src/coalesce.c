@@ -181,8 +181,6 @@ static void request_cc20(const WarpAccess *a, uint32_t lanes, bool l1_cached, Co
         emit(out, blocks.b[i].key << shift, unit, all_sectors(unit));
 }
 
-/* Whether every lane is active and lane l is at addr[0] + l * stride, for
- * the stride (modulo 2^64) of the first two lanes, which *stride gets. */
 /* The sector rule for the commonest warp of all: every lane active, lane l
  * at base + l * size with base aligned to size (a power of two of at most
  * 32 B), so the lanes cover [base, base + 32 size) without a gap.  Its
@@ -264,8 +262,7 @@ static void warp_sector(const WarpAccess *a, CoalesceResult *out)
         goto crossing;
     uint32_t first;
     uint64_t stride;
-    if (warp_active_strided(a, &first, &stride) && !((a->addr[first] | stride) & (size - 1)) &&
-        stride <= UINT64_MAX / 32 && a->addr[first] <= UINT64_MAX - 32 * stride) {
+    if (warp_lanes_ascending(a, &first, &stride) && !((a->addr[first] | stride) & (size - 1))) {
         uint64_t base = a->addr[first];
         uint32_t lanes = a->mask >> first;
         if (stride == size && a->mask == 0xFFFFFFFFu)

@@ -124,12 +124,13 @@ static inline WarpScan warp_scan(const WarpAccess *a)
     return a->scanned ? a->scan : warp_scan_addresses(a->addr);
 }
 
-/* Whether the active lanes (mask not 0) step by one stride: lane l at
- * addr[first] + (l - first) * stride (modulo 2^64), first the lowest
- * active lane; the stride is 0 for one lane.  What warp_scan tells of a
- * whole warp, for any mask (a divergent warp's accesses): the inactive
- * lanes' stale addresses are read, four lanes a step, and masked off. */
-static inline bool warp_active_strided(const WarpAccess *a, uint32_t *first, uint64_t *stride)
+/* Whether the active lanes (mask not 0) step up by one stride without
+ * wrapping: lane l at addr[first] + (l - first) * stride, first the
+ * lowest active lane (the stride is 0 for one lane), so that lane order
+ * is address order.  What warp_scan tells of a whole warp, for any mask
+ * (a divergent warp's accesses): the inactive lanes' stale addresses are
+ * read, four lanes a step, and masked off. */
+static inline bool warp_lanes_ascending(const WarpAccess *a, uint32_t *first, uint64_t *stride)
 {
     typedef uint64_t U64x4 __attribute__((vector_size(32)));
     uint32_t m = a->mask;
@@ -137,7 +138,7 @@ static inline bool warp_active_strided(const WarpAccess *a, uint32_t *first, uin
         WarpScan scan = warp_scan(a);
         *first = 0;
         *stride = scan.stride;
-        return !scan.unstrided;
+        return !scan.unstrided && scan.stride <= UINT64_MAX / 32 && a->addr[0] <= UINT64_MAX - 32 * scan.stride;
     }
     uint32_t l0 = (uint32_t)__builtin_ctz(m), rest = m & (m - 1);
     *first = l0;
@@ -146,8 +147,8 @@ static inline bool warp_active_strided(const WarpAccess *a, uint32_t *first, uin
         return true;
     uint32_t gap = (uint32_t)__builtin_ctz(rest) - l0;
     uint64_t diff = a->addr[l0 + gap] - a->addr[l0], step = diff / gap;
-    if (step * gap != diff)
-        return false; /* no whole step: not strided (or strided downwards, which callers leave alone anyway) */
+    if (step * gap != diff || step > UINT64_MAX / 32 || a->addr[l0] > UINT64_MAX - 32 * step)
+        return false; /* no whole step, a step down, or one that wraps */
     *stride = step;
     /* lane 0's address, were it active: lane l's is base + l * step */
     uint64_t base = a->addr[l0] - (uint64_t)l0 * step;

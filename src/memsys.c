@@ -720,8 +720,7 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
     }
     uint64_t lo, hi, stride;
     uint32_t first;
-    if (a->mask != 0xFFFFFFFFu && warp_active_strided(a, &first, &stride) && stride <= UINT64_MAX / 32 &&
-        a->addr[first] <= UINT64_MAX - 32 * stride) { /* a divergent warp's lanes, ascending: its ends */
+    if (a->mask != 0xFFFFFFFFu && warp_lanes_ascending(a, &first, &stride)) { /* a divergent warp's: its ends */
         lo = a->addr[first];
         hi = a->addr[31 - __builtin_clz(a->mask)];
     } else {
