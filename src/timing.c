@@ -488,21 +488,27 @@ static MemSys *keep_take_memsys(TimingKeep *k, const GpuConfig *cfg)
     return NULL;
 }
 
-/* The kept region `kind` when it holds `bytes` (not cleared), its size in
- * *made; else NULL. */
-static uint8_t *keep_take_region(TimingKeep *k, KeptRegionKind kind, size_t bytes, size_t *made)
+/* Region `kind` of at least `bytes`: the kept one when it is large enough
+ * (not cleared: *stale is set), else a new zeroed mapping of `bytes` (in
+ * 4 KiB pages when `sparse`, hostmem.h); its size as allocated in *made. */
+static uint8_t *keep_take_region(TimingKeep *k, KeptRegionKind kind, size_t bytes, bool sparse, size_t *made,
+                                 bool *stale)
 {
-    if (!k)
-        return NULL;
-    g_mutex_lock(&k->lock);
-    KeptRegion r = k->regions[kind];
-    k->regions[kind] = (KeptRegion){0};
-    g_mutex_unlock(&k->lock);
-    *made = r.made;
-    if (r.base && r.made >= bytes)
+    KeptRegion r = {0};
+    if (k) {
+        g_mutex_lock(&k->lock);
+        r = k->regions[kind];
+        k->regions[kind] = (KeptRegion){0};
+        g_mutex_unlock(&k->lock);
+    }
+    *stale = r.base && r.made >= bytes;
+    if (*stale) {
+        *made = r.made;
         return r.base;
+    }
     hostmem_free(r.base, r.made);
-    return NULL;
+    *made = bytes;
+    return sparse ? hostmem_alloc_sparse(bytes, 0, bytes) : hostmem_alloc0(bytes);
 }
 
 /* The kept arena, reset, or a new one. */
@@ -3171,12 +3177,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         md.sms[i].layout_end = carving.used;
     }
     md.block_bytes = carving.used;
-    md.block = keep_take_region(spec->timing_keep, KEPT_BLOCK, md.block_bytes, &md.block_made);
-    md.block_stale = md.block != NULL;
-    if (!md.block) {
-        md.block = hostmem_alloc0(md.block_bytes);
-        md.block_made = md.block_bytes;
-    }
+    md.block = keep_take_region(spec->timing_keep, KEPT_BLOCK, md.block_bytes, false, &md.block_made,
+                                &md.block_stale);
     /* The block's last huge page is cleared whole by the host at its first
      * touch, the SMs' arrays rarely fill it, and the run-ahead lists of a
      * small launch fit in what is left (transcendentals: 534 of 546 KiB,
@@ -3191,11 +3193,9 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
          * for it (saxpy on 2 threads: 5.1 -> 6.4 ms) */
         md.pool_block_bytes = warp_pooled_regs_bytes(module_func(md.m, md.spec.kernel));
         size_t pool_bytes = MAX((size_t)max_slots * md.nsms * md.pool_block_bytes, 1u);
-        md.regs_pool = keep_take_region(spec->timing_keep, KEPT_REGS_POOL, pool_bytes, &md.regs_pool_made);
-        if (!md.regs_pool) {
-            md.regs_pool = hostmem_alloc_sparse(pool_bytes, 0, pool_bytes);
-            md.regs_pool_made = pool_bytes;
-        }
+        bool stale; /* harmless: warp_attach_regs clears what a warp reads */
+        md.regs_pool =
+            keep_take_region(spec->timing_keep, KEPT_REGS_POOL, pool_bytes, true, &md.regs_pool_made, &stale);
     }
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];
