@@ -2402,10 +2402,14 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
      * once rather than one miss at a time as they issue */
     size_t sb_bytes = (size_t)md->max_regs * sizeof *sm->regs;
     for (uint32_t k = 0; k < sm->nslots; k++) {
-        if (!sm->slots[k].w)
+        const WarpSlot *s = &sm->slots[k];
+        if (!s->w)
             continue;
         slot_prefetch(sm, k);
-        const char *sb = (const char *)slot_scoreboard(md, sm, &sm->slots[k]);
+        /* and where its next issues read the steps it ran ahead */
+        if (s->ahead_at < s->nahead)
+            __builtin_prefetch(&s->ahead[s->ahead_at]);
+        const char *sb = (const char *)slot_scoreboard(md, sm, s);
         for (size_t b = 0; b < sb_bytes; b += HOST_CACHE_LINE)
             __builtin_prefetch(sb + b);
     }
