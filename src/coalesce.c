@@ -197,6 +197,18 @@ static void warp_sector_consecutive(uint64_t base, uint64_t size, CoalesceResult
     }
 }
 
+/* The next lane of an ascending walk: a new line closes the newest one. */
+static inline void ascending_lane(uint64_t addr, uint64_t *newest, uint32_t *mask, CoalesceResult *out)
+{
+    uint64_t key = addr >> LINE_SHIFT;
+    if (key != *newest) {
+        emit(out, *newest << LINE_SHIFT, LINE_BYTES, *mask);
+        *newest = key;
+        *mask = 0;
+    }
+    *mask |= 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
+}
+
 /* The active lanes at base + i * stride for bit i of `lanes` (bit 0 set:
  * the first active lane is at base), aligned to their size, the addresses
  * ascending without wrapping (a strided warp, divergent or not, or lanes
@@ -207,15 +219,13 @@ static void warp_sector_ascending(uint64_t base, uint64_t stride, uint32_t lanes
 {
     uint64_t newest = base >> LINE_SHIFT;
     uint32_t mask = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint64_t addr = base + (uint64_t)__builtin_ctz(m) * stride;
-        uint64_t key = addr >> LINE_SHIFT;
-        if (key != newest) {
-            emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
-            newest = key;
-            mask = 0;
-        }
-        mask |= 1u << ((addr >> SECTOR_SHIFT) & (LINE_BYTES / SECTOR_BYTES - 1));
+    if (lanes == 0xFFFFFFFFu) { /* every lane: the next address by a step, not from its lane number */
+        uint64_t addr = base;
+        for (int i = 0; i < 32; i++, addr += stride)
+            ascending_lane(addr, &newest, &mask, out);
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1)
+            ascending_lane(base + (uint64_t)__builtin_ctz(m) * stride, &newest, &mask, out);
     }
     emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
 }

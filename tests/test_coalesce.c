@@ -545,6 +545,25 @@ START_TEST(sector_divergent_strided_warps)
 }
 END_TEST
 
+START_TEST(sector_full_strided_warps)
+{
+    /* whole warps on a stride (the shortcut's step-by-step walk), every
+     * size, stride and offset in a line and a half, against the rule lane
+     * by lane */
+    uint32_t sizes[] = {1, 2, 4, 8, 16};
+    uint64_t strides[] = {0, 2, 3, 4, 8, 12, 16, 32, 40, 64, 128, 256, 4096};
+    int checked = 0;
+    for (int k = 0; k < 5; k++)
+        for (int j = 0; j < 13; j++)
+            for (uint64_t off = 0; off < 192; off += sizes[k]) {
+                WarpAccess a = strided(0xFFFFFFFF, sizes[k], BASE + off, strides[j] * sizes[k]);
+                expect_sector_reference(&a);
+                checked++;
+            }
+    ck_assert_int_eq(checked, 13 * (192 + 96 + 48 + 24 + 12));
+}
+END_TEST
+
 static Suite *coalesce_suite(void)
 {
     Suite *s = suite_create("coalesce");
@@ -553,6 +572,7 @@ static Suite *coalesce_suite(void)
     tcase_add_test(tc, sector_misaligned);
     tcase_add_test(tc, sector_consecutive_lanes_every_offset);
     tcase_add_test(tc, sector_divergent_strided_warps);
+    tcase_add_test(tc, sector_full_strided_warps);
     tcase_add_test(tc, sector_strides);
     tcase_add_test(tc, sector_broadcast_and_permutation);
     tcase_add_test(tc, sector_partial_masks);
