@@ -2406,12 +2406,16 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
         if (!s->w)
             continue;
         slot_prefetch(sm, k);
-        /* and where its next issues read the steps it ran ahead */
-        if (s->ahead_at < s->nahead)
-            __builtin_prefetch(&s->ahead[s->ahead_at]);
         const char *sb = (const char *)slot_scoreboard(md, sm, s);
         for (size_t b = 0; b < sb_bytes; b += HOST_CACHE_LINE)
             __builtin_prefetch(sb + b);
+    }
+    /* and where their next issues read the steps they ran ahead (a pass
+     * of its own: the slots' lines asked for above have arrived by then) */
+    for (uint32_t k = 0; k < sm->nslots; k++) {
+        const WarpSlot *s = &sm->slots[k];
+        if (s->w && s->ahead_at < s->nahead)
+            __builtin_prefetch(&s->ahead[s->ahead_at]);
     }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
         uint64_t t = sm->wake;
