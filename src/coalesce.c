@@ -197,7 +197,8 @@ static void warp_sector_consecutive(uint64_t base, uint64_t size, CoalesceResult
     }
 }
 
-/* The next lane of an ascending walk: a new line closes the newest one. */
+/* The next lane (or sector) at addr of a walk up the addresses: a new
+ * line closes the newest one. */
 static inline void ascending_lane(uint64_t addr, uint64_t *newest, uint32_t *mask, CoalesceResult *out)
 {
     uint64_t key = addr >> LINE_SHIFT;
@@ -244,17 +245,9 @@ static void warp_sector_consecutive_lanes(uint64_t base, uint64_t size, uint32_t
     uint64_t run = per >= 32 ? 0xFFFFFFFFu : (1u << per) - 1;
     uint64_t sector = base >> SECTOR_SHIFT, newest = sector >> (LINE_SHIFT - SECTOR_SHIFT);
     uint32_t mask = 0;
-    for (; runs; runs >>= per, sector++) {
-        if (!(runs & run))
-            continue;
-        uint64_t line = sector >> (LINE_SHIFT - SECTOR_SHIFT);
-        if (line != newest) {
-            emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
-            newest = line;
-            mask = 0;
-        }
-        mask |= 1u << (sector & (LINE_BYTES / SECTOR_BYTES - 1));
-    }
+    for (; runs; runs >>= per, sector++)
+        if (runs & run)
+            ascending_lane(sector << SECTOR_SHIFT, &newest, &mask, out);
     emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
 }
 
