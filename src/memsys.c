@@ -57,9 +57,13 @@ struct MemSys {
     /* every SM's L1 sets in one block, and its read-only path's in another
      * (hostmem.h): only a launch's first touches cost, a few huge pages
      * rather than thousands of small ones where it uses much of them; SM
-     * i's at i times the size.  The L2's sets are a block of ours too. */
+     * i's at i times the size.  An SM's part of the L1 block starts with
+     * its fills (FILL_SLOTS), then its L1 sets (l1_part bytes in all), so
+     * that the host thread running the SM is the one that first writes
+     * them, when the SM makes its first cache (sm_cache), not the launch's
+     * set-up for every SM.  The L2's sets are a block of ours too. */
     uint8_t *l1_sets, *ro_sets, *l2_sets;
-    size_t l1_sets_bytes, ro_sets_bytes, l2_sets_bytes;
+    size_t l1_part, ro_sets_bytes, l2_sets_bytes;
     Cache *l2;
     Server l2_server, dram_server;
     /* per L2 atomic unit (GpuConfig.atomic_units; NULL without): when it
@@ -68,8 +72,15 @@ struct MemSys {
     uint64_t atomic_sector_cost, atomic_full_sector_cost; /* FRAC units */
     uint32_t dram_granule_sectors; /* sectors per DRAM access: 1, 2, 4 or 8 */
     uint32_t dram_granule_firsts;  /* bit i set when i is a multiple of it */
-    Fill *fills;             /* FILL_SLOTS per SM */
 };
+
+/* An SM's fills, at the start of its part of the L1 block; then its L1 sets. */
+#define FILLS_BYTES ((FILL_SLOTS * sizeof(Fill) + 63) & ~(size_t)63)
+
+static Fill *sm_fills(const MemSys *ms, uint32_t sm)
+{
+    return (Fill *)(void *)(ms->l1_sets + (size_t)sm * ms->l1_part);
+}
 
 /* FRAC units per item of `size` at `per_cycle` of them a cycle; 0: unlimited */
 static uint64_t item_cost(double size, double per_cycle)
@@ -97,11 +108,14 @@ static size_t every_sm(const MemSys *ms, size_t per_sm)
     return per_sm * ms->cfg->num_sms;
 }
 
-/* The block of every SM's sets of one cache (`per_sm` bytes each), of
- * which the first `sms` SMs may each use what `reach` bytes of memory do. */
-static uint8_t *every_sm_sets(const MemSys *ms, const CacheConfig *cfg, size_t per_sm, uint32_t sms, uint64_t reach)
+/* The block of every SM's sets of one cache (`per_sm` bytes each, after
+ * `lead` bytes of the SM's own), of which the first `sms` SMs may each use
+ * what `reach` bytes of memory do. */
+static uint8_t *every_sm_sets(const MemSys *ms, const CacheConfig *cfg, size_t per_sm, size_t lead, uint32_t sms,
+                              uint64_t reach)
 {
-    return hostmem_alloc_sparse(every_sm(ms, per_sm), cache_sets_used_bytes(cfg, reach) * sms, per_sm * sms);
+    return hostmem_alloc_sparse(every_sm(ms, per_sm), (lead + cache_sets_used_bytes(cfg, reach)) * sms,
+                                per_sm * sms);
 }
 
 MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
@@ -126,18 +140,10 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets);
     /* a set block is a multiple of 4 bytes, which its fields need: so SM i's
      * start at i times it is aligned */
-    ms->l1_sets_bytes = cache_sets_bytes(&cfg->l1);
+    ms->l1_part = FILLS_BYTES + ((cache_sets_bytes(&cfg->l1) + 63) & ~(size_t)63);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
-    ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_sets_bytes, sms, sm_reach);
-    ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, sms, sm_reach);
-    /* Written before anyone reads them: a calloc'd block this size is
-     * mapped on demand, and a page first read maps the shared zero page,
-     * whose replacement at the first write costs a second fault and a TLB
-     * shootdown, an interrupt to every other core running this process
-     * (the host threads of a quantum run: 6 % of a short one's time on a
-     * 2-vCPU virtual machine).  The SMs past `sms` never run. */
-    ms->fills = g_new0(Fill, (size_t)cfg->num_sms * FILL_SLOTS);
-    memset(ms->fills, 0, (size_t)sms * FILL_SLOTS * sizeof *ms->fills);
+    ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_part, FILLS_BYTES, sms, sm_reach);
+    ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, 0, sms, sm_reach);
     if (cfg->atomic_units) {
         ms->atomic_free = g_new0(uint64_t, cfg->atomic_units);
         ms->atomic_sector_cost = (uint64_t)(cfg->atomic_sector_cycles * FRAC + 0.5);
@@ -163,12 +169,11 @@ void memsys_free(MemSys *ms)
     }
     g_free(ms->l1);
     g_free(ms->ro);
-    hostmem_free(ms->l1_sets, every_sm(ms, ms->l1_sets_bytes));
+    hostmem_free(ms->l1_sets, every_sm(ms, ms->l1_part));
     hostmem_free(ms->ro_sets, every_sm(ms, ms->ro_sets_bytes));
     cache_free(ms->l2);
     hostmem_free(ms->l2_sets, ms->l2_sets_bytes);
     g_free(ms->atomic_free);
-    g_free(ms->fills);
     g_free(ms);
 }
 
@@ -179,13 +184,14 @@ void memsys_reset(MemSys *ms)
             cache_invalidate(ms->l1[i]);
         if (ms->ro[i])
             cache_invalidate(ms->ro[i]);
+        if (ms->l1[i] || ms->ro[i])
+            memset(sm_fills(ms, i), 0, FILLS_BYTES);
     }
     cache_invalidate(ms->l2);
     ms->l2_server.next_free = 0;
     ms->dram_server.next_free = 0;
     for (uint32_t u = 0; ms->atomic_free && u < ms->cfg->atomic_units; u++)
         ms->atomic_free[u] = 0;
-    memset(ms->fills, 0, (size_t)ms->cfg->num_sms * FILL_SLOTS * sizeof *ms->fills);
 }
 
 /* The L2 atomic unit that serves a line: the cycles the atomic waits for it
@@ -265,9 +271,13 @@ static void atomic_passes(const WarpAccess *a, MemRequest *r)
 static Cache *sm_cache(MemSys *ms, uint32_t sm, bool readonly_path)
 {
     Cache **slot = readonly_path ? &ms->ro[sm] : &ms->l1[sm];
-    if (!*slot)
+    if (!*slot) {
+        if (!ms->l1[sm] && !ms->ro[sm]) /* the SM's first cache: its fills start empty */
+            memset(sm_fills(ms, sm), 0, FILLS_BYTES);
+        uint8_t *part = ms->l1_sets + (size_t)sm * ms->l1_part;
         *slot = readonly_path ? cache_new_in(&ms->cfg->readonly, ms->ro_sets + sm * ms->ro_sets_bytes)
-                              : cache_new_in(&ms->cfg->l1, ms->l1_sets + sm * ms->l1_sets_bytes);
+                              : cache_new_in(&ms->cfg->l1, part + FILLS_BYTES);
+    }
     return *slot;
 }
 
@@ -599,7 +609,7 @@ static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
         return MAX(cr.ntrans, 1u);
     }
     uint32_t fill_bytes = use_l1 ? cache_fill_bytes(l1) : SECTOR_BYTES;
-    Fill *fills = ms->fills + (size_t)sm * FILL_SLOTS;
+    Fill *fills = sm_fills(ms, sm);
     /* distinct transactions still fetch distinct sectors from below unless
      * L1 widens two of them to one fill unit */
     bool distinct = cr.distinct_sectors;
