@@ -340,24 +340,29 @@ typedef struct {
 
 /* A global or local access whose memory-system timing is worked out after
  * its quantum, in the order the lockstep loop would have made it. */
+/* One host cache line (the lists are aligned to them): the steps between
+ * quanta read every record, and at 104 bytes, most took two lines. */
 struct Deferred {
     uint64_t t;
-    uint32_t sm, seq;
-    uint32_t slot;
     uint64_t age;        /* the slot's warp, which may be gone by then */
-    const Insn *in;
     const TInsn *done;
+    /* when the L1 part is done; then (resolve_memory) when the data is back */
+    uint64_t ready;
+    uint32_t slot;
+    uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
     /* what goes on to L2 and DRAM: a MemRequest without its transactions,
      * which are in its DeferredList's trans (a request's array is sized for
      * the worst case, 1 KiB, and most use a few entries) */
+    uint32_t trans_at, passes_at;
+    uint16_t ntrans;     /* at most COALESCE_MAX_TRANS */
     uint8_t kind;
-    uint32_t ntrans, trans_at, atomic_same, passes_at;
-    uint64_t ready;
-    uint64_t back;       /* when its data is back: set by resolve_memory */
-    uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
-    uint32_t tl_sectors, tl_bytes; /* timeline only: the request's size and kind */
+    uint8_t atomic_same; /* at most a warp's lanes */
+    /* timeline only: the request's sectors, bytes, kind and PTX line */
+    uint16_t tl_sectors, tl_bytes;
     uint8_t tl_kind;
+    uint32_t tl_line;
 };
+G_STATIC_ASSERT(sizeof(Deferred) <= 64 && COALESCE_MAX_TRANS <= UINT16_MAX);
 
 /* Quantum mode: an SM's place in the (cycle, SM) order in which lockstep
  * hands out replacement CTAs (run_quanta), in a host cache line of its own
@@ -2043,18 +2048,21 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                                        : memsys_access_sm(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem, r);
             uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe);
             DeferredList *later = &sm->deferred[md->filling];
-            Deferred d = {.t = t, .sm = sm->id, .seq = later->nrecs, .slot = (uint32_t)(s - sm->slots),
-                          .age = sm->age[s - sm->slots], .in = in, .done = done, .queued = (uint32_t)queued};
+            Deferred d = {.t = t, .slot = (uint32_t)(s - sm->slots), .age = sm->age[s - sm->slots], .done = done,
+                          .queued = (uint32_t)queued};
             if (G_UNLIKELY(sm->tl)) {
-                d.tl_sectors = (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0);
+                /* a request's sectors: at most its transactions' 32 each;
+                 * its bytes: 32 lanes of 16 at most */
+                d.tl_sectors = (uint16_t)(tl_sectors(&sm->ts->mem) - sectors0);
                 d.tl_kind = (uint8_t)tl_mem_kind(in, &access);
-                d.tl_bytes = tl_bytes(&access);
+                d.tl_bytes = (uint16_t)tl_bytes(&access);
+                d.tl_line = in->line;
             }
             if (request_goes_beyond(r)) {
                 ready = TIME_PENDING;
                 d.kind = r->kind;
-                d.ntrans = r->ntrans;
-                d.atomic_same = r->atomic_same;
+                d.ntrans = (uint16_t)r->ntrans;
+                d.atomic_same = (uint8_t)r->atomic_same;
                 if (r->kind == MEMREQ_ATOMIC) {
                     d.passes_at = later->npasses;
                     later->passes = list_append(md, sm, later->passes, &later->npasses, &later->passes_room,
@@ -2070,7 +2078,7 @@ static G_ALWAYS_INLINE inline bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_
                 ready = MAX(r->ready, t + 1) + queued;
                 if (G_UNLIKELY(sm->tl))
                     timeline_mem(sm->tl, d.slot, (TimelineMemKind)d.tl_kind, t, ready, d.tl_sectors, d.tl_bytes,
-                                 in->line);
+                                 d.tl_line);
             }
             state = STATE_LONG_SCOREBOARD;
         } else {
@@ -2794,7 +2802,7 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
         DeferredList *list = &md->sms[rs.sms[j]].deferred[gen];
         for (uint32_t k = 0; k < list->nrecs; k++) {
             Deferred *d = &list->recs[k];
-            rs.refs[counting ? at[d->t - rs.first]++ : n++] = (DeferredRef){d->t, d->sm, d->seq, d};
+            rs.refs[counting ? at[d->t - rs.first]++ : n++] = (DeferredRef){d->t, rs.sms[j], k, d};
         }
     }
     if (!counting)
@@ -2819,13 +2827,13 @@ static void resolve_memory(Model *md, const Resolving *rs)
     uint32_t fetching = 0; /* transactions prefetched and not taken yet */
     for (size_t k = 0; k < rs->n; k++) {
         while (ahead < rs->n && (ahead <= k || fetching < RESOLVE_PREFETCH)) {
-            const Deferred *p = rs->refs[ahead++].d;
-            memsys_prefetch_beyond(md->mem, md->sms[p->sm].deferred[rs->gen].trans + p->trans_at, p->ntrans);
-            fetching += p->ntrans;
+            const DeferredRef *p = &rs->refs[ahead++];
+            memsys_prefetch_beyond(md->mem, md->sms[p->sm].deferred[rs->gen].trans + p->d->trans_at, p->d->ntrans);
+            fetching += p->d->ntrans;
         }
         Deferred *d = rs->refs[k].d;
         fetching -= d->ntrans;
-        const DeferredList *list = &md->sms[d->sm].deferred[rs->gen];
+        const DeferredList *list = &md->sms[rs->refs[k].sm].deferred[rs->gen];
         MemRequest r; /* not zeroed: only its first ntrans transactions are read */
         r.kind = d->kind;
         r.ntrans = d->ntrans;
@@ -2834,7 +2842,7 @@ static void resolve_memory(Model *md, const Resolving *rs)
             memcpy(r.atomic_passes, list->passes + d->passes_at, d->ntrans * sizeof *r.atomic_passes);
         r.ready = d->ready;
         memcpy(r.trans, list->trans + d->trans_at, d->ntrans * sizeof *r.trans);
-        d->back = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem);
+        d->ready = memsys_access_beyond(md->mem, d->t, &r, &md->ts->mem); /* when it is back */
     }
 }
 
@@ -2844,11 +2852,11 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
 {
     for (size_t k = 0; k < rs->n; k++) {
         const Deferred *d = rs->refs[k].d;
-        Sm *sm = &md->sms[d->sm];
-        uint64_t ready = MAX(d->back, d->t + 1) + d->queued;
+        Sm *sm = &md->sms[rs->refs[k].sm];
+        uint64_t ready = MAX(d->ready, d->t + 1) + d->queued;
         if (G_UNLIKELY(sm->tl))
             timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, ready, d->tl_sectors, d->tl_bytes,
-                         d->in->line);
+                         d->tl_line);
         WarpSlot *s = &sm->slots[d->slot];
         if (!s->w || sm->age[d->slot] != d->age)
             continue; /* the warp finished; its slot may hold another */
