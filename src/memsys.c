@@ -138,8 +138,8 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);
     ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets);
-    /* a set block is a multiple of 4 bytes, which its fields need: so SM i's
-     * start at i times it is aligned */
+    /* an SM's part is whole host cache lines: its fills (8-byte fields)
+     * and its sets (4-byte ones) stay aligned at i times it */
     ms->l1_part = FILLS_BYTES + ((cache_sets_bytes(&cfg->l1) + 63) & ~(size_t)63);
     ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
     ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_part, FILLS_BYTES, sms, sm_reach);
