@@ -2920,7 +2920,9 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
      * after.  (A quantum after idle cycles is cut short so that this still
      * holds.)  One thread gains nothing from that and runs quanta of the
      * whole reach: each SM's state is loaded into the host's cache half as
-     * often. */
+     * often; so do several threads after a quantum that left nothing to
+     * resolve (banks on 2 threads, whose quanta are mostly shared memory
+     * and barriers: 8.3 -> 7.5 ms). */
     bool overlap = reach >= 2 && nthreads > 1;
     uint64_t step = overlap ? reach / 2 : reach;
     Resolving prev = {0}; /* the last quantum's accesses, not applied yet */
@@ -2964,7 +2966,11 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         }
         if (t0 == UINT64_MAX)
             break;
-        q.limit = t0 + step;
+        /* with nothing to resolve beside it, a quantum of the whole reach
+         * (fewer quanta to hand out and wait for); one whose accesses the
+         * next must wait for stops that one short, and the memory system
+         * then works through them alone */
+        q.limit = t0 + (prev.n ? step : reach);
         if (prev.n)
             q.limit = MIN(q.limit, prev.first + reach);
         /* nothing wakes an SM inside a quantum but itself */
