@@ -31,18 +31,23 @@ typedef struct {
 } CacheOutcome;
 
 Cache *cache_new(const CacheConfig *cfg);
-/* The same, its sets in the caller's `sets`: cache_sets_bytes(cfg) bytes,
- * 4-byte aligned, contents ignored, kept until the cache is freed (many
- * small caches in one block the host can give in huge pages).  Sets take
- * their part of it from the front, in the order of their first use (a
- * write passing through a set never used takes none), so that a few sets
- * in use touch a few host pages however scattered they are. */
-Cache *cache_new_in(const CacheConfig *cfg, void *sets);
-size_t cache_sets_bytes(const CacheConfig *cfg);
-/* Of those, the most that accesses to `bytes` of memory from any start
- * use: a set per distinct line, up to all of them, at the block's front
- * (a small footprint leaves the rest untouched). */
-size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t bytes);
+/* The same, its sets in the caller's `sets` (NULL: its own):
+ * cache_sets_bytes(cfg, reach) bytes, 4-byte aligned, contents ignored,
+ * kept until the cache is freed (many small caches in one block the host
+ * can give in huge pages).  Sets take their part of it from the front, in
+ * the order of their first use (a write passing through a set never used
+ * takes none), so that a few sets in use touch a few host pages however
+ * scattered they are.  `reach` is what the caller expects its accesses to
+ * reach, in bytes (UINT64_MAX: anything): it sizes a set's part for the
+ * lines they can put in a set, so that a small footprint touches less
+ * (more lines in a set than expected go to a part further on).  Nothing
+ * the cache does depends on it. */
+Cache *cache_new_in(const CacheConfig *cfg, void *sets, uint64_t reach);
+size_t cache_sets_bytes(const CacheConfig *cfg, uint64_t reach);
+/* Of those, the most that accesses to `reach` bytes of memory from any
+ * start use: a set per distinct line, up to all of them, at the block's
+ * front (a small footprint leaves the rest untouched). */
+size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t reach);
 void cache_free(Cache *c);
 CacheOutcome cache_read(Cache *c, uint64_t addr);
 CacheOutcome cache_write(Cache *c, uint64_t addr, bool allocate_on_write);

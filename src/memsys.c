@@ -64,6 +64,7 @@ struct MemSys {
      * set-up for every SM.  The L2's sets are a block of ours too. */
     uint8_t *l1_sets, *ro_sets, *l2_sets;
     size_t l1_part, ro_sets_bytes, l2_sets_bytes;
+    uint64_t sm_reach;       /* what an SM's accesses are expected to reach (cache_new_in) */
     Cache *l2;
     Server l2_server, dram_server;
     /* per L2 atomic unit (GpuConfig.atomic_units; NULL without): when it
@@ -134,14 +135,15 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
      * blocks from the front in the order of their first use (cache.h), so
      * what a cache uses is the start of its block, and the SMs that get
      * CTAs are the first ones */
-    ms->l2_sets_bytes = cache_sets_bytes(&cfg->l2);
+    ms->l2_sets_bytes = cache_sets_bytes(&cfg->l2, reach);
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);
-    ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets);
+    ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets, reach);
     /* an SM's part is whole host cache lines: its fills (8-byte fields)
      * and its sets (4-byte ones) stay aligned at i times it */
-    ms->l1_part = FILLS_BYTES + ((cache_sets_bytes(&cfg->l1) + 63) & ~(size_t)63);
-    ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly);
+    ms->sm_reach = sm_reach;
+    ms->l1_part = FILLS_BYTES + ((cache_sets_bytes(&cfg->l1, sm_reach) + 63) & ~(size_t)63);
+    ms->ro_sets_bytes = cache_sets_bytes(&cfg->readonly, sm_reach);
     ms->l1_sets = every_sm_sets(ms, &cfg->l1, ms->l1_part, FILLS_BYTES, sms, sm_reach);
     ms->ro_sets = every_sm_sets(ms, &cfg->readonly, ms->ro_sets_bytes, 0, sms, sm_reach);
     if (cfg->atomic_units) {
@@ -275,8 +277,8 @@ static Cache *sm_cache(MemSys *ms, uint32_t sm, bool readonly_path)
         if (!ms->l1[sm] && !ms->ro[sm]) /* the SM's first cache: its fills start empty */
             memset(sm_fills(ms, sm), 0, FILLS_BYTES);
         uint8_t *part = ms->l1_sets + (size_t)sm * ms->l1_part;
-        *slot = readonly_path ? cache_new_in(&ms->cfg->readonly, ms->ro_sets + sm * ms->ro_sets_bytes)
-                              : cache_new_in(&ms->cfg->l1, part + FILLS_BYTES);
+        *slot = readonly_path ? cache_new_in(&ms->cfg->readonly, ms->ro_sets + sm * ms->ro_sets_bytes, ms->sm_reach)
+                              : cache_new_in(&ms->cfg->l1, part + FILLS_BYTES, ms->sm_reach);
     }
     return *slot;
 }

@@ -426,10 +426,10 @@ START_TEST(sets_take_blocks_in_order_of_use)
     for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
         const CacheConfig *cfg = &geometries[g];
         uint32_t nsets = cfg->size_bytes / cfg->line_bytes / cfg->assoc;
-        size_t n = cache_sets_bytes(cfg);
+        size_t n = cache_sets_bytes(cfg, UINT64_MAX);
         uint8_t *block = malloc(n);
         memset(block, 0xA5, n);
-        Cache *c = cache_new_in(cfg, block), *own = cache_new(cfg);
+        Cache *c = cache_new_in(cfg, block, UINT64_MAX), *own = cache_new(cfg);
         uint32_t ev = 0;
         /* writes through, to sets nothing read: no byte changes */
         for (uint32_t k = 0; k < 8; k++) {
@@ -475,12 +475,12 @@ START_TEST(sets_in_callers_block)
     };
     for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
         const CacheConfig *cfg = &geometries[g];
-        size_t n = cache_sets_bytes(cfg);
+        size_t n = cache_sets_bytes(cfg, UINT64_MAX);
         ck_assert_uint_gt(n, 0);
         ck_assert_uint_eq(n % 4, 0); /* the next cache's sets stay aligned (cache.h) */
         uint8_t *block = malloc(2 * n);
         memset(block, 0xA5, 2 * n);
-        Cache *in[2] = { cache_new_in(cfg, block), cache_new_in(cfg, block + n) };
+        Cache *in[2] = { cache_new_in(cfg, block, UINT64_MAX), cache_new_in(cfg, block + n, UINT64_MAX) };
         Cache *own[2] = { cache_new(cfg), cache_new(cfg) };
         uint64_t state = 777 + g;
         for (int step = 0; step < 20000; step++) {
@@ -512,13 +512,24 @@ START_TEST(sets_in_callers_block)
 }
 END_TEST
 
+/* The ways in a set's own part for a reach of `bytes` (cache.c): the lines
+ * from any start that one set can get, 1 to 4. */
+static uint32_t near_ways_for_reach(const CacheConfig *cfg, uint64_t bytes)
+{
+    uint32_t nsets = cfg->size_bytes / (cfg->line_bytes * cfg->assoc);
+    uint64_t lines = bytes / cfg->line_bytes + 2, per_set = (lines + nsets - 1) / nsets;
+    uint32_t most = cfg->assoc < 4 ? cfg->assoc : 4;
+    return per_set < 1 ? 1 : per_set > most ? most : (uint32_t)per_set;
+}
+
 /* cache_sets_used_bytes() bounds what a stream over that many bytes, from
- * any start, touches of the set block (the blocks it changes: the block
- * starts full of garbage).  The block is each set's count and first four
- * ways, set by set, then the sets' other ways (cache.c): a stream that
- * reaches every set touches all of the first part, and only one that can
- * put more than four lines in a set touches the second; the bound is met
- * by a stream that ends 1 byte into a line. */
+ * any start, touches of the set block of a cache laid out for that reach
+ * (the blocks it changes: the block starts full of garbage).  The block is
+ * each set's count and first ways (as many as the reach can put in a set,
+ * up to four), set by set, then the sets' other ways (cache.c): a stream
+ * that reaches every set touches all of the first part, and only one that
+ * puts more lines in a set touches the second; the bound is met by a
+ * stream that ends 1 byte into a line. */
 START_TEST(sets_used_bound)
 {
     static const CacheConfig geometries[] = {
@@ -529,19 +540,22 @@ START_TEST(sets_used_bound)
     };
     for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
         const CacheConfig *cfg = &geometries[g];
-        size_t whole = cache_sets_bytes(cfg);
+        size_t whole = cache_sets_bytes(cfg, UINT64_MAX);
         if (!whole) {
             ck_assert_uint_eq(cache_sets_used_bytes(cfg, 1 << 20), 0);
             continue;
         }
         uint32_t nsets = cfg->size_bytes / (cfg->line_bytes * cfg->assoc);
-        uint32_t near_ways = cfg->assoc < 4 ? cfg->assoc : 4;
-        size_t near_bytes = 4 + 20 * (size_t)near_ways, far_bytes = 20 * (size_t)(cfg->assoc - near_ways);
-        ck_assert_uint_eq(whole, nsets * (near_bytes + far_bytes));
-        ck_assert_uint_eq(cache_sets_used_bytes(cfg, 0), 2 * near_bytes);
-        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets - 2) * cfg->line_bytes),
-                          far_bytes ? nsets * near_bytes : whole);
-        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets * near_ways - 1) * cfg->line_bytes), whole);
+        uint32_t most = cfg->assoc < 4 ? cfg->assoc : 4;
+        ck_assert_uint_eq(whole, nsets * (4 + 20 * (size_t)cfg->assoc));
+        /* a reach of a few lines: one way in each set's part */
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, 0), 2 * (4 + 20));
+        ck_assert_uint_eq(cache_sets_bytes(cfg, 0), nsets * (4 + 20 * (size_t)cfg->assoc));
+        /* one line a set: every set's part of one way */
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets - 2) * cfg->line_bytes), nsets * (4 + 20));
+        /* as many as fit in the parts: all of them */
+        ck_assert_uint_eq(cache_sets_used_bytes(cfg, (uint64_t)(nsets * most - 2) * cfg->line_bytes),
+                          nsets * (4 + 20 * (size_t)most));
         ck_assert_uint_eq(cache_sets_used_bytes(cfg, UINT64_MAX), whole);
         uint8_t *block = malloc(whole);
         uint64_t state = 99 + g;
@@ -553,7 +567,12 @@ START_TEST(sets_used_bound)
                 bytes = bytes / cfg->line_bytes * cfg->line_bytes + 2;
             }
             memset(block, 0xA5, whole);
-            Cache *c = cache_new_in(cfg, block);
+            /* laid out for this reach, or for any (trial % 3 == 2) */
+            uint64_t reach = trial % 3 == 2 ? UINT64_MAX : bytes;
+            uint32_t near_ways = reach == UINT64_MAX ? most : near_ways_for_reach(cfg, bytes);
+            size_t near_bytes = 4 + 20 * (size_t)near_ways, far_bytes = 20 * (size_t)(cfg->assoc - near_ways);
+            ck_assert_uint_eq(cache_sets_bytes(cfg, reach), whole);
+            Cache *c = cache_new_in(cfg, block, reach);
             for (uint64_t a = start & ~(uint64_t)31; a < start + bytes; a += 32)
                 cache_read(c, a);
             size_t touched = 0;
@@ -569,12 +588,60 @@ START_TEST(sets_used_bound)
                         break;
                     }
             }
-            ck_assert_uint_le(touched, cache_sets_used_bytes(cfg, bytes));
+            /* for a cache laid out for any reach, the bound of the layout */
+            size_t bound = reach == UINT64_MAX ? (bytes / cfg->line_bytes + 2 > (uint64_t)nsets * most
+                                                      ? whole
+                                                      : (bytes / cfg->line_bytes + 2 < nsets ? bytes / cfg->line_bytes + 2
+                                                                                               : nsets) * near_bytes)
+                                               : cache_sets_used_bytes(cfg, bytes);
+            ck_assert_uint_le(touched, bound);
             if (tight)
-                ck_assert_uint_eq(touched, cache_sets_used_bytes(cfg, bytes));
+                ck_assert_uint_eq(touched, bound);
             cache_free(c);
         }
         free(block);
+    }
+}
+END_TEST
+
+/* A cache laid out for a small reach (one, two, three ways in each set's
+ * own part) gives the results of one laid out for any, on a stream that
+ * puts more lines in its sets than the reach said (its far ways in use),
+ * with the LRU clock renumbered often. */
+START_TEST(layout_for_reach_changes_nothing)
+{
+    static const CacheConfig geometries[] = {
+        { .size_bytes = 160 * 16 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 16 },
+        { .size_bytes = 448 * 4 * 128, .line_bytes = 128, .sector_bytes = 32, .assoc = 4 },
+        { .size_bytes = 6 * 5 * 64, .line_bytes = 64, .sector_bytes = 32, .assoc = 5 },
+    };
+    for (size_t g = 0; g < sizeof geometries / sizeof geometries[0]; g++) {
+        const CacheConfig *cfg = &geometries[g];
+        uint64_t set_lines = (uint64_t)cfg->size_bytes / cfg->assoc; /* a line in every set */
+        const uint64_t reaches[] = { 0, set_lines - 2 * cfg->line_bytes, 2 * set_lines - 2 * cfg->line_bytes,
+                                     3 * set_lines - 2 * cfg->line_bytes };
+        for (size_t r = 0; r < sizeof reaches / sizeof reaches[0]; r++) {
+            ck_assert_uint_eq(near_ways_for_reach(cfg, reaches[r]), r ? r : 1);
+            Cache *laid = cache_new_in(cfg, NULL, reaches[r]), *any = cache_new(cfg);
+            cache_set_clock_limit(laid, 300);
+            cache_set_clock_limit(any, 500);
+            uint64_t state = 4242 + g * 10 + r;
+            for (int i = 0; i < 8000; i++) {
+                uint64_t addr = (next_random(&state) % (3 * (uint64_t)cfg->size_bytes)) & ~(uint64_t)31;
+                uint32_t sectors = (uint32_t)next_random(&state) & 0xF;
+                int kind = (int)(next_random(&state) % 3);
+                uint32_t e1 = 0, e2 = 0;
+                uint32_t h1 = kind == 0 ? cache_read_sectors(laid, addr, sectors, &e1)
+                                        : cache_write_sectors(laid, addr, sectors, kind == 1, &e1);
+                uint32_t h2 = kind == 0 ? cache_read_sectors(any, addr, sectors, &e2)
+                                        : cache_write_sectors(any, addr, sectors, kind == 1, &e2);
+                ck_assert_uint_eq(h1, h2);
+                ck_assert_uint_eq(e1, e2);
+            }
+            ck_assert_uint_eq(cache_flush_dirty(laid), cache_flush_dirty(any));
+            cache_free(laid);
+            cache_free(any);
+        }
     }
 }
 END_TEST
@@ -603,6 +670,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, sets_in_callers_block);
     tcase_add_test(tc, sets_take_blocks_in_order_of_use);
     tcase_add_test(tc, sets_used_bound);
+    tcase_add_test(tc, layout_for_reach_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
