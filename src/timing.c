@@ -2569,7 +2569,7 @@ typedef struct {
     uint32_t nthreads;
     bool spin;           /* every thread has a core: waiters may spin */
     HostPins *pins;      /* with spin: each thread's CPU, where the host can pin */
-    bool first_wave;     /* this round dispatches the first wave, it runs nothing */
+    bool first_wave;     /* this round dispatches each SM's first wave before running it */
     bool quit;
     _Alignas(64) _Atomic uint32_t parked; /* SMs parked (SmProgress.parked) */
 } Quanta;
@@ -2636,6 +2636,21 @@ static void sm_advance(Quanta *q, Sm *sm)
     }
 }
 
+/* In the first quantum, the SM's first wave, on the thread that then runs
+ * it while its warps are in the host's cache (and whose first touches of
+ * their memory the threads share out this way); its key then says where
+ * it is (until then the key of cycle 0 held back any SM waiting for its
+ * turn to replace a CTA). */
+static void sm_dispatch_first(Quanta *q, Sm *sm, uint32_t id)
+{
+    Model *md = q->md;
+    sm_prepare(md, sm);
+    sm_take(md, sm, id);
+    if (!dispatch_first_wave(md, sm, &sm->fault))
+        sm->fault_at = 0;
+    progress_publish(md, sm, sm_key(sm, q->limit));
+}
+
 /* The thread takes SMs one at a time (take_next), as the others do, and
  * runs each to the quantum's limit, so that threads that drew quick SMs
  * take more.  An SM whose CTA retires waits, parked, for its replacement's
@@ -2651,7 +2666,10 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
     for (;;) {
         uint32_t i = take_next(q, wk->id);
         if (i != UINT32_MAX) {
-            sm_take(md, &md->sms[i], wk->id);
+            if (q->first_wave)
+                sm_dispatch_first(q, &md->sms[i], wk->id);
+            else
+                sm_take(md, &md->sms[i], wk->id);
             sm_advance(q, &md->sms[i]);
             continue;
         }
@@ -2692,19 +2710,6 @@ static Sm *earliest_fault(Model *md)
     return first;
 }
 
-/* The first wave of the SMs the thread takes (the cost is the first touch
- * of their warps' memory, which the threads share out this way). */
-static void dispatch_sms(Quanta *q, QuantaWorker *wk)
-{
-    Model *md = q->md;
-    for (uint32_t i; (i = take_next(q, wk->id)) != UINT32_MAX;) {
-        Sm *sm = &md->sms[i];
-        sm_prepare(md, sm);
-        sm_take(md, sm, wk->id);
-        if (!dispatch_first_wave(md, sm, &sm->fault))
-            sm->fault_at = 0;
-    }
-}
 
 static gpointer quanta_worker(gpointer data)
 {
@@ -2716,10 +2721,7 @@ static gpointer quanta_worker(gpointer data)
         seen = wait_while(&q->start, &q->generation, seen, true, q->spin);
         if (q->quit)
             return NULL;
-        if (q->first_wave)
-            dispatch_sms(q, wk);
-        else
-            run_sms(q, wk);
+        run_sms(q, wk);
         if (g_atomic_int_dec_and_test(&q->running))
             wake_waiters(&q->done);
     }
@@ -2935,18 +2937,29 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     for (uint32_t i = 0; i < md->nsms; i++)
         if (md->sms[i].nctas)
             md->live[md->nlive++] = i;
-    q.first_wave = true;
-    quanta_start(&q);
-    dispatch_sms(&q, &wk[0]);
-    wait_while(&q.done, &q.running, 0, false, q.spin);
-    q.first_wave = false;
+    /* The first quantum dispatches each SM's first wave and runs it (from
+     * cycle 0): what first_wave_end() sets follows from the SMs' CTA counts
+     * alone, and until an SM is dispatched its key is that of cycle 0. */
     first_wave_end(md);
     for (uint32_t i = 0; i < md->nsms; i++)
-        progress_store(md, &md->sms[i], sm_key(&md->sms[i], 0));
-    Sm *faulty = earliest_fault(md); /* out of memory */
+        progress_store(md, &md->sms[i], md->sms[i].nctas ? progress_key(0, i) : PROGRESS_NEVER);
+    q.first_wave = true;
+    q.limit = step;
+    quanta_start(&q);
+    run_sms(&q, &wk[0]);
+    wait_while(&q.done, &q.running, 0, false, q.spin);
+    q.first_wave = false;
+    Sm *faulty = earliest_fault(md); /* out of memory, or the first instructions */
     if (faulty)
         g_propagate_error(error, g_steal_pointer(&faulty->fault));
     bool ok = !faulty;
+    if (ok) {
+        prev = deferred_collect(md, md->filling);
+        if (!overlap) {
+            resolve_memory(md, &prev);
+            resolve_apply(md, &prev, q.limit);
+        }
+    }
     while (ok) {
         uint64_t t0 = UINT64_MAX;
         uint32_t still = 0;
