@@ -2775,13 +2775,14 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
 {
     Resolving rs = {.gen = gen, .first = UINT64_MAX};
     uint64_t last = 0;
+    /* a list is in issue order: its first and last records span it */
     for (uint32_t k = 0; k < md->nlive; k++) {
         const DeferredList *list = &md->sms[md->live[k]].deferred[gen];
+        if (!list->nrecs)
+            continue;
         rs.n += list->nrecs;
-        for (uint32_t i = 0; i < list->nrecs; i++) {
-            rs.first = MIN(rs.first, list->recs[i].t);
-            last = MAX(last, list->recs[i].t);
-        }
+        rs.first = MIN(rs.first, list->recs[0].t);
+        last = MAX(last, list->recs[list->nrecs - 1].t);
     }
     if (!rs.n)
         return rs;
@@ -2794,8 +2795,10 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
         const DeferredList *list = &md->sms[md->live[j]].deferred[gen];
         if (list->nrecs)
             rs.sms[rs.nsms++] = md->live[j];
-        for (uint32_t k = 0; counting && k < list->nrecs; k++)
+        for (uint32_t k = 0; counting && k < list->nrecs; k++) {
+            g_assert(list->recs[k].t >= rs.first && list->recs[k].t <= last); /* issue order */
             at[list->recs[k].t - rs.first + 1]++;
+        }
     }
     for (uint64_t c = 1; counting && c < span; c++)
         at[c] += at[c - 1];
