@@ -339,8 +339,8 @@ typedef struct {
 } Sm;
 
 /* A global or local access whose memory-system timing is worked out after
- * its quantum, in the order the lockstep loop would have made it. */
-/* One host cache line (the lists are aligned to them): the steps between
+ * its quantum, in the order the lockstep loop would have made it.  One
+ * host cache line (the lists are aligned to them): the steps between
  * quanta read every record, and at 104 bytes, most took two lines. */
 struct Deferred {
     uint64_t t;
@@ -1546,7 +1546,8 @@ static bool dispatch_cta(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, GError **er
 /* The first wave, breadth first: one CTA per SM in turn, as long as they
  * fit, which gives SM i the CTAs i, i + nsms, ... up to its slots (sized
  * for that).  So each SM's share is known and SMs can take theirs in any
- * order, on any thread; first_wave_end() then accounts for all of them. */
+ * order, on any thread; first_wave_end() accounts for all of them (from
+ * the SMs' counts alone: in quantum mode, before any is dispatched). */
 static bool dispatch_first_wave(Model *md, Sm *sm, GError **error)
 {
     uint32_t wpb = md->ts->occ.warps_per_block;
@@ -2709,7 +2710,6 @@ static Sm *earliest_fault(Model *md)
     }
     return first;
 }
-
 
 static gpointer quanta_worker(gpointer data)
 {
