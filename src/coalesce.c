@@ -258,14 +258,21 @@ static void warp_sector_consecutive_lanes(uint64_t base, uint64_t size, uint32_t
  * common case: consecutive lanes on one line), else into an older one
  * found newest first, with the same order of first touch and the same
  * merging as collect_blocks(), which the others take. */
-static void warp_sector(const WarpAccess *a, CoalesceResult *out)
+/* Lanes known to ascend (coalesce_ascending) or not known either way. */
+typedef struct {
+    bool known;
+    uint32_t first;
+    uint64_t stride;
+} Ascending;
+
+static void warp_sector(const WarpAccess *a, const Ascending *asc, CoalesceResult *out)
 {
     uint64_t size = lane_size(a);
     if ((size & (size - 1)) || size > SECTOR_BYTES)
         goto crossing;
-    uint32_t first;
-    uint64_t stride;
-    if (warp_lanes_ascending(a, &first, &stride) && !((a->addr[first] | stride) & (size - 1))) {
+    uint32_t first = asc->first;
+    uint64_t stride = asc->stride;
+    if ((asc->known || warp_lanes_ascending(a, &first, &stride)) && !((a->addr[first] | stride) & (size - 1))) {
         uint64_t base = a->addr[first];
         uint32_t lanes = a->mask >> first;
         if (stride == size && a->mask == 0xFFFFFFFFu)
@@ -332,7 +339,8 @@ static bool transactions_ordered(const CoalesceResult *out)
     return up || down;
 }
 
-void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceResult *out)
+static void coalesce_known(CoalesceRule rule, const WarpAccess *a, bool l1_cached, const Ascending *asc,
+                           CoalesceResult *out)
 {
     out->requests = 0;
     out->sectors = 0;
@@ -369,9 +377,20 @@ void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceRe
         break;
     }
     case COALESCE_SECTOR:
-        warp_sector(a, out);
+        warp_sector(a, asc, out);
         break;
     }
     if (!out->distinct_sectors)
         out->distinct_sectors = transactions_ordered(out);
+}
+
+void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceResult *out)
+{
+    coalesce_known(rule, a, l1_cached, &(Ascending){0}, out);
+}
+
+void coalesce_ascending(CoalesceRule rule, const WarpAccess *a, bool l1_cached, uint32_t first, uint64_t stride,
+                        CoalesceResult *out)
+{
+    coalesce_known(rule, a, l1_cached, &(Ascending){true, first, stride}, out);
 }

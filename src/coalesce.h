@@ -58,5 +58,10 @@ typedef struct {
 } CoalesceResult;
 
 void coalesce(CoalesceRule rule, const WarpAccess *a, bool l1_cached, CoalesceResult *out);
+/* The same for a warp whose active lanes the caller found ascending from
+ * lane `first` by `stride` (warp_lanes_ascending() returned true with
+ * them), which the sector rule would otherwise find out again. */
+void coalesce_ascending(CoalesceRule rule, const WarpAccess *a, bool l1_cached, uint32_t first, uint64_t stride,
+                        CoalesceResult *out);
 
 #endif

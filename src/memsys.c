@@ -716,9 +716,13 @@ static MemTiming global_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn
     return global_beyond(ms, now, pipe, &r, c);
 }
 
-/* Whether the active lanes' bytes lie within `lines` 128 B lines. */
-static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
+/* Whether the active lanes' bytes lie within `lines` 128 B lines; of a
+ * divergent warp, also whether its lanes ascend (*ascending, with
+ * warp_lanes_ascending's first and stride), which the coalescer needs. */
+static bool lanes_within_lines(const WarpAccess *a, uint64_t lines, bool *ascending, uint32_t *first,
+                               uint64_t *stride)
 {
+    *ascending = false;
     uint64_t size = MAX(a->size, 1u);
     if (a->mask == 0xFFFFFFFFu && !(lines & (lines - 1)) && !(size & (size - 1)) && size <= 128 * lines) {
         /* the common warp first: every address in one aligned block of
@@ -730,10 +734,9 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
         if (!(scan.spread >> (7 + __builtin_ctzll(lines))) && !(scan.any & (size - 1)))
             return true;
     }
-    uint64_t lo, hi, stride;
-    uint32_t first;
-    if (a->mask != 0xFFFFFFFFu && warp_lanes_ascending(a, &first, &stride)) { /* a divergent warp's: its ends */
-        lo = a->addr[first];
+    uint64_t lo, hi;
+    if (a->mask != 0xFFFFFFFFu && (*ascending = warp_lanes_ascending(a, first, stride))) { /* a divergent warp's: its ends */
+        lo = a->addr[*first];
         hi = a->addr[31 - __builtin_clz(a->mask)];
     } else {
         warp_bounds(a, a->mask, &lo, &hi);
@@ -745,12 +748,19 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines)
 bool memsys_coalesce_ahead(const MemSys *ms, const Insn *in, const WarpAccess *a, CoalescedAccess *out)
 {
     CoalesceRule rule = ms->cfg->coalescing;
+    bool ascending;
+    uint32_t first;
+    uint64_t stride;
     if (!a->mask || a->space != SPACE_GLOBAL || (in->op != OP_LD && in->op != OP_ST) ||
-        (rule != COALESCE_SECTOR && rule != COALESCE_CC20) || !lanes_within_lines(a, MEMSYS_AHEAD_TRANS))
+        (rule != COALESCE_SECTOR && rule != COALESCE_CC20) ||
+        !lanes_within_lines(a, MEMSYS_AHEAD_TRANS, &ascending, &first, &stride))
         return false;
     bool use_l1 = through_l1(ms->cfg, in, a, false);
     CoalesceResult cr;
-    coalesce(rule, a, use_l1, &cr);
+    if (ascending)
+        coalesce_ascending(rule, a, use_l1, first, stride, &cr);
+    else
+        coalesce(rule, a, use_l1, &cr);
     if (cr.ntrans > MEMSYS_AHEAD_TRANS) /* wide words split in sub-requests, or 32 B segments */
         return false;
     memcpy(out->trans, cr.trans, cr.ntrans * sizeof cr.trans[0]);

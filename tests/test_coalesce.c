@@ -469,7 +469,12 @@ static void sector_reference(const WarpAccess *a, CoalesceResult *r)
     }
 }
 
-/* The coalescer's sector rule for `a` (one request) against the reference. */
+/* Warps whose lanes ascend that expect_sector_reference() also gave to
+ * coalesce_ascending(). */
+static int ascending_checked;
+
+/* The coalescer's sector rule for `a` (one request) against the reference;
+ * where the lanes ascend, coalesce_ascending() told so gives the same. */
 static void expect_sector_reference(const WarpAccess *a)
 {
     CoalesceResult got = run(COALESCE_SECTOR, a, false), want;
@@ -481,6 +486,18 @@ static void expect_sector_reference(const WarpAccess *a)
         ck_assert_uint_eq(got.trans[i].addr, want.trans[i].addr);
         ck_assert_uint_eq(got.trans[i].bytes, 128);
         ck_assert_uint_eq(got.trans[i].sector_mask, want.trans[i].sector_mask);
+    }
+    uint32_t first;
+    uint64_t stride;
+    if (a->mask && warp_lanes_ascending(a, &first, &stride)) {
+        CoalesceResult known;
+        coalesce_ascending(COALESCE_SECTOR, a, false, first, stride, &known);
+        ck_assert_uint_eq(known.requests, got.requests);
+        ck_assert_uint_eq(known.ntrans, got.ntrans);
+        ck_assert_uint_eq(known.sectors, got.sectors);
+        ck_assert_int_eq(known.distinct_sectors, got.distinct_sectors);
+        ck_assert_int_eq(memcmp(known.trans, got.trans, got.ntrans * sizeof got.trans[0]), 0);
+        ascending_checked++;
     }
 }
 
@@ -561,6 +578,8 @@ START_TEST(sector_full_strided_warps)
                 checked++;
             }
     ck_assert_int_eq(checked, 13 * (192 + 96 + 48 + 24 + 12));
+    /* every one of them ascends (stride 0 included) */
+    ck_assert_int_ge(ascending_checked, checked);
 }
 END_TEST
 
