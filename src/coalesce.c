@@ -251,13 +251,6 @@ static void warp_sector_consecutive_lanes(uint64_t base, uint64_t size, uint32_t
     emit(out, newest << LINE_SHIFT, LINE_BYTES, mask);
 }
 
-/* cc >= 3: one transaction per 128 B line with the sectors touched in it.
- * Lanes of a power-of-two size aligned to it (every lane the executor
- * lets through) lie inside one 32 B sector each and take a lean path: a
- * key and a sector bit per lane, merged into the newest line first (the
- * common case: consecutive lanes on one line), else into an older one
- * found newest first, with the same order of first touch and the same
- * merging as collect_blocks(), which the others take. */
 /* Lanes known to ascend (coalesce_ascending) or not known either way. */
 typedef struct {
     bool known;
@@ -265,6 +258,14 @@ typedef struct {
     uint64_t stride;
 } Ascending;
 
+/* cc >= 3: one transaction per 128 B line with the sectors touched in it.
+ * Lanes of a power-of-two size aligned to it (every lane the executor
+ * lets through) lie inside one 32 B sector each and take a lean path: a
+ * key and a sector bit per lane, merged into the newest line first (the
+ * common case: consecutive lanes on one line), else into an older one
+ * found newest first, with the same order of first touch and the same
+ * merging as collect_blocks(), which the others take.  A warp known
+ * to ascend (asc) skips finding that out again. */
 static void warp_sector(const WarpAccess *a, const Ascending *asc, CoalesceResult *out)
 {
     uint64_t size = lane_size(a);

@@ -78,9 +78,14 @@ struct MemSys {
 /* An SM's fills, at the start of its part of the L1 block; then its L1 sets. */
 #define FILLS_BYTES ((FILL_SLOTS * sizeof(Fill) + 63) & ~(size_t)63)
 
+static uint8_t *sm_l1_part(const MemSys *ms, uint32_t sm)
+{
+    return ms->l1_sets + (size_t)sm * ms->l1_part;
+}
+
 static Fill *sm_fills(const MemSys *ms, uint32_t sm)
 {
-    return (Fill *)(void *)(ms->l1_sets + (size_t)sm * ms->l1_part);
+    return (Fill *)(void *)sm_l1_part(ms, sm);
 }
 
 /* FRAC units per item of `size` at `per_cycle` of them a cycle; 0: unlimited */
@@ -274,11 +279,14 @@ static Cache *sm_cache(MemSys *ms, uint32_t sm, bool readonly_path)
 {
     Cache **slot = readonly_path ? &ms->ro[sm] : &ms->l1[sm];
     if (!*slot) {
-        if (!ms->l1[sm] && !ms->ro[sm]) /* the SM's first cache: its fills start empty */
+        /* the SM's first cache: its fills start empty, written before they
+         * are read (a page first read maps the shared zero page, and its
+         * first write then costs a second fault and a TLB shootdown to the
+         * other host threads) */
+        if (!ms->l1[sm] && !ms->ro[sm])
             memset(sm_fills(ms, sm), 0, FILLS_BYTES);
-        uint8_t *part = ms->l1_sets + (size_t)sm * ms->l1_part;
         *slot = readonly_path ? cache_new_in(&ms->cfg->readonly, ms->ro_sets + sm * ms->ro_sets_bytes, ms->sm_reach)
-                              : cache_new_in(&ms->cfg->l1, part + FILLS_BYTES, ms->sm_reach);
+                              : cache_new_in(&ms->cfg->l1, sm_l1_part(ms, sm) + FILLS_BYTES, ms->sm_reach);
     }
     return *slot;
 }

@@ -2895,6 +2895,27 @@ static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
     rs->nsms = 0;
 }
 
+/* After a quantum that ran to `limit`: its first fault ends the launch;
+ * else the last quantum's accesses, resolved beside it (prev), are
+ * applied, and this one's collected into prev, and resolved and applied
+ * at once when nothing runs beside the memory system (`overlap` false). */
+static bool quantum_end(Model *md, Resolving *prev, bool overlap, uint64_t limit, GError **error)
+{
+    Sm *faulty = earliest_fault(md);
+    if (faulty) {
+        g_propagate_error(error, g_steal_pointer(&faulty->fault));
+        return false;
+    }
+    if (prev->n)
+        resolve_apply(md, prev, limit);
+    *prev = deferred_collect(md, md->filling);
+    if (!overlap) {
+        resolve_memory(md, prev);
+        resolve_apply(md, prev, limit);
+    }
+    return true;
+}
+
 /* The launch on `nthreads` host threads, quantum by quantum.  Results are
  * those of the lockstep loop: within a quantum the SMs share nothing the
  * model times (global memory's contents are shared, which is why only
@@ -2952,17 +2973,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     run_sms(&q, &wk[0]);
     wait_while(&q.done, &q.running, 0, false, q.spin);
     q.first_wave = false;
-    Sm *faulty = earliest_fault(md); /* out of memory, or the first instructions */
-    if (faulty)
-        g_propagate_error(error, g_steal_pointer(&faulty->fault));
-    bool ok = !faulty;
-    if (ok) {
-        prev = deferred_collect(md, md->filling);
-        if (!overlap) {
-            resolve_memory(md, &prev);
-            resolve_apply(md, &prev, q.limit);
-        }
-    }
+    bool ok = quantum_end(md, &prev, overlap, q.limit, error);
     while (ok) {
         uint64_t t0 = UINT64_MAX;
         uint32_t still = 0;
@@ -2999,19 +3010,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
             resolve_memory(md, &prev);
         run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
-        faulty = earliest_fault(md);
-        if (faulty) {
-            g_propagate_error(error, g_steal_pointer(&faulty->fault));
-            ok = false;
-            break;
-        }
-        if (prev.n)
-            resolve_apply(md, &prev, q.limit);
-        prev = deferred_collect(md, md->filling);
-        if (!overlap) {
-            resolve_memory(md, &prev);
-            resolve_apply(md, &prev, q.limit);
-        }
+        ok = quantum_end(md, &prev, overlap, q.limit, error);
     }
     g_free(prev.refs);
     g_free(prev.sms);
