@@ -522,6 +522,18 @@ static uint32_t near_ways_for_reach(const CacheConfig *cfg, uint64_t bytes)
     return per_set < 1 ? 1 : per_set > most ? most : (uint32_t)per_set;
 }
 
+/* What a stream over `bytes` from any start uses of a set block laid out
+ * with `near_ways` ways in each set's own part: a part per distinct line,
+ * up to every set's; the whole block once some set holds more lines. */
+static size_t used_in_layout(const CacheConfig *cfg, uint32_t near_ways, uint64_t bytes)
+{
+    uint32_t nsets = cfg->size_bytes / (cfg->line_bytes * cfg->assoc);
+    uint64_t lines = bytes / cfg->line_bytes + 2;
+    if (lines > (uint64_t)nsets * near_ways)
+        return nsets * (4 + 20 * (size_t)cfg->assoc);
+    return (lines < nsets ? lines : nsets) * (4 + 20 * (size_t)near_ways);
+}
+
 /* cache_sets_used_bytes() bounds what a stream over that many bytes, from
  * any start, touches of the set block of a cache laid out for that reach
  * (the blocks it changes: the block starts full of garbage).  The block is
@@ -588,12 +600,10 @@ START_TEST(sets_used_bound)
                         break;
                     }
             }
-            /* for a cache laid out for any reach, the bound of the layout */
-            size_t bound = reach == UINT64_MAX ? (bytes / cfg->line_bytes + 2 > (uint64_t)nsets * most
-                                                      ? whole
-                                                      : (bytes / cfg->line_bytes + 2 < nsets ? bytes / cfg->line_bytes + 2
-                                                                                               : nsets) * near_bytes)
-                                               : cache_sets_used_bytes(cfg, bytes);
+            /* the bound of the layout the cache has */
+            ck_assert_uint_eq(cache_sets_used_bytes(cfg, bytes),
+                              used_in_layout(cfg, near_ways_for_reach(cfg, bytes), bytes));
+            size_t bound = used_in_layout(cfg, near_ways, bytes);
             ck_assert_uint_le(touched, bound);
             if (tight)
                 ck_assert_uint_eq(touched, bound);
