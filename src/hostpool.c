@@ -38,6 +38,8 @@ typedef struct {
     HostJob *job;
     gint called;            /* set with an assignment (or, fn NULL, to quit), cleared
                                as the worker takes it: polled without the lock */
+    bool roused;            /* (under pool->lock) poll again: a job is coming */
+    bool asleep;            /* (under pool->lock) waiting on `wake` */
 } PoolWorker;
 
 struct HostPool {
@@ -46,6 +48,7 @@ struct HostPool {
     GPtrArray *workers;     /* PoolWorker *, owned: every thread made */
     GPtrArray *idle;        /* PoolWorker *, borrowed: those without a job */
     uint32_t sleeping;      /* workers done polling, waiting on their condition */
+    uint32_t waiters;       /* job waiters done polling, waiting on `done` */
 };
 
 struct HostJob {
@@ -67,6 +70,20 @@ static void poll_briefly(gint *word, bool want_zero)
     }
 }
 
+/* The pool's lock, polled for a while when another thread holds it: the
+ * holders keep it for a few instructions, and GLib's mutex sleeps at once
+ * when it finds the lock taken, leaving it to the holder to wake the thread
+ * (a system call, and on a VM a halted vCPU to start) at the unlock. */
+static void pool_lock(HostPool *pool)
+{
+    for (uint32_t polls = 0; polls < 4096; polls++) {
+        if (g_mutex_trylock(&pool->lock))
+            return;
+        host_cpu_relax();
+    }
+    g_mutex_lock(&pool->lock);
+}
+
 static gpointer worker_main(gpointer p)
 {
     PoolWorker *w = p;
@@ -84,13 +101,19 @@ static gpointer worker_main(gpointer p)
             if (restore && !g_atomic_int_get(&w->called))
                 (void)sched_setaffinity(0, sizeof allowed, &allowed);
 #endif
-            g_mutex_lock(&pool->lock);
+            pool_lock(pool);
         }
         if (!g_atomic_int_get(&w->called)) {
             pool->sleeping++;
-            while (!g_atomic_int_get(&w->called))
+            w->asleep = true;
+            while (!g_atomic_int_get(&w->called) && !w->roused)
                 g_cond_wait(&w->wake, &pool->lock);
+            w->asleep = false;
             pool->sleeping--;
+            if (!g_atomic_int_get(&w->called)) { /* roused: poll for the job */
+                w->roused = false;
+                continue;
+            }
         }
         g_atomic_int_set(&w->called, 0);
         if (!w->fn) /* quit with no job left */
@@ -100,11 +123,12 @@ static gpointer worker_main(gpointer p)
         HostJob *job = w->job;
         g_mutex_unlock(&pool->lock);
         (void)fn(data);
-        g_mutex_lock(&pool->lock);
+        pool_lock(pool);
         w->fn = NULL;
         w->job = NULL;
         g_ptr_array_add(pool->idle, w);
-        if (g_atomic_int_dec_and_test(&job->running))
+        /* the job's last touch: its waiter may free it once it reads 0 */
+        if (g_atomic_int_dec_and_test(&job->running) && pool->waiters)
             g_cond_broadcast(&pool->done);
     }
     g_mutex_unlock(&pool->lock);
@@ -145,6 +169,45 @@ void host_pool_free(HostPool *pool)
     g_free(pool);
 }
 
+/* A worker made without a job: it polls, then sleeps, as after a job. */
+static PoolWorker *worker_new(HostPool *pool)
+{
+    PoolWorker *w = g_new0(PoolWorker, 1);
+    w->pool = pool;
+    g_cond_init(&w->wake);
+    return w;
+}
+
+void host_pool_start(HostPool *pool, uint32_t n)
+{
+    g_mutex_lock(&pool->lock);
+    uint32_t have = pool->workers->len;
+    g_mutex_unlock(&pool->lock);
+    for (uint32_t k = have; k < n; k++) {
+        PoolWorker *w = worker_new(pool);
+        g_mutex_lock(&pool->lock);
+        g_ptr_array_add(pool->workers, w);
+        g_ptr_array_add(pool->idle, w);
+        g_mutex_unlock(&pool->lock);
+        /* it takes the lock before it looks at its state */
+        w->thread = launch_host_thread_new("warpsim-host", worker_main, w);
+    }
+}
+
+void host_pool_rouse(HostPool *pool)
+{
+    if (!pool)
+        return;
+    pool_lock(pool);
+    for (guint i = 0; pool->sleeping && i < pool->idle->len; i++) {
+        PoolWorker *w = g_ptr_array_index(pool->idle, i);
+        w->roused = true;
+        if (w->asleep)
+            g_cond_signal(&w->wake);
+    }
+    g_mutex_unlock(&pool->lock);
+}
+
 uint32_t host_pool_threads(HostPool *pool)
 {
     g_mutex_lock(&pool->lock); /* a job elsewhere may be adding threads */
@@ -173,21 +236,21 @@ HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, s
     /* the idle workers take their items at once, under one lock, so that
      * none comes back for a second: the items run side by side */
     uint32_t k = 0;
-    g_mutex_lock(&pool->lock);
+    pool_lock(pool);
     for (; k < n && pool->idle->len; k++) {
         PoolWorker *w = g_ptr_array_steal_index_fast(pool->idle, pool->idle->len - 1);
         w->fn = fn;
         w->data = (uint8_t *)data + k * size;
         w->job = job;
+        w->roused = false;
         g_atomic_int_set(&w->called, 1);
-        g_cond_signal(&w->wake);
+        if (w->asleep) /* a polling worker sees `called` */
+            g_cond_signal(&w->wake);
     }
     /* new threads, given their items before they start: they never wait */
     PoolWorker **fresh = g_new(PoolWorker *, n - k);
     for (uint32_t j = k; j < n; j++) {
-        PoolWorker *w = g_new0(PoolWorker, 1);
-        w->pool = pool;
-        g_cond_init(&w->wake);
+        PoolWorker *w = worker_new(pool);
         w->fn = fn;
         w->data = (uint8_t *)data + j * size;
         w->job = job;
@@ -206,10 +269,14 @@ void host_job_wait(HostJob *job)
 {
     HostPool *pool = job->pool;
     poll_briefly(&job->running, true);
-    g_mutex_lock(&pool->lock);
-    while (g_atomic_int_get(&job->running))
-        g_cond_wait(&pool->done, &pool->lock);
-    g_mutex_unlock(&pool->lock);
+    if (g_atomic_int_get(&job->running)) {
+        pool_lock(pool);
+        pool->waiters++;
+        while (g_atomic_int_get(&job->running))
+            g_cond_wait(&pool->done, &pool->lock);
+        pool->waiters--;
+        g_mutex_unlock(&pool->lock);
+    }
     if (job->own_pool)
         host_pool_free(pool);
     g_free(job);

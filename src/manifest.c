@@ -1632,6 +1632,9 @@ gboolean manifest_run_capture(Manifest *m, const RunOptions *opt, const char *pt
         .timing_keep = timing_keep_new(),
     };
     r.gmem->heap_bytes = m->malloc_heap_bytes;
+    /* the run's threads start with it, as its other machinery does */
+    if (r.pool)
+        host_pool_start(r.pool, opt->threads - 1);
     bool ok = plan_launches(&r, error) && apply_top_globals(&r, error) && alloc_buffers(&r, opt && (opt->checks & LAUNCH_CHECK_INIT), error);
     bool buffers_ready = ok;
     json_t *rep = NULL;

@@ -3116,6 +3116,10 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
                 LaunchStats *stats, TimingStats *ts, GError **error)
 {
     Model md = {.cfg = cfg, .img = img, .m = img->module, .spec = *spec, .stats = stats, .ts = ts};
+    /* its workers wake while the launch is set up (the first quantum
+     * would otherwise wait for them) */
+    if (spec->host_threads > 1)
+        host_pool_rouse(spec->pool);
     uint8_t empty_params[8] = {0};
     if (!md.spec.params)
         md.spec.params = empty_params;

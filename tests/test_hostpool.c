@@ -1,8 +1,10 @@
 /* test_hostpool.c — host worker threads kept across launches (hostpool.c):
  * every item of a job runs once, on a thread of its own; later jobs reuse
  * the threads; jobs started together run together; a job without a pool
- * makes and ends its own threads; idle workers go to sleep; and a worker a
- * job pinned to one CPU gets its CPUs back once it has gone to sleep.
+ * makes and ends its own threads; idle workers go to sleep; workers
+ * started without a job serve the jobs after, and sleeping ones roused
+ * poll again; and a worker a job pinned to one CPU gets its CPUs back once
+ * it has gone to sleep.
  */
 #include <check.h>
 #include <glib.h>
@@ -110,6 +112,40 @@ START_TEST(a_job_without_a_pool_has_threads_of_its_own)
 }
 END_TEST
 
+/* Waits up to 20 s for the pool's sleeping workers to number n (below
+ * n: fewer than n), polling. */
+static bool sleeping_reaches(HostPool *pool, uint32_t n, bool below)
+{
+    gint64 until = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+    for (;;) {
+        uint32_t now = host_pool_sleeping(pool);
+        if (below ? now < n : now == n)
+            return true;
+        if (g_get_monotonic_time() >= until)
+            return false;
+    }
+}
+
+START_TEST(started_workers_serve_later_jobs_and_wake_when_roused)
+{
+    HostPool *pool = host_pool_new();
+    host_pool_start(pool, 3);
+    ck_assert_uint_eq(host_pool_threads(pool), 3);
+    host_pool_start(pool, 2); /* it has them already */
+    ck_assert_uint_eq(host_pool_threads(pool), 3);
+    ck_assert(sleeping_reaches(pool, 3, false));
+    host_pool_rouse(pool);
+    /* awake and polling (for half a millisecond), then asleep again */
+    ck_assert(sleeping_reaches(pool, 3, true));
+    ck_assert(sleeping_reaches(pool, 3, false));
+    Item items[3];
+    run_job(pool, items, 3);
+    ck_assert_uint_eq(host_pool_threads(pool), 3);
+    host_pool_rouse(NULL);
+    host_pool_free(pool);
+}
+END_TEST
+
 #ifdef CPU_COUNT
 static gpointer pin_to_one(gpointer data)
 {
@@ -158,6 +194,7 @@ static Suite *suite(void)
     tcase_add_test(t, jobs_run_each_item_once_and_reuse_threads);
     tcase_add_test(t, jobs_started_together_run_together);
     tcase_add_test(t, a_job_without_a_pool_has_threads_of_its_own);
+    tcase_add_test(t, started_workers_serve_later_jobs_and_wake_when_roused);
     tcase_add_test(t, a_pinned_worker_gets_its_cpus_back);
     suite_add_tcase(s, t);
     return s;
