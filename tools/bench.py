@@ -326,9 +326,11 @@ time**, not by process time.
   `launches[i].host.sim_seconds` in warpsim's JSON report: the wall-clock
   time warpsim spent executing each launch, without reading the PTX and
   manifest, allocating and initialising buffers, output checks or writing
-  the report, nor ending what a run keeps for all its launches (its host
-  threads, the memory system's host state and the SMs' block, made in its
-  first launch and ended after its last).  Median over the runs.
+  the report, nor starting the run's host threads (made when the run
+  starts, before its buffers) or ending what a run keeps for all its
+  launches (those threads, and the memory system's host state and the
+  SMs' block, made in its first launch and ended after its last).  Median
+  over the runs.
 - **wall s**: wall-clock time of the whole `warpsim run` process, as seen
   by bench.py (includes start-up, parsing, buffer set-up and checks).
   Median over the runs.
