@@ -628,6 +628,11 @@ void cache_invalidate(Cache *c)
     c->clock = 0;
 }
 
+uint64_t cache_dirty_sectors(const Cache *c)
+{
+    return c->dirty_sectors;
+}
+
 uint64_t cache_flush_dirty(Cache *c)
 {
     uint64_t dirty = c->dirty_sectors;

@@ -71,6 +71,9 @@ void cache_prefetch(const Cache *c, uint64_t addr);
 void cache_invalidate(Cache *c);
 /* Dirty sectors still held; marks them clean. */
 uint64_t cache_flush_dirty(Cache *c);
+/* Dirty sectors still held, left dirty: for a cache that is invalidated or
+ * freed next, which a flush's pass over every set in use would only slow. */
+uint64_t cache_dirty_sectors(const Cache *c);
 /* For tests: the LRU clock is renumbered (keeping every set's order) once
  * it would pass `limit` rather than at 2^32, so that path can be exercised.
  * Limits below assoc + 32 are raised to that. */

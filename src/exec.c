@@ -288,6 +288,12 @@ uint64_t opd_address(ExecCtx *x, const Operand *o, uint32_t lane)
 /* ------------------------------------------------------------------ */
 /* memory                                                               */
 
+/* The warp is about to hold memory of its own (Cta.warps_own). */
+static void warp_owns(Warp *w)
+{
+    w->cta->warps_own = true;
+}
+
 static bool local_ensure(ExecCtx *x, uint32_t need)
 {
     Warp *w = x->w;
@@ -299,6 +305,7 @@ static bool local_ensure(ExecCtx *x, uint32_t need)
     uint8_t *mem = g_try_malloc0((size_t)stride * WARP_SIZE);
     if (!mem)
         return exec_fault(x, 0, "cannot allocate %u bytes of local memory per thread", stride);
+    warp_owns(w);
     for (uint32_t l = 0; l < WARP_SIZE && w->local; l++)
         memcpy(mem + (size_t)l * stride, w->local + (size_t)l * w->local_stride, w->local_stride);
     g_free(w->local);
@@ -544,6 +551,7 @@ static void *lent_renew(Warp *w, uint8_t which, void *p, size_t used, size_t n, 
 {
     if (!(w->lent & which))
         return g_realloc_n(p, n, size);
+    warp_owns(w);
     w->lent &= (uint8_t)~which;
     void *own = g_malloc_n(n, size);
     if (used)
@@ -873,6 +881,7 @@ bool exec_CALL(ExecCtx *x)
     Frame *f = &w->frames[w->nframes];
     *f = (Frame){0};
     f->func = callee_index;
+    warp_owns(w);
     f->regs = g_new0(uint64_t, (size_t)callee->cfg->nslots * WARP_SIZE);
     f->slot_of = callee->cfg->slot_of;
     f->param_stride = (uint32_t)((callee->frame_param_bytes + 7) & ~7ull);
@@ -1164,6 +1173,7 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     size_t nparams = (size_t)param_stride * WARP_SIZE;
     if ((w->lent & WARP_LENT_REGS) && (w->kernel_regs_len < nregs || w->kernel_params_len < nparams)) {
         /* another kernel than the one the storage was lent for */
+        warp_owns(w);
         w->lent &= (uint8_t)~(WARP_LENT_REGS | WARP_LENT_POOLED);
         w->kernel_regs = NULL;
         w->kernel_params = NULL;
@@ -1244,7 +1254,7 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
         launch_coop_leave(cta->image, cta);
     Warp *warps = cta->warps;
     uint32_t warps_cap = cta->warps_cap;
-    bool warps_lent = cta->warps_lent;
+    bool warps_lent = cta->warps_lent, warps_own = cta->warps_own;
     uint8_t *shared = cta->shared;
     uint32_t shared_cap = cta->shared_cap;
     SharedShadow *shadow = cta->shadow;
@@ -1285,13 +1295,14 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
             warp_free(&warps[i]);
         if (!warps_lent)
             g_free(warps);
-        warps_lent = false;
+        warps_lent = warps_own = false;
         warps_cap = cta->nwarps;
         warps = g_new0(Warp, warps_cap);
     }
     cta->warps = warps;
     cta->warps_cap = warps_cap;
     cta->warps_lent = warps_lent;
+    cta->warps_own = warps_own;
     for (uint32_t i = 0; i < MAX_BARRIERS; i++)
         cta->barriers[i].red_and = 1;
     const Function *k = module_func(m, spec->kernel);
@@ -1304,7 +1315,9 @@ void cta_release(Cta *cta)
 {
     if (cta->coop_slot)
         launch_coop_leave(cta->image, cta);
-    for (uint32_t i = 0; i < cta->warps_cap; i++)
+    /* lent warps that took nothing of their own hold nothing to free (a
+     * large grid's last CTAs: thousands of warps read for nothing) */
+    for (uint32_t i = 0; (!cta->warps_lent || cta->warps_own) && i < cta->warps_cap; i++)
         warp_free(&cta->warps[i]);
     if (!cta->warps_lent)
         g_free(cta->warps);

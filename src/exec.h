@@ -130,6 +130,10 @@ struct Cta {
     Warp *warps;            /* warps_cap allocated, nwarps in use */
     uint32_t warps_cap;
     bool warps_lent;        /* warps is the caller's (cta_lend), not to be freed */
+    bool warps_own;         /* some lent warp took memory of its own (local memory,
+                               a call's frame, a buffer grown past the lent one),
+                               kept with the warps from CTA to CTA: without it,
+                               cta_release need not look at them */
     uint32_t shared_cap;    /* bytes allocated at shared */
     Barrier barriers[MAX_BARRIERS];
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */

@@ -837,7 +837,7 @@ uint32_t memsys_access_sm(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in,
 
 void memsys_finish(MemSys *ms, MemCounters *c)
 {
-    c->dram_bytes_write += cache_flush_dirty(ms->l2) * SECTOR_BYTES;
+    c->dram_bytes_write += cache_dirty_sectors(ms->l2) * SECTOR_BYTES;
 }
 
 uint64_t memsys_dram_busy_until(const MemSys *ms)

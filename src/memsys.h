@@ -128,7 +128,8 @@ MemTiming memsys_access_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
  * the model sees.  (memsys_access() gives it for its own requests.) */
 void memsys_prefetch_beyond(const MemSys *ms, const MemTransaction *trans, uint32_t n);
 
-/* End of a launch: dirty L2 sectors are written back to DRAM (counted). */
+/* End of a launch: dirty L2 sectors are written back to DRAM (counted);
+ * the caches are left as they are, for memsys_reset() or memsys_free(). */
 void memsys_finish(MemSys *ms, MemCounters *c);
 /* The cycle by which DRAM has served every access given to it so far:
  * writes hold no warp, so a launch can end before they drain. */

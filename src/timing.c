@@ -333,6 +333,7 @@ typedef struct {
     uint64_t retired_at;
     GError *fault;
     uint64_t fault_at;
+    bool ahead_faults;   /* a slot's ahead_error was set: model_free looks for them */
     uint32_t npending;   /* slots in SLOT_PENDING */
     uint64_t published;  /* its key in Model.progress, as last stored */
     TimelineSm *tl;      /* NULL unless a timeline is recorded */
@@ -1854,6 +1855,8 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, md->run_ahead_global ? AHEAD_RECORDS : 0};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
                              &s->ahead_error);
+        if (G_UNLIKELY(s->ahead_error))
+            sm->ahead_faults = true;
         steps_func = n ? steps[0].func : 0;
         /* may_run_ahead() allows no call or return, and no pc past 16 bits */
         g_assert(!n || (steps[n - 1].func == steps_func && steps[n - 1].pc <= UINT16_MAX));
@@ -2249,7 +2252,7 @@ static void model_free(Model *md)
         Sm *sm = &md->sms[i];
         for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) /* NULL: never prepared */
             cta_release(&sm->ctas[c].cta);
-        for (uint32_t k = 0; sm->slots && k < sm->nslots; k++)
+        for (uint32_t k = 0; sm->ahead_faults && k < sm->nslots; k++)
             g_clear_error(&sm->slots[k].ahead_error);
     }
     g_aligned_free(md->sms);

@@ -160,6 +160,7 @@ START_TEST(dirty_eviction)
     o = cache_write(c, 5 * SET_STRIDE, true);
     ck_assert_uint_eq(o.evicted_dirty, 1);
     /* left dirty: lines 2, 3 (one each) and the line just written */
+    ck_assert_uint_eq(cache_dirty_sectors(c), 3);
     ck_assert_uint_eq(cache_flush_dirty(c), 3);
     cache_free(c);
 }
@@ -171,7 +172,9 @@ START_TEST(flush_and_invalidate)
     for (uint64_t a = 0; a < 5 * SECTOR; a += SECTOR)   /* 5 sectors over 2 lines */
         cache_write(c, a, true);
     cache_write(c, 0, true);                            /* rewriting stays one sector */
+    ck_assert_uint_eq(cache_dirty_sectors(c), 5);
     ck_assert_uint_eq(cache_flush_dirty(c), 5);
+    ck_assert_uint_eq(cache_dirty_sectors(c), 0);
     ck_assert_uint_eq(cache_flush_dirty(c), 0);
     ck_assert(cache_read(c, 128).hit);                  /* flushing keeps the data */
     /* clean lines evict with nothing to write back */

@@ -11,6 +11,7 @@ command -v valgrind >/dev/null || { echo "leak-check: valgrind is not installed"
 runs=(
   "traces/saxpy/launch.json --functional"
   "traces/bitonic/launch.json"
+  "traces/local_array/launch.json"
   "traces/reduce/shared.json --threads 2"
   "traces/matmul_tiled/launch.json --config gtx1060 --functional"
   "traces/saxpy/launch.json --config gtx1060 --sample-waves 2"
