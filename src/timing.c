@@ -2575,6 +2575,14 @@ typedef struct {
     HostPins *pins;      /* with spin: each thread's CPU, where the host can pin */
     bool first_wave;     /* this round dispatches each SM's first wave before running it */
     bool quit;
+    /* The last quantum's accesses (list apply_gen), resolved beside this
+     * one: once `resolved` is set, a thread that runs an SM to the limit
+     * applies the SM's own (sm_apply) while its state is in that thread's
+     * cache; the SMs done before are applied after the quantum. */
+    bool apply;
+    uint32_t apply_gen;
+    _Atomic bool resolved;
+    bool apply_only;     /* this round only applies (the SMs all wait for it) */
     _Alignas(64) _Atomic uint32_t parked; /* SMs parked (SmProgress.parked) */
 } Quanta;
 
@@ -2625,6 +2633,44 @@ static uint32_t take_next(Quanta *q, uint32_t id)
     return UINT32_MAX;
 }
 
+/* With the SM stopped at `limit` and list `gen`'s accesses resolved: the
+ * registers they load get their times, and the warps waiting for them are
+ * filed again; the list is emptied.  Nothing but the SM's own state is
+ * touched, and its list is in issue order, which is the lockstep order of
+ * its accesses: so SMs may be applied in any order, on any thread. */
+static void sm_apply(Model *md, Sm *sm, uint32_t gen, uint64_t limit)
+{
+    DeferredList *done = &sm->deferred[gen];
+    for (uint32_t k = 0; k < done->nrecs; k++) {
+        const Deferred *d = &done->recs[k];
+        uint64_t ready = MAX(d->ready, d->t + 1) + d->queued;
+        if (G_UNLIKELY(sm->tl))
+            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, ready, d->tl_sectors, d->tl_bytes,
+                         d->tl_line);
+        WarpSlot *s = &sm->slots[d->slot];
+        if (!s->w || sm->age[d->slot] != d->age)
+            continue; /* the warp finished; its slot may hold another */
+        results_ready(md, sm, s, d->done, ready, STATE_LONG_SCOREBOARD); /* global and local accesses are long */
+    }
+    done->nrecs = done->ntrans = done->npasses = 0;
+    bool filed = false;
+    for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
+        if (sm->where[k] != SLOT_PENDING)
+            continue;
+        WarpSlot *s = &sm->slots[k];
+        slot_peek(md, sm, s);
+        sm->where[k] = SLOT_IDLE;
+        sm->npending--;
+        slot_schedule(md, sm, s, limit - 1);
+        filed = true;
+    }
+    /* the SM has run every cycle before limit; the slots filed now can
+     * issue no sooner (those still waiting for the other list's accesses
+     * are pending again) */
+    if (filed)
+        sm->wake = MIN(sm->wake, sm_next_wake(md, sm, limit));
+}
+
 /* The SM from its wake-up to the quantum's limit, or until a CTA of it
  * retires: then it is parked, for whichever thread is free when its turn
  * comes. */
@@ -2637,6 +2683,9 @@ static void sm_advance(Quanta *q, Sm *sm)
         atomic_fetch_add_explicit(&q->parked, 1, memory_order_relaxed);
         atomic_store_explicit(&md->progress[sm->id].parked, progress_key(sm->retired_at, sm->id),
                               memory_order_release);
+    } else if (q->apply && !sm->fault && sm->deferred[q->apply_gen].nrecs &&
+               atomic_load_explicit(&q->resolved, memory_order_acquire)) {
+        sm_apply(md, sm, q->apply_gen, q->limit); /* stopped at the limit for good */
     }
 }
 
@@ -2669,6 +2718,11 @@ static void run_sms(Quanta *q, QuantaWorker *wk)
     uint32_t polls = 0;
     for (;;) {
         uint32_t i = take_next(q, wk->id);
+        if (i != UINT32_MAX && q->apply_only) {
+            if (md->sms[i].deferred[q->apply_gen].nrecs)
+                sm_apply(md, &md->sms[i], q->apply_gen, q->limit);
+            continue;
+        }
         if (i != UINT32_MAX) {
             if (q->first_wave)
                 sm_dispatch_first(q, &md->sms[i], wk->id);
@@ -2854,45 +2908,16 @@ static void resolve_memory(Model *md, const Resolving *rs)
     }
 }
 
-/* With the SMs stopped at `limit`: the registers of the resolved accesses
- * get their times, and the warps waiting for them are filed again. */
+/* With the SMs stopped at `limit`: sm_apply() on every SM of the resolved
+ * accesses that no thread applied during the quantum. */
 static void resolve_apply(Model *md, Resolving *rs, uint64_t limit)
 {
-    for (size_t k = 0; k < rs->n; k++) {
-        const Deferred *d = rs->refs[k].d;
-        Sm *sm = &md->sms[rs->refs[k].sm];
-        uint64_t ready = MAX(d->ready, d->t + 1) + d->queued;
-        if (G_UNLIKELY(sm->tl))
-            timeline_mem(sm->tl, d->slot, (TimelineMemKind)d->tl_kind, d->t, ready, d->tl_sectors, d->tl_bytes,
-                         d->tl_line);
-        WarpSlot *s = &sm->slots[d->slot];
-        if (!s->w || sm->age[d->slot] != d->age)
-            continue; /* the warp finished; its slot may hold another */
-        results_ready(md, sm, s, d->done, ready, STATE_LONG_SCOREBOARD); /* global and local accesses are long */
-    }
     g_clear_pointer(&rs->refs, g_free);
     rs->n = 0;
-    /* only their SMs have warps waiting for them */
     for (uint32_t j = 0; j < rs->nsms; j++) {
         Sm *sm = &md->sms[rs->sms[j]];
-        DeferredList *done = &sm->deferred[rs->gen];
-        done->nrecs = done->ntrans = done->npasses = 0;
-        bool filed = false;
-        for (uint32_t k = 0; k < sm->nslots && sm->npending; k++) {
-            if (sm->where[k] != SLOT_PENDING)
-                continue;
-            WarpSlot *s = &sm->slots[k];
-            slot_peek(md, sm, s);
-            sm->where[k] = SLOT_IDLE;
-            sm->npending--;
-            slot_schedule(md, sm, s, limit - 1);
-            filed = true;
-        }
-        /* the SM has run every cycle before limit; the slots filed now
-         * can issue no sooner (those still waiting for the other list's
-         * accesses are pending again) */
-        if (filed)
-            sm->wake = MIN(sm->wake, sm_next_wake(md, sm, limit));
+        if (sm->deferred[rs->gen].nrecs)
+            sm_apply(md, sm, rs->gen, limit);
     }
     g_clear_pointer(&rs->sms, g_free);
     rs->nsms = 0;
@@ -2989,8 +3014,18 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
         }
         md->nlive = still;
         if (prev.n && (t0 == UINT64_MAX || t0 >= prev.first + reach)) {
-            /* nothing can run before their answers are needed */
+            /* nothing can run before their answers are needed: the memory
+             * system works through them, then the threads apply them to
+             * their SMs (the SMs without warps left: resolve_apply) */
             resolve_memory(md, &prev);
+            if (nthreads > 1 && md->nlive > 1) {
+                q.apply = q.apply_only = true;
+                q.apply_gen = prev.gen;
+                quanta_start(&q);
+                run_sms(&q, &wk[0]);
+                wait_while(&q.done, &q.running, 0, false, q.spin);
+                q.apply_only = false;
+            }
             resolve_apply(md, &prev, q.limit);
             continue;
         }
@@ -3008,9 +3043,14 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
             progress_store(md, &md->sms[md->live[k]], sm_key(&md->sms[md->live[k]], q.limit));
         if (prev.n) /* the SMs fill the other list meanwhile */
             md->filling = !prev.gen;
+        q.apply = prev.n != 0;
+        q.apply_gen = prev.gen;
+        atomic_store_explicit(&q.resolved, false, memory_order_relaxed);
         quanta_start(&q);
-        if (prev.n) /* beside the SMs, which do not touch L2 and DRAM */
+        if (prev.n) { /* beside the SMs, which do not touch L2 and DRAM */
             resolve_memory(md, &prev);
+            atomic_store_explicit(&q.resolved, true, memory_order_release);
+        }
         run_sms(&q, &wk[0]);
         wait_while(&q.done, &q.running, 0, false, q.spin);
         ok = quantum_end(md, &prev, overlap, q.limit, error);
