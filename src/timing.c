@@ -2816,61 +2816,67 @@ static int deferred_order(const void *a, const void *b)
  * order: the order the memory system must see them in. */
 typedef struct {
     uint32_t gen;
-    DeferredRef *refs;
+    DeferredRef *refs;   /* NULL until resolve_memory() sorts them */
     size_t n;
     uint64_t first;      /* the earliest issue among them */
-    uint32_t *sms;       /* the SMs they come from */
+    uint64_t last;       /* the latest */
+    uint32_t *sms;       /* the SMs they come from, in SM order */
     uint32_t nsms;
 } Resolving;
 
-/* Only the live SMs (Model.live) can have added to list `gen`.  Model.live
- * is in SM order and each SM's list in issue (seq) order, so a stable
- * counting sort by cycle gives the lockstep order; a quantum spans few
- * cycles, so that is cheaper than a comparison sort (kept for the odd case
- * of a span much larger than the list). */
+/* One quantum's deferred accesses, counted: only the live SMs (Model.live,
+ * in SM order) can have added to list `gen`, and a list is in issue order,
+ * so its first and last records span it.  What the next quantum's limit
+ * needs; their order is left to resolve_memory(), which may run beside
+ * that quantum. */
 static Resolving deferred_collect(Model *md, uint32_t gen)
 {
     Resolving rs = {.gen = gen, .first = UINT64_MAX};
-    uint64_t last = 0;
-    /* a list is in issue order: its first and last records span it */
     for (uint32_t k = 0; k < md->nlive; k++) {
         const DeferredList *list = &md->sms[md->live[k]].deferred[gen];
         if (!list->nrecs)
             continue;
+        if (!rs.sms)
+            rs.sms = g_new(uint32_t, md->nlive - k);
+        rs.sms[rs.nsms++] = md->live[k];
         rs.n += list->nrecs;
         rs.first = MIN(rs.first, list->recs[0].t);
-        last = MAX(last, list->recs[list->nrecs - 1].t);
+        rs.last = MAX(rs.last, list->recs[list->nrecs - 1].t);
     }
-    if (!rs.n)
-        return rs;
-    rs.refs = g_new(DeferredRef, rs.n);
-    rs.sms = g_new(uint32_t, md->nlive);
-    uint64_t span = last - rs.first + 1;
-    bool counting = span <= 4 * (uint64_t)rs.n + 4096;
+    return rs;
+}
+
+/* The accesses in lockstep order (rs->refs): each SM's list is in issue
+ * (seq) order and rs->sms in SM order, so a stable counting sort by cycle
+ * gives it; a quantum spans few cycles, so that is cheaper than a
+ * comparison sort (kept for the odd case of a span much larger than the
+ * list).  Reads only the lists, which the SMs no longer write. */
+static void deferred_sort(Model *md, Resolving *rs)
+{
+    rs->refs = g_new(DeferredRef, rs->n);
+    uint64_t span = rs->last - rs->first + 1;
+    bool counting = span <= 4 * (uint64_t)rs->n + 4096;
     size_t *at = counting ? g_new0(size_t, span + 1) : NULL;
-    for (uint32_t j = 0; j < md->nlive; j++) {
-        const DeferredList *list = &md->sms[md->live[j]].deferred[gen];
-        if (list->nrecs)
-            rs.sms[rs.nsms++] = md->live[j];
-        for (uint32_t k = 0; counting && k < list->nrecs; k++) {
-            g_assert(list->recs[k].t >= rs.first && list->recs[k].t <= last); /* issue order */
-            at[list->recs[k].t - rs.first + 1]++;
+    for (uint32_t j = 0; counting && j < rs->nsms; j++) {
+        const DeferredList *list = &md->sms[rs->sms[j]].deferred[rs->gen];
+        for (uint32_t k = 0; k < list->nrecs; k++) {
+            g_assert(list->recs[k].t >= rs->first && list->recs[k].t <= rs->last); /* issue order */
+            at[list->recs[k].t - rs->first + 1]++;
         }
     }
     for (uint64_t c = 1; counting && c < span; c++)
         at[c] += at[c - 1];
     size_t n = 0;
-    for (uint32_t j = 0; j < rs.nsms; j++) {
-        DeferredList *list = &md->sms[rs.sms[j]].deferred[gen];
+    for (uint32_t j = 0; j < rs->nsms; j++) {
+        DeferredList *list = &md->sms[rs->sms[j]].deferred[rs->gen];
         for (uint32_t k = 0; k < list->nrecs; k++) {
             Deferred *d = &list->recs[k];
-            rs.refs[counting ? at[d->t - rs.first]++ : n++] = (DeferredRef){d->t, rs.sms[j], k, d};
+            rs->refs[counting ? at[d->t - rs->first]++ : n++] = (DeferredRef){d->t, rs->sms[j], k, d};
         }
     }
     if (!counting)
-        qsort(rs.refs, rs.n, sizeof *rs.refs, deferred_order);
+        qsort(rs->refs, rs->n, sizeof *rs->refs, deferred_order);
     g_free(at);
-    return rs;
 }
 
 /* Transactions whose L2 sets resolve_memory keeps on their way to the
@@ -2880,8 +2886,9 @@ static Resolving deferred_collect(Model *md, uint32_t gen)
 /* The L2 and DRAM part of each access, in order: when its data is back.
  * Touches only the shared memory system and the records, so it may run
  * while the SMs run the next quantum (run_quanta). */
-static void resolve_memory(Model *md, const Resolving *rs)
+static void resolve_memory(Model *md, Resolving *rs)
 {
+    deferred_sort(md, rs);
     /* A large grid's accesses each go to L2 sets that no recent one used:
      * a host cache miss apiece, taken one after another, unless the sets
      * of the accesses ahead are on their way meanwhile */
