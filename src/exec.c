@@ -1098,14 +1098,18 @@ static size_t lend_warp_bytes(const Function *k, bool pooled)
            (pooled ? 0 : lend_regs_bytes(k)) + lend_round((size_t)kernel_param_stride(k) * WARP_SIZE);
 }
 
-size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled)
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled, uint32_t shared)
 {
-    return lend_round(nwarps * sizeof(Warp)) + nwarps * lend_warp_bytes(k, pooled);
+    return lend_round(MAX(shared, 1u)) + lend_round(nwarps * sizeof(Warp)) + nwarps * lend_warp_bytes(k, pooled);
 }
 
-void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled)
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled, uint32_t shared)
 {
     uint8_t *p = store;
+    cta->shared = p;
+    cta->shared_cap = MAX(shared, 1u);
+    cta->shared_lent = true;
+    p += lend_round(cta->shared_cap);
     cta->warps = (Warp *)(void *)p;
     cta->warps_cap = nwarps;
     cta->warps_lent = true;
@@ -1257,6 +1261,7 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     bool warps_lent = cta->warps_lent, warps_own = cta->warps_own;
     uint8_t *shared = cta->shared;
     uint32_t shared_cap = cta->shared_cap;
+    bool shared_lent = cta->shared_lent;
     SharedShadow *shadow = cta->shadow;
     uint32_t shadow_cap = cta->shadow_cap;
     *cta = (Cta){0};
@@ -1270,12 +1275,15 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     if (shared && shared_cap >= MAX(shared_size, 1u)) {
         memset(shared, 0, shared_size);
     } else {
-        g_free(shared);
+        if (!shared_lent)
+            g_free(shared);
+        shared_lent = false;
         shared_cap = MAX(shared_size, 1u);
         shared = g_malloc0(shared_cap);
     }
     cta->shared = shared;
     cta->shared_cap = shared_cap;
+    cta->shared_lent = shared_lent;
     if ((spec->checks & (LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT)) && shared_size) {
         if (shadow_cap < shared_size) {
             g_free(shadow);
@@ -1321,7 +1329,8 @@ void cta_release(Cta *cta)
         warp_free(&cta->warps[i]);
     if (!cta->warps_lent)
         g_free(cta->warps);
-    g_free(cta->shared);
+    if (!cta->shared_lent)
+        g_free(cta->shared);
     g_free(cta->shadow);
     *cta = (Cta){0};
 }

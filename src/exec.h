@@ -135,6 +135,7 @@ struct Cta {
                                kept with the warps from CTA to CTA: without it,
                                cta_release need not look at them */
     uint32_t shared_cap;    /* bytes allocated at shared */
+    bool shared_lent;       /* shared is the caller's (cta_lend), not to be freed */
     Barrier barriers[MAX_BARRIERS];
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
     SharedShadow *shadow;   /* shared_size entries when spec->checks asks, else NULL */
@@ -169,17 +170,19 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
 /* Free everything; leaves *cta zeroed. */
 void cta_release(Cta *cta);
 
-/* The bytes cta_lend() needs for nwarps warps running kernel k; without
- * their kernel registers when `pooled` (below). */
-size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled);
+/* The bytes cta_lend() needs for nwarps warps running kernel k and
+ * `shared` bytes of shared memory; without their kernel registers when
+ * `pooled` (below). */
+size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled, uint32_t shared);
 /* Before the first cta_init of a zeroed *cta: its warps, their stacks,
- * frames and kernel registers are carved from `store` (cta_lend_bytes(k,
- * nwarps, pooled) zeroed bytes, 64-byte aligned), which the caller owns and frees
- * after cta_release.  Why: a timed launch keeps thousands of warps resident
+ * frames and kernel registers, and its shared memory, are carved from
+ * `store` (cta_lend_bytes(k, nwarps, pooled, shared) zeroed bytes, 64-byte
+ * aligned), which the caller owns and frees after cta_release.  Why: a timed launch keeps thousands of warps resident
  * at once, and one block for all of them (in huge pages, hostmem.h) costs
  * a fraction of thousands of small allocations touched for the first time.
- * CTAs of kernel k with at most nwarps warps then allocate nothing. */
-void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled);
+ * CTAs of kernel k with at most nwarps warps and `shared` bytes of shared
+ * memory then allocate nothing. */
+void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled, uint32_t shared);
 /* Kernel registers lent one warp at a time (cta_lend with `pooled`): the
  * store holds none, and a warp that starts has none (kernel_regs NULL)
  * until the caller attaches a block of warp_pooled_regs_bytes(k) bytes
