@@ -49,6 +49,7 @@ struct HostPool {
     GPtrArray *idle;        /* PoolWorker *, borrowed: those without a job */
     uint32_t sleeping;      /* workers done polling, waiting on their condition */
     uint32_t waiters;       /* job waiters done polling, waiting on `done` */
+    uint64_t wakes;         /* times a sleeping worker woke */
 };
 
 struct HostJob {
@@ -110,6 +111,7 @@ static gpointer worker_main(gpointer p)
                 g_cond_wait(&w->wake, &pool->lock);
             w->asleep = false;
             pool->sleeping--;
+            pool->wakes++;
             if (!g_atomic_int_get(&w->called)) { /* roused: poll for the job */
                 w->roused = false;
                 continue;
@@ -220,6 +222,14 @@ uint32_t host_pool_sleeping(HostPool *pool)
 {
     g_mutex_lock(&pool->lock);
     uint32_t n = pool->sleeping;
+    g_mutex_unlock(&pool->lock);
+    return n;
+}
+
+uint64_t host_pool_wakes(HostPool *pool)
+{
+    g_mutex_lock(&pool->lock);
+    uint64_t n = pool->wakes;
     g_mutex_unlock(&pool->lock);
     return n;
 }

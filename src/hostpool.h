@@ -44,6 +44,9 @@ void host_pool_rouse(HostPool *pool);
  * (done polling: their CPUs given back). */
 uint32_t host_pool_threads(HostPool *pool);
 uint32_t host_pool_sleeping(HostPool *pool);
+/* Times so far that a sleeping worker woke (roused, given a job or told
+ * to quit). */
+uint64_t host_pool_wakes(HostPool *pool);
 
 /* n >= 1; fn's return value is ignored. */
 HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, size_t size);

@@ -112,18 +112,24 @@ START_TEST(a_job_without_a_pool_has_threads_of_its_own)
 }
 END_TEST
 
-/* Waits up to 20 s for the pool's sleeping workers to number n (below
- * n: fewer than n), polling. */
-static bool sleeping_reaches(HostPool *pool, uint32_t n, bool below)
+/* Waits up to 20 s for the pool's sleeping workers to number n.  (It
+ * polls gently: a loop that takes the pool's lock without a pause can keep
+ * a worker that wakes from ever getting it.) */
+static bool sleeping_reaches(HostPool *pool, uint32_t n)
 {
     gint64 until = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
-    for (;;) {
-        uint32_t now = host_pool_sleeping(pool);
-        if (below ? now < n : now == n)
-            return true;
-        if (g_get_monotonic_time() >= until)
-            return false;
-    }
+    while (host_pool_sleeping(pool) != n && g_get_monotonic_time() < until)
+        g_usleep(100);
+    return host_pool_sleeping(pool) == n;
+}
+
+/* Waits up to 20 s for the pool's workers to have woken `n` times. */
+static bool wakes_reach(HostPool *pool, uint64_t n)
+{
+    gint64 until = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+    while (host_pool_wakes(pool) < n && g_get_monotonic_time() < until)
+        g_usleep(100);
+    return host_pool_wakes(pool) >= n;
 }
 
 START_TEST(started_workers_serve_later_jobs_and_wake_when_roused)
@@ -133,11 +139,12 @@ START_TEST(started_workers_serve_later_jobs_and_wake_when_roused)
     ck_assert_uint_eq(host_pool_threads(pool), 3);
     host_pool_start(pool, 2); /* it has them already */
     ck_assert_uint_eq(host_pool_threads(pool), 3);
-    ck_assert(sleeping_reaches(pool, 3, false));
+    ck_assert(sleeping_reaches(pool, 3));
+    uint64_t woken = host_pool_wakes(pool);
     host_pool_rouse(pool);
-    /* awake and polling (for half a millisecond), then asleep again */
-    ck_assert(sleeping_reaches(pool, 3, true));
-    ck_assert(sleeping_reaches(pool, 3, false));
+    /* each wakes and polls (for half a millisecond), then sleeps again */
+    ck_assert(wakes_reach(pool, woken + 3));
+    ck_assert(sleeping_reaches(pool, 3));
     Item items[3];
     run_job(pool, items, 3);
     ck_assert_uint_eq(host_pool_threads(pool), 3);
