@@ -186,13 +186,20 @@ static size_t sets_bytes(const Cache *c)
     return (size_t)c->nsets * (c->set_bytes + c->far_bytes);
 }
 
+/* The lines that accesses to `reach` bytes from any start can touch: part
+ * of a line at either end. */
+static uint64_t lines_reached(const Cache *c, uint64_t reach)
+{
+    return reach / c->line_bytes + 2;
+}
+
 /* The ways in a set's own block, for accesses that reach `reach` bytes:
  * the lines those can put in a set (the sets of consecutive lines follow
  * each other), 1 to NEAR_WAYS.  A set that holds more lines, which an
  * estimate too low gives, keeps them in the far array. */
 static uint32_t near_ways_for(const Cache *c, uint64_t reach)
 {
-    uint64_t lines = reach / c->line_bytes + 2; /* a range from any start: part of a line at either end */
+    uint64_t lines = lines_reached(c, reach);
     uint64_t per_set = lines / c->nsets + (lines % c->nsets != 0);
     return (uint32_t)MAX(MIN(per_set, (uint64_t)MIN(c->assoc, NEAR_WAYS)), 1u);
 }
@@ -246,7 +253,7 @@ size_t cache_sets_used_bytes(const CacheConfig *cfg, uint64_t reach)
     cache_shape(&c, cfg, reach);
     if (!c.nsets)
         return 0;
-    uint64_t lines = reach / c.line_bytes + 2; /* a range from any start: part of a line at either end */
+    uint64_t lines = lines_reached(&c, reach);
     /* a set's far ways only once some set holds more than near_ways lines */
     if (lines > (uint64_t)c.nsets * c.near_ways)
         return sets_bytes(&c);

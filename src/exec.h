@@ -177,9 +177,10 @@ size_t cta_lend_bytes(const Function *k, uint32_t nwarps, bool pooled, uint32_t 
 /* Before the first cta_init of a zeroed *cta: its warps, their stacks,
  * frames and kernel registers, and its shared memory, are carved from
  * `store` (cta_lend_bytes(k, nwarps, pooled, shared) zeroed bytes, 64-byte
- * aligned), which the caller owns and frees after cta_release.  Why: a timed launch keeps thousands of warps resident
- * at once, and one block for all of them (in huge pages, hostmem.h) costs
- * a fraction of thousands of small allocations touched for the first time.
+ * aligned), which the caller owns and frees after cta_release.  Why: a
+ * timed launch keeps thousands of warps resident at once, and one block
+ * for all of them (in huge pages, hostmem.h) costs a fraction of
+ * thousands of small allocations touched for the first time.
  * CTAs of kernel k with at most nwarps warps and `shared` bytes of shared
  * memory then allocate nothing. */
 void cta_lend(Cta *cta, const Function *k, uint32_t nwarps, void *store, bool pooled, uint32_t shared);

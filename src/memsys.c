@@ -743,7 +743,8 @@ static bool lanes_within_lines(const WarpAccess *a, uint64_t lines, bool *ascend
             return true;
     }
     uint64_t lo, hi;
-    if (a->mask != 0xFFFFFFFFu && (*ascending = warp_lanes_ascending(a, first, stride))) { /* a divergent warp's: its ends */
+    /* a divergent warp's that ascend: its ends */
+    if (a->mask != 0xFFFFFFFFu && (*ascending = warp_lanes_ascending(a, first, stride))) {
         lo = a->addr[*first];
         hi = a->addr[31 - __builtin_clz(a->mask)];
     } else {

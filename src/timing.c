@@ -2576,10 +2576,10 @@ typedef struct {
     bool first_wave;     /* this round dispatches each SM's first wave before running it */
     bool quit;
     /* The last quantum's accesses (list apply_gen), resolved beside this
-     * one: once `resolved` is set, a thread that runs an SM to the limit
-     * applies the SM's own (sm_apply) while its state is in that thread's
-     * cache; the SMs done before are applied after the quantum. */
-    bool apply;
+     * one: once `resolved` is set (never in a quantum without such), a
+     * thread that runs an SM to the limit applies the SM's own (sm_apply)
+     * while its state is in that thread's cache; the SMs done before are
+     * applied after the quantum. */
     uint32_t apply_gen;
     _Atomic bool resolved;
     bool apply_only;     /* this round only applies (the SMs all wait for it) */
@@ -2683,7 +2683,7 @@ static void sm_advance(Quanta *q, Sm *sm)
         atomic_fetch_add_explicit(&q->parked, 1, memory_order_relaxed);
         atomic_store_explicit(&md->progress[sm->id].parked, progress_key(sm->retired_at, sm->id),
                               memory_order_release);
-    } else if (q->apply && !sm->fault && sm->deferred[q->apply_gen].nrecs &&
+    } else if (!sm->fault && sm->deferred[q->apply_gen].nrecs &&
                atomic_load_explicit(&q->resolved, memory_order_acquire)) {
         sm_apply(md, sm, q->apply_gen, q->limit); /* stopped at the limit for good */
     }
@@ -3026,7 +3026,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
              * their SMs (the SMs without warps left: resolve_apply) */
             resolve_memory(md, &prev);
             if (nthreads > 1 && md->nlive > 1) {
-                q.apply = q.apply_only = true;
+                q.apply_only = true;
                 q.apply_gen = prev.gen;
                 quanta_start(&q);
                 run_sms(&q, &wk[0]);
@@ -3050,7 +3050,6 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
             progress_store(md, &md->sms[md->live[k]], sm_key(&md->sms[md->live[k]], q.limit));
         if (prev.n) /* the SMs fill the other list meanwhile */
             md->filling = !prev.gen;
-        q.apply = prev.n != 0;
         q.apply_gen = prev.gen;
         atomic_store_explicit(&q.resolved, false, memory_order_relaxed);
         quanta_start(&q);
