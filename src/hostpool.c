@@ -28,6 +28,13 @@
 #include "launch.h"
 
 #define POOL_SPIN_US 500
+/* How long a worker that host_pool_start() made polls for its first job:
+ * through the run's set-up (buffers, checks' copies), which takes a few
+ * milliseconds for most manifests, so that the first launch finds it awake.
+ * Woken from sleep instead, it started its share of a 2 ms launch 0.8-2 ms
+ * late in about a third of the runs (transcendentals on 2 threads,
+ * measured), after its vCPU had halted. */
+#define POOL_START_SPIN_US 50000
 
 typedef struct {
     HostPool *pool;
@@ -40,6 +47,7 @@ typedef struct {
                                as the worker takes it: polled without the lock */
     bool roused;            /* (under pool->lock) poll again: a job is coming */
     bool asleep;            /* (under pool->lock) waiting on `wake` */
+    uint32_t first_poll_us; /* how long it polls before its first sleep */
 } PoolWorker;
 
 struct HostPool {
@@ -58,10 +66,11 @@ struct HostJob {
     bool own_pool;          /* made for this job: freed by host_job_wait */
 };
 
-/* Polls, for POOL_SPIN_US at most, until *word is zero (want_zero) or not. */
-static void poll_briefly(gint *word, bool want_zero)
+/* Polls, for `us` microseconds at most, until *word is zero (want_zero) or
+ * not. */
+static void poll_briefly(gint *word, bool want_zero, uint32_t us)
 {
-    gint64 until = g_get_monotonic_time() + POOL_SPIN_US;
+    gint64 until = g_get_monotonic_time() + us;
     for (uint32_t polls = 0;; polls++) {
         if ((g_atomic_int_get(word) == 0) == want_zero)
             return;
@@ -94,10 +103,12 @@ static gpointer worker_main(gpointer p)
     bool restore = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
 #endif
     g_mutex_lock(&pool->lock);
+    uint32_t poll_us = MAX(w->first_poll_us, POOL_SPIN_US);
     for (;;) {
         if (!g_atomic_int_get(&w->called)) {
             g_mutex_unlock(&pool->lock);
-            poll_briefly(&w->called, false);
+            poll_briefly(&w->called, false, poll_us);
+            poll_us = POOL_SPIN_US;
 #ifdef CPU_COUNT
             if (restore && !g_atomic_int_get(&w->called))
                 (void)sched_setaffinity(0, sizeof allowed, &allowed);
@@ -185,8 +196,12 @@ void host_pool_start(HostPool *pool, uint32_t n)
     g_mutex_lock(&pool->lock);
     uint32_t have = pool->workers->len;
     g_mutex_unlock(&pool->lock);
+    /* polling threads that share a CPU with the caller would slow its
+     * set-up down instead */
+    bool poll_long = n < launch_host_cores();
     for (uint32_t k = have; k < n; k++) {
         PoolWorker *w = worker_new(pool);
+        w->first_poll_us = poll_long ? POOL_START_SPIN_US : 0;
         g_mutex_lock(&pool->lock);
         g_ptr_array_add(pool->workers, w);
         g_ptr_array_add(pool->idle, w);
@@ -278,7 +293,7 @@ HostJob *host_pool_run(HostPool *pool, uint32_t n, GThreadFunc fn, void *data, s
 void host_job_wait(HostJob *job)
 {
     HostPool *pool = job->pool;
-    poll_briefly(&job->running, true);
+    poll_briefly(&job->running, true, POOL_SPIN_US);
     if (g_atomic_int_get(&job->running)) {
         pool_lock(pool);
         pool->waiters++;

@@ -2,8 +2,8 @@
  * every item of a job runs once, on a thread of its own; later jobs reuse
  * the threads; jobs started together run together; a job without a pool
  * makes and ends its own threads; idle workers go to sleep; workers
- * started without a job serve the jobs after, and sleeping ones roused
- * poll again; and a worker a job pinned to one CPU gets its CPUs back once
+ * started without a job serve the jobs after (polling for the first one
+ * longer), and sleeping ones roused poll again; and a worker a job pinned to one CPU gets its CPUs back once
  * it has gone to sleep.
  */
 #include <check.h>
@@ -153,6 +153,26 @@ START_TEST(started_workers_serve_later_jobs_and_wake_when_roused)
 }
 END_TEST
 
+/* A worker that host_pool_start() made, on a host with a CPU to spare for
+ * it, polls through what is left of the run's set-up instead of sleeping
+ * after half a millisecond (its first job would wait for it to wake). */
+START_TEST(a_started_worker_polls_for_its_first_job)
+{
+    if (launch_host_cores() < 2)
+        return;
+    HostPool *pool = host_pool_new();
+    host_pool_start(pool, 1);
+    g_usleep(5000); /* ten times what a worker polls between jobs */
+    ck_assert_uint_eq(host_pool_sleeping(pool), 0);
+    ck_assert_uint_eq(host_pool_wakes(pool), 0);
+    Item items[1];
+    run_job(pool, items, 1);
+    /* after a job, it sleeps after the short poll again */
+    ck_assert(sleeping_reaches(pool, 1));
+    host_pool_free(pool);
+}
+END_TEST
+
 #ifdef CPU_COUNT
 static gpointer pin_to_one(gpointer data)
 {
@@ -202,6 +222,7 @@ static Suite *suite(void)
     tcase_add_test(t, jobs_started_together_run_together);
     tcase_add_test(t, a_job_without_a_pool_has_threads_of_its_own);
     tcase_add_test(t, started_workers_serve_later_jobs_and_wake_when_roused);
+    tcase_add_test(t, a_started_worker_polls_for_its_first_job);
     tcase_add_test(t, a_pinned_worker_gets_its_cpus_back);
     suite_add_tcase(s, t);
     return s;
