@@ -161,9 +161,13 @@ START_TEST(a_started_worker_polls_for_its_first_job)
     if (launch_host_cores() < 2)
         return;
     HostPool *pool = host_pool_new();
+    gint64 started = g_get_monotonic_time();
     host_pool_start(pool, 1);
     g_usleep(5000); /* ten times what a worker polls between jobs */
-    ck_assert_uint_eq(host_pool_sleeping(pool), 0);
+    uint32_t sleeping = host_pool_sleeping(pool);
+    /* a host so busy that the pause lasted most of the 50 ms proves nothing */
+    if (g_get_monotonic_time() - started < 40000)
+        ck_assert_uint_eq(sleeping, 0);
     ck_assert_uint_eq(host_pool_wakes(pool), 0);
     Item items[1];
     run_job(pool, items, 1);
