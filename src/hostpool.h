@@ -19,9 +19,10 @@
  * job: a run starts its threads when it starts, and its first launch finds
  * them made, and awake: where the host has a CPU beside the caller for
  * each, they poll for their first job for up to 50 ms (the run's set-up)
- * before they first sleep.  host_pool_rouse() sets the sleeping idle workers polling
- * again and returns at once: a launch calls it as its set-up begins, so
- * that its job finds them awake (waking one takes 0.1-0.6 ms, hostpool.c).
+ * before they first sleep.  host_pool_rouse() sets the sleeping idle
+ * workers polling again and returns at once: a launch calls it as its
+ * set-up begins, so that its job finds them awake (waking one takes
+ * 0.1-0.6 ms, hostpool.c).
  *
  * host_pool_free() ends the workers; no job may be running.
  */
