@@ -2794,6 +2794,14 @@ static void quanta_start(Quanta *q)
     wake_waiters(&q->start);
 }
 
+/* This thread's part of a round quanta_start() began, then the wait for
+ * the workers' parts. */
+static void quanta_finish(Quanta *q, QuantaWorker *wk)
+{
+    run_sms(q, wk);
+    wait_while(&q->done, &q->running, 0, false, q->spin);
+}
+
 /* A deferred access by reference, a fraction of the record: these are
  * what is sorted. */
 typedef struct {
@@ -3005,8 +3013,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
     q.first_wave = true;
     q.limit = step;
     quanta_start(&q);
-    run_sms(&q, &wk[0]);
-    wait_while(&q.done, &q.running, 0, false, q.spin);
+    quanta_finish(&q, &wk[0]);
     q.first_wave = false;
     bool ok = quantum_end(md, &prev, overlap, q.limit, error);
     while (ok) {
@@ -3029,8 +3036,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
                 q.apply_only = true;
                 q.apply_gen = prev.gen;
                 quanta_start(&q);
-                run_sms(&q, &wk[0]);
-                wait_while(&q.done, &q.running, 0, false, q.spin);
+                quanta_finish(&q, &wk[0]);
                 q.apply_only = false;
             }
             resolve_apply(md, &prev, q.limit);
@@ -3057,8 +3063,7 @@ static bool run_quanta(Model *md, uint32_t nthreads, uint64_t reach, uint64_t *e
             resolve_memory(md, &prev);
             atomic_store_explicit(&q.resolved, true, memory_order_release);
         }
-        run_sms(&q, &wk[0]);
-        wait_while(&q.done, &q.running, 0, false, q.spin);
+        quanta_finish(&q, &wk[0]);
         ok = quantum_end(md, &prev, overlap, q.limit, error);
     }
     g_free(prev.refs);

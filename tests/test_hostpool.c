@@ -3,8 +3,8 @@
  * the threads; jobs started together run together; a job without a pool
  * makes and ends its own threads; idle workers go to sleep; workers
  * started without a job serve the jobs after (polling for the first one
- * longer), and sleeping ones roused poll again; and a worker a job pinned to one CPU gets its CPUs back once
- * it has gone to sleep.
+ * longer), and sleeping ones roused poll again; and a worker a job pinned
+ * to one CPU gets its CPUs back once it has gone to sleep.
  */
 #include <check.h>
 #include <glib.h>
