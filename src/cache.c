@@ -270,7 +270,10 @@ Cache *cache_new_in(const CacheConfig *cfg, void *sets, uint64_t reach)
     c->own_sets = !sets;
     c->sets = sets ? sets : hostmem_alloc(sets_bytes(c));
     c->far = c->sets + (size_t)c->nsets * c->set_bytes;
-    c->set_at = g_new0(uint32_t, c->nsets);
+    /* zeroed, and read at random from the first access on: one call maps
+     * it (the L2 of an H200: 120 KiB, 32 us in faults from the C heap,
+     * 20 us so) */
+    c->set_at = hostmem_alloc0_mapped_now((size_t)c->nsets * sizeof *c->set_at);
     return c;
 }
 
@@ -285,7 +288,7 @@ void cache_free(Cache *c)
         return;
     if (c->own_sets)
         hostmem_free(c->sets, sets_bytes(c));
-    g_free(c->set_at);
+    hostmem_free(c->set_at, (size_t)c->nsets * sizeof *c->set_at);
     g_aligned_free(c);
 }
 

@@ -109,6 +109,17 @@ void *hostmem_alloc0(size_t bytes)
     return or_abort(try_alloc0(bytes, true), bytes);
 }
 
+void *hostmem_alloc0_mapped_now(size_t bytes)
+{
+    void *p = or_abort(try_alloc0(bytes, false), bytes);
+#if defined(HOSTMEM_MMAP) && defined(MADV_POPULATE_WRITE)
+    /* a hint: on kernels before 5.14 the pages fault one by one */
+    if (bytes >= HOSTMEM_MAPPED_BYTES)
+        (void)madvise(p, (bytes + 4095) & ~(size_t)4095, MADV_POPULATE_WRITE);
+#endif
+    return p;
+}
+
 void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned)
 {
     if (bytes < HOSTMEM_MAPPED_BYTES)

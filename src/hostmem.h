@@ -39,6 +39,12 @@ void *hostmem_alloc(size_t bytes);
 void *hostmem_alloc0(size_t bytes);
 void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned);
 void *hostmem_try_alloc0(size_t bytes);
+/* hostmem_alloc0(n) in 4 KiB pages, all of them mapped at once where the
+ * kernel can (Linux 5.14 on): one call instead of a fault at each page's
+ * first touch, about 0.65 against 1 us a page on the project's VMs.  For
+ * a block whose every page is soon touched, such as an index read at
+ * random. */
+void *hostmem_alloc0_mapped_now(size_t bytes);
 void hostmem_free(void *p, size_t bytes);
 /* The bytes that a block of `bytes` from the calls above really holds:
  * a mapped one is whole huge pages, and the caller may use what lies

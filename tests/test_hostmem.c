@@ -3,7 +3,8 @@
  * to them, a block given back serving the next one of its size, the rest
  * of a slab given out before a new one is taken, reset starting over in
  * the same memory, large blocks of their own, and lent memory used first
- * until the next reset.
+ * until the next reset; blocks mapped at once are zeroed, aligned and, where
+ * the kernel can populate a mapping, resident before their first touch.
  */
 #include <check.h>
 #include <glib.h>
@@ -13,6 +14,11 @@
 #include <string.h>
 
 #include "hostmem.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 START_TEST(class_sizes_round_up_by_lines_then_powers_of_two)
 {
@@ -161,6 +167,46 @@ START_TEST(lent_memory_goes_first_until_the_reset)
 }
 END_TEST
 
+/* Whether this kernel maps a block's pages on request (Linux 5.14 on). */
+static bool kernel_populates(void)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return false;
+    bool ok = madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
+    munmap(p, 4096);
+    return ok;
+#else
+    return false;
+#endif
+}
+
+START_TEST(a_block_mapped_now_is_zeroed_and_resident)
+{
+    size_t sizes[] = {100, HOSTMEM_MAPPED_BYTES, (size_t)120 << 10};
+    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        unsigned char *p = hostmem_alloc0_mapped_now(sizes[i]);
+        ck_assert_uint_eq((uintptr_t)p % HOST_CACHE_LINE, 0);
+#if defined(__linux__)
+        if (sizes[i] >= HOSTMEM_MAPPED_BYTES && kernel_populates()) {
+            /* every page present before anything touched it */
+            size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (sizes[i] + page - 1) / page;
+            unsigned char *in_core = g_malloc(pages);
+            ck_assert_int_eq(mincore(p, pages * page, in_core), 0);
+            for (size_t k = 0; k < pages; k++)
+                ck_assert_msg(in_core[k] & 1, "page %zu of %zu not mapped", k, pages);
+            g_free(in_core);
+        }
+#endif
+        for (size_t k = 0; k < sizes[i]; k++)
+            ck_assert_uint_eq(p[k], 0);
+        memset(p, 0x77, sizes[i]);
+        hostmem_free(p, sizes[i]);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hostmem");
@@ -172,6 +218,7 @@ static Suite *suite(void)
     tcase_add_test(t, reset_starts_over_in_the_same_memory);
     tcase_add_test(t, a_large_block_is_one_of_its_own);
     tcase_add_test(t, lent_memory_goes_first_until_the_reset);
+    tcase_add_test(t, a_block_mapped_now_is_zeroed_and_resident);
     suite_add_tcase(s, t);
     return s;
 }
