@@ -288,7 +288,7 @@ typedef struct {
     /* what the schedulers look at, per slot, kept apart from the slots so a
      * scan of ready warps stays in a few host cache lines */
     uint8_t *next_unit;  /* FuncUnit of the slot's next instruction */
-    uint8_t *where;      /* SLOT_IDLE / READY / WAITING */
+    uint8_t *where;      /* SLOT_IDLE / READY / WAITING / PENDING */
     uint64_t *age;       /* dispatch order of the slot's warp (greedy-then-oldest) */
     uint64_t *start;     /* cycle the slot's warp arrived */
     /* every slot's scoreboard, Model.max_regs entries each: per register,
@@ -2411,11 +2411,17 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
 {
     /* the SM's warps were pushed out of the host's cache by the others
      * since its last quantum: fetch their slots and scoreboards all at
-     * once rather than one miss at a time as they issue */
+     * once rather than one miss at a time as they issue.  Only the slots
+     * filed to issue (ready, or waiting for a cycle): one that waits for a
+     * load timed at the quantum's end, or at a barrier, or empty, is not
+     * read before its next apply or release, and reading each slot to
+     * tell would be a miss of its own (stride, whose warps mostly wait
+     * for loads: 12 % fewer first-level data cache misses in callgrind's
+     * cache simulation) */
     size_t sb_bytes = (size_t)md->max_regs * sizeof *sm->regs;
     for (uint32_t k = 0; k < sm->nslots; k++) {
         const WarpSlot *s = &sm->slots[k];
-        if (!s->w)
+        if (sm->where[k] != SLOT_READY && sm->where[k] != SLOT_WAITING)
             continue;
         slot_prefetch(sm, k);
         const char *sb = (const char *)slot_scoreboard(md, sm, s);
@@ -2426,7 +2432,7 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
      * of its own: the slots' lines asked for above have arrived by then) */
     for (uint32_t k = 0; k < sm->nslots; k++) {
         const WarpSlot *s = &sm->slots[k];
-        if (s->w && s->ahead_at < s->nahead)
+        if ((sm->where[k] == SLOT_READY || sm->where[k] == SLOT_WAITING) && s->ahead_at < s->nahead)
             __builtin_prefetch(&s->ahead[s->ahead_at]);
     }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
