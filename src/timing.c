@@ -1256,6 +1256,13 @@ static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
+/* Slot k is filed to issue: ready, or waiting for a cycle (not for a
+ * load timed at the quantum's end, nor at a barrier, nor empty). */
+static inline bool slot_filed_to_issue(const Sm *sm, uint32_t k)
+{
+    return sm->where[k] == SLOT_READY || sm->where[k] == SLOT_WAITING;
+}
+
 /* Starts loading slot k's two host cache lines, so that the loads of
  * several slots overlap. */
 static inline void slot_prefetch(const Sm *sm, uint32_t k)
@@ -2412,16 +2419,14 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
     /* the SM's warps were pushed out of the host's cache by the others
      * since its last quantum: fetch their slots and scoreboards all at
      * once rather than one miss at a time as they issue.  Only the slots
-     * filed to issue (ready, or waiting for a cycle): one that waits for a
-     * load timed at the quantum's end, or at a barrier, or empty, is not
-     * read before its next apply or release, and reading each slot to
-     * tell would be a miss of its own (stride, whose warps mostly wait
-     * for loads: 12 % fewer first-level data cache misses in callgrind's
-     * cache simulation) */
+     * filed to issue: any other is not read before its next apply or
+     * release, and reading each slot to tell would be a miss of its own
+     * (stride, whose warps mostly wait for loads: 12 % fewer first-level
+     * data cache misses in callgrind's cache simulation) */
     size_t sb_bytes = (size_t)md->max_regs * sizeof *sm->regs;
     for (uint32_t k = 0; k < sm->nslots; k++) {
         const WarpSlot *s = &sm->slots[k];
-        if (sm->where[k] != SLOT_READY && sm->where[k] != SLOT_WAITING)
+        if (!slot_filed_to_issue(sm, k))
             continue;
         slot_prefetch(sm, k);
         const char *sb = (const char *)slot_scoreboard(md, sm, s);
@@ -2432,7 +2437,7 @@ static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
      * of its own: the slots' lines asked for above have arrived by then) */
     for (uint32_t k = 0; k < sm->nslots; k++) {
         const WarpSlot *s = &sm->slots[k];
-        if ((sm->where[k] == SLOT_READY || sm->where[k] == SLOT_WAITING) && s->ahead_at < s->nahead)
+        if (slot_filed_to_issue(sm, k) && s->ahead_at < s->nahead)
             __builtin_prefetch(&s->ahead[s->ahead_at]);
     }
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
