@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "epochs.h"
 #include "errors.h"
 #include "exec.h"
 #include "hostmem.h"
@@ -861,13 +862,14 @@ static void balance_int_pipes(const Model *md, const Function *fn, TInsn *t)
  * warp's accesses are ordered against it only by barriers, which end
  * run-ahead), constants and parameters.  Volatile and ordered accesses
  * (relaxed, acquire, ...) may be how warps talk without barriers: at
- * issue.  At most 16 bytes per lane keep its wavefronts within
+ * issue, but for a volatile shared load that no other warp's write can
+ * race (`unraced`, epochs.h), which reads the same at either time.  At most 16 bytes per lane keep its wavefronts within
  * WarpSlot.ahead_wavefronts (smem_banks: at most 128). */
-static bool address_timed(const Insn *in)
+static bool address_timed(const Insn *in, bool unraced)
 {
     if (in->space != SPACE_SHARED && in->space != SPACE_CONST && in->space != SPACE_PARAM)
         return false;
-    if (in->sem != SEM_NONE && in->sem != SEM_WEAK)
+    if (in->sem != SEM_NONE && in->sem != SEM_WEAK && !(unraced && in->sem == SEM_VOLATILE))
         return false;
     return isa_type_size((PtxType)in->type) * MAX(in->vec, 1u) <= 16;
 }
@@ -893,7 +895,7 @@ static bool global_recordable(const Insn *in)
  * calls, exits and clock reads execute at issue.  Nor may one end the
  * warp (which can release other warps at a barrier): it neither falls off
  * the function's end nor branches there. */
-static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bool global)
+static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bool global, bool unraced)
 {
     uint32_t n = func_ninsns(fn);
     if (pc + 1 >= n || pc > UINT16_MAX) /* WarpSlot.ahead_pc */
@@ -902,7 +904,7 @@ static uint8_t may_run_ahead(const Function *fn, const Insn *in, uint32_t pc, bo
     bool access = in->op == OP_LD || in->op == OP_ST;
     bool record = access && global && global_recordable(in);
     if (access) {
-        if (!address_timed(in) && !record)
+        if (!address_timed(in, unraced) && !record)
             return RUN_AHEAD_NO;
     } else if (in->op == OP_BRA) {
         if (in->nopd < 1 || in->opd[0].kind != OPD_LABEL || in->opd[0].imm < 0 || (uint64_t)in->opd[0].imm >= n)
@@ -1114,8 +1116,11 @@ static void decode_module(Model *md)
         else
             for (uint32_t i = 0; i < func_ninsns(fn); i++)
                 decode_visit(i, NULL, &d);
+        bool *unraced = calls ? NULL : epochs_unraced_shared_loads(fn);
         for (uint32_t i = 0; i < func_ninsns(fn); i++)
-            md->may_run_ahead[f][i] = may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global);
+            md->may_run_ahead[f][i] =
+                may_run_ahead(fn, func_insn(fn, i), i, md->run_ahead_global, unraced && unraced[i]);
+        g_free(unraced);
         mark_loops(fn, md->tinsn[f]);
         if (md->cfg->int_fma_pipe)
             balance_int_pipes(md, fn, md->tinsn[f]);

@@ -781,6 +781,38 @@ START_TEST(memory_queue_moves_the_wait_to_the_scoreboard)
 }
 END_TEST
 
+/* Volatile shared loads after the barrier behind the tile's writes
+ * (epochs.h: nothing can race them, so they run ahead), eight a thread at
+ * `stride` words apart: out = the sum of tile[(tid * stride + i) % 256]. */
+static const char volatile_tile_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n"
+    ".reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n.shared .align 4 .u32 tile[256];\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [stride];\nmov.u32 %r2, %tid.x;\nmov.u32 %r5, tile;\n"
+    "shl.b32 %r3, %r2, 2;\nadd.u32 %r4, %r5, %r3;\nst.shared.u32 [%r4], %r2;\nbar.sync 0;\n"
+    "mul.lo.u32 %r6, %r2, %r1;\nmov.u32 %r7, 0;\nmov.u32 %r8, 0;\n"
+    "LOOP:\nadd.u32 %r9, %r6, %r7;\nand.b32 %r9, %r9, 255;\nshl.b32 %r9, %r9, 2;\nadd.u32 %r10, %r5, %r9;\n"
+    "ld.volatile.shared.u32 %r11, [%r10];\nadd.u32 %r8, %r8, %r11;\nadd.u32 %r7, %r7, 1;\n"
+    "setp.lt.u32 %p1, %r7, 8;\n@%p1 bra LOOP;\n"
+    "mov.u32 %r15, %ctaid.x;\nmov.u32 %r16, %ntid.x;\nmad.lo.u32 %r17, %r15, %r16, %r2;\n"
+    "mul.wide.u32 %rd5, %r17, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r8;\nret;\n}\n";
+
+/* Warp 0 spins on a volatile shared flag that warp 1 sets after some
+ * work, in the same epoch: the load races the store, so it executes at
+ * issue, and out[tid] of warp 0 counts the spins it took. */
+static const char spin_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+    ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.shared .align 4 .u32 flag[1];\n"
+    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, flag;\nmov.u32 %r2, %tid.x;\nmov.u32 %r3, 0;\n"
+    "setp.ne.u32 %p1, %r2, 0;\n@%p1 bra SET;\nst.shared.u32 [%r1], %r3;\nSET:\nbar.sync 0;\n"
+    "setp.lt.u32 %p2, %r2, 32;\n@%p2 bra WAIT;\nmov.u32 %r5, 0;\n"
+    "WORK:\nadd.u32 %r5, %r5, 1;\nsetp.lt.u32 %p3, %r5, 50;\n@%p3 bra WORK;\n"
+    "st.volatile.shared.u32 [%r1], %r5;\nmov.u32 %r6, 0;\nbra DONE;\n"
+    "WAIT:\nmov.u32 %r6, 0;\n"
+    "SPIN:\nadd.u32 %r6, %r6, 1;\nld.volatile.shared.u32 %r7, [%r1];\nsetp.eq.u32 %p3, %r7, 0;\n@%p3 bra SPIN;\n"
+    "DONE:\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+
 /* A warp runs its warp-private instructions (arithmetic, branches), its
  * shared, constant and parameter accesses and (when the CTAs cannot see
  * each other's) its weak global ones ahead of their issue; a launch with
@@ -801,6 +833,8 @@ START_TEST(run_ahead_changes_nothing)
         {shared_ptx, 8, 256, 2, 8 * 256 * 4},
         /* 132 x 8 CTAs of 256 fill every SM */
         {loads8_ptx, 132 * 8, 256, 132 * 8 * 256, 9 * 132 * 8 * 256 * 4},
+        {volatile_tile_ptx, 8, 256, 2, 8 * 256 * 4},
+        {spin_ptx, 1, 64, 0, 64 * 4},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         Result ahead, issued;
@@ -828,6 +862,15 @@ START_TEST(run_ahead_changes_nothing)
             ck_assert_uint_eq(((const uint32_t *)ahead.out)[1], 1);
             ck_assert_uint_eq(((const uint32_t *)ahead.out)[2], 3 * 7 + 2);
         }
+        uint32_t out32[2];
+        memcpy(out32, ahead.out, sizeof out32);
+        if (cases[i].ptx == volatile_tile_ptx) { /* thread 1: tile[2..9] summed; two-way conflicts */
+            ck_assert_uint_eq(out32[1], 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9);
+            ck_assert_uint_eq(ahead.ts.mem.shared_ld_requests, 8 * 8 * 8);
+            ck_assert_uint_gt(ahead.ts.mem.shared_ld_conflicts, 0);
+        }
+        if (cases[i].ptx == spin_ptx) /* warp 0 spun while warp 1 worked */
+            ck_assert_uint_gt(out32[0], 1);
     }
     g_free(alu);
 }
