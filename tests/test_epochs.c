@@ -1,5 +1,5 @@
 /* test_epochs.c — barrier epochs (epochs.c): which shared loads no other
- * warp's write can race, on kernels parsed from PTX. */
+ * warp's write can race, on kernels written here and on nvcc's. */
 #include <check.h>
 #include <glib.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "epochs.h"
 #include "module.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 /* The kernel `k` around `body` (registers and a shared tile declared; %r1
  * holds a shared address, %rd1 a global one, %p1 a predicate), parsed, and
@@ -137,6 +138,46 @@ START_TEST(other_synchronisation_gives_up)
 }
 END_TEST
 
+/* nvcc's output for the bank-conflict microbenchmarks (traces/banks):
+ * the tile kernels write their tile, wait, then only read it, so every read
+ * is unraced; bankFloat reads and writes one word per thread with no
+ * barrier between, which only the addresses (a parameter's stride) keep
+ * apart, so none is. */
+START_TEST(the_bank_kernels_of_the_traces)
+{
+    static const struct {
+        const char *kernel;
+        char each; /* every shared load's mark */
+    } cases[] = {
+        {"tileColumns", '1'},
+        {"tileColumnsPadded", '1'},
+        {"bankFloat", '0'},
+    };
+    char *path = tu_source_path("traces/banks/banks.ptx");
+    GError *err = NULL;
+    Module *m = ptx_parse_file(path, &err);
+    ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
+    ck_assert_msg(cfg_build_all(m, &err), "cfg failed: %s", err ? err->message : "?");
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        uint32_t k = module_find_func(m, cases[c].kernel);
+        ck_assert_uint_ne(k, NO_INDEX);
+        const Function *f = module_func(m, k);
+        bool *unraced = epochs_unraced_shared_loads(f);
+        GString *got = g_string_new(NULL);
+        for (uint32_t i = 0; i < func_ninsns(f); i++)
+            if (func_insn(f, i)->op == OP_LD && func_insn(f, i)->space == SPACE_SHARED)
+                g_string_append_c(got, unraced[i] ? '1' : '0');
+        ck_assert_msg(got->len > 0, "%s: no shared load", cases[c].kernel);
+        for (gsize i = 0; i < got->len; i++)
+            ck_assert_msg(got->str[i] == cases[c].each, "%s: %s", cases[c].kernel, got->str);
+        g_string_free(got, TRUE);
+        g_free(unraced);
+    }
+    module_free(m);
+    g_free(path);
+}
+END_TEST
+
 static Suite *epochs_suite(void)
 {
     Suite *s = suite_create("epochs");
@@ -145,6 +186,7 @@ static Suite *epochs_suite(void)
     tcase_add_test(t, a_write_in_the_same_epoch_races);
     tcase_add_test(t, epochs_follow_every_path);
     tcase_add_test(t, other_synchronisation_gives_up);
+    tcase_add_test(t, the_bank_kernels_of_the_traces);
     suite_add_tcase(s, t);
     return s;
 }
