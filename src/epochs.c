@@ -20,14 +20,7 @@
  * synccheck fault), for all of them (no thread count). */
 static bool is_full_barrier(const Insn *in)
 {
-    bool counted = in->mode == BAR_RED ? in->nopd == 4 : in->nopd >= 2;
-    bool aligned = in->op == OP_BAR || (in->flags & FL_ALIGNED);
-    return in->mode != BAR_ARRIVE && !counted && aligned && in->guard == NO_INDEX;
-}
-
-static bool is_cta_barrier(const Insn *in)
-{
-    return (in->op == OP_BAR || in->op == OP_BARRIER) && !(in->flags & FL_WARP);
+    return in->mode != BAR_ARRIVE && !insn_barrier_counted(in) && insn_barrier_aligned(in) && in->guard == NO_INDEX;
 }
 
 /* Whether the instruction may write the CTA's shared memory: any memory
@@ -56,7 +49,7 @@ static uint64_t next_epoch(uint64_t set)
 static uint64_t through_block(const Function *fn, const BasicBlock *bb, uint64_t set)
 {
     for (uint32_t i = bb->first; i <= bb->last; i++)
-        if (is_cta_barrier(func_insn(fn, i)))
+        if (insn_is_cta_barrier(func_insn(fn, i)))
             set = next_epoch(set);
     return set;
 }
@@ -68,11 +61,15 @@ bool *epochs_unraced_shared_loads(const Function *fn)
     const Cfg *c = fn->cfg;
     if (!fn->is_defined || !c || c->ninsns != n || c->nblocks == 0)
         return unraced;
+    bool shared_loads = false; /* else nothing to find: no fixpoint at each launch's decode */
     for (uint32_t i = 0; i < n; i++) {
         const Insn *in = func_insn(fn, i);
-        if (in->op == OP_CALL || (is_cta_barrier(in) && !is_full_barrier(in)))
+        if (in->op == OP_CALL || (insn_is_cta_barrier(in) && !is_full_barrier(in)))
             return unraced;
+        shared_loads |= in->op == OP_LD && in->space == SPACE_SHARED;
     }
+    if (!shared_loads)
+        return unraced;
 
     uint64_t *at_start = g_new0(uint64_t, c->nblocks);
     at_start[0] = 1; /* the entry: no barrier passed */
@@ -101,7 +98,7 @@ bool *epochs_unraced_shared_loads(const Function *fn)
             epochs[i] = set;
             if (may_write_shared(in))
                 written |= set;
-            if (is_cta_barrier(in))
+            if (insn_is_cta_barrier(in))
                 set = next_epoch(set);
         }
     }

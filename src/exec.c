@@ -940,8 +940,7 @@ static bool barrier_arrive(ExecCtx *x, bool wait)
         return exec_fault(x, lane, "barrier %u out of range (0..%d)", id, MAX_BARRIERS - 1);
     /* synccheck: bar.sync and barrier.sync.aligned promise that every
      * thread of the warp executes the same barrier instruction */
-    bool aligned = in->op == OP_BAR || (in->flags & FL_ALIGNED);
-    if (aligned && x->exec != x->w->live) {
+    if (insn_barrier_aligned(in) && x->exec != x->w->live) {
         uint32_t missing = x->w->live & ~x->exec;
         return exec_fault(x, lane,
                           "synccheck: barrier %u reached in divergent code: %u of the warp's %u live threads "
@@ -950,8 +949,7 @@ static bool barrier_arrive(ExecCtx *x, bool wait)
     }
     Barrier *b = &x->cta->barriers[id];
     uint32_t count_opd = in->mode == BAR_RED ? 2 : 1;
-    bool has_count = in->mode == BAR_RED ? in->nopd == 4 : in->nopd >= 2;
-    if (has_count) {
+    if (insn_barrier_counted(in)) {
         uint32_t threads = (uint32_t)opd_value(x, &in->opd[count_opd], lane);
         if (threads % WARP_SIZE)
             return exec_fault(x, lane, "barrier thread count %u is not a multiple of the warp size", threads);

@@ -198,6 +198,26 @@ static inline bool insn_writes_first_operand_late(const Insn *in)
     return (in->op == OP_BAR || in->op == OP_BARRIER) && in->mode == BAR_RED;
 }
 
+/* A barrier of the CTA (bar, barrier), not bar.warp.sync. */
+static inline bool insn_is_cta_barrier(const Insn *in)
+{
+    return (in->op == OP_BAR || in->op == OP_BARRIER) && !(in->flags & FL_WARP);
+}
+
+/* A barrier instruction naming how many threads it waits for (its last
+ * operand but bar.red's predicate), not all of the CTA's. */
+static inline bool insn_barrier_counted(const Insn *in)
+{
+    return in->mode == BAR_RED ? in->nopd == 4 : in->nopd >= 2;
+}
+
+/* A barrier instruction every thread of a warp must execute together
+ * (bar, barrier.aligned): a divergent arrival is a synccheck fault. */
+static inline bool insn_barrier_aligned(const Insn *in)
+{
+    return in->op == OP_BAR || (in->flags & FL_ALIGNED);
+}
+
 /* The instruction reads a clock (%clock, %clock64, %globaltimer...): its
  * result depends on when it runs, so it neither runs ahead nor moves. */
 static inline bool insn_reads_clock(const Insn *in)

@@ -768,7 +768,6 @@ static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const 
                         TInsn *t)
 {
     *t = (TInsn){0};
-    const OpInfo *op = &isa_ops[in->op];
     t->operand = insn_const_operand(in); /* no load in the SASS: an operand, there at once */
     t->lat = (uint8_t)(t->operand ? LAT_ALU
                                   : isa_latency_for((PtxOpcode)in->op, (PtxType)in->type, (PtxType)in->type2,
@@ -776,7 +775,7 @@ static void decode_insn(const Module *m, const Function *fn, uint32_t pc, const 
     tinsn_set_unit(t, in, t->operand ? UNIT_INT : isa_unit_for((PtxOpcode)in->op, (PtxType)in->type));
     t->slots = (uint8_t)MIN(isa_issue_slots_for((PtxOpcode)in->op, (PtxType)in->type, in->flags, in->scope), 255u);
     t->control = (uint8_t)control_kind(m, fn, pc, in);
-    if (op->unit == UNIT_BARRIER && !(in->flags & FL_WARP))
+    if (insn_is_cta_barrier(in))
         t->sync = SYNC_BARRIER;
     else if (in->op == OP_MEMBAR || in->op == OP_FENCE)
         t->sync = (uint8_t)MAX(in->scope, (unsigned)SCOPE_CTA);
@@ -863,7 +862,8 @@ static void balance_int_pipes(const Model *md, const Function *fn, TInsn *t)
  * run-ahead), constants and parameters.  Volatile and ordered accesses
  * (relaxed, acquire, ...) may be how warps talk without barriers: at
  * issue, but for a volatile shared load that no other warp's write can
- * race (`unraced`, epochs.h), which reads the same at either time.  At most 16 bytes per lane keep its wavefronts within
+ * race (`unraced`, epochs.h), which reads the same at either time.  At
+ * most 16 bytes per lane keep its wavefronts within
  * WarpSlot.ahead_wavefronts (smem_banks: at most 128). */
 static bool address_timed(const Insn *in, bool unraced)
 {

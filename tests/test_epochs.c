@@ -11,6 +11,23 @@
 #include "ptx_parser.h"
 #include "testutil.h"
 
+/* One character per shared load of f in program order: '1' unraced, '0'
+ * not; no other instruction may be called unraced. */
+static char *marks_of(const Function *f)
+{
+    bool *unraced = epochs_unraced_shared_loads(f);
+    GString *s = g_string_new(NULL);
+    for (uint32_t i = 0; i < func_ninsns(f); i++) {
+        const Insn *in = func_insn(f, i);
+        if (in->op == OP_LD && in->space == SPACE_SHARED)
+            g_string_append_c(s, unraced[i] ? '1' : '0');
+        else
+            ck_assert_msg(!unraced[i], "instruction %u is no shared load, yet unraced", i);
+    }
+    g_free(unraced);
+    return g_string_free(s, FALSE);
+}
+
 /* The kernel `k` around `body` (registers and a shared tile declared; %r1
  * holds a shared address, %rd1 a global one, %p1 a predicate), parsed, and
  * one character per shared load in program order: '1' unraced, '0' not. */
@@ -27,20 +44,10 @@ static char *unraced_of(const char *body, const char *extra_funcs)
     Module *m = ptx_parse_string(ptx, "epochs.ptx", &err);
     ck_assert_msg(m != NULL, "parse failed: %s", err ? err->message : "?");
     ck_assert_msg(cfg_build_all(m, &err), "cfg failed: %s", err ? err->message : "?");
-    const Function *f = module_func(m, module_find_func(m, "k"));
-    bool *unraced = epochs_unraced_shared_loads(f);
-    GString *s = g_string_new(NULL);
-    for (uint32_t i = 0; i < func_ninsns(f); i++) {
-        const Insn *in = func_insn(f, i);
-        if (in->op == OP_LD && in->space == SPACE_SHARED)
-            g_string_append_c(s, unraced[i] ? '1' : '0');
-        else
-            ck_assert_msg(!unraced[i], "instruction %u is no shared load, yet unraced", i);
-    }
-    g_free(unraced);
+    char *marks = marks_of(module_func(m, module_find_func(m, "k")));
     module_free(m);
     g_free(ptx);
-    return g_string_free(s, FALSE);
+    return marks;
 }
 
 #define ASSERT_UNRACED(body, want)                                                                                    \
@@ -161,17 +168,11 @@ START_TEST(the_bank_kernels_of_the_traces)
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
         uint32_t k = module_find_func(m, cases[c].kernel);
         ck_assert_uint_ne(k, NO_INDEX);
-        const Function *f = module_func(m, k);
-        bool *unraced = epochs_unraced_shared_loads(f);
-        GString *got = g_string_new(NULL);
-        for (uint32_t i = 0; i < func_ninsns(f); i++)
-            if (func_insn(f, i)->op == OP_LD && func_insn(f, i)->space == SPACE_SHARED)
-                g_string_append_c(got, unraced[i] ? '1' : '0');
-        ck_assert_msg(got->len > 0, "%s: no shared load", cases[c].kernel);
-        for (gsize i = 0; i < got->len; i++)
-            ck_assert_msg(got->str[i] == cases[c].each, "%s: %s", cases[c].kernel, got->str);
-        g_string_free(got, TRUE);
-        g_free(unraced);
+        char *got = marks_of(module_func(m, k));
+        ck_assert_msg(got[0] != '\0', "%s: no shared load", cases[c].kernel);
+        for (size_t i = 0; got[i]; i++)
+            ck_assert_msg(got[i] == cases[c].each, "%s: %s", cases[c].kernel, got);
+        g_free(got);
     }
     module_free(m);
     g_free(path);
