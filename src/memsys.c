@@ -30,14 +30,19 @@
 #define LOCAL_MODEL_WARP_SPAN (1ull << 28)
 #define FETCH_TRACK 128 /* distinct sectors one request can touch: 32 lanes x 16 B / 32 B x 4 */
 
-/* The L1 fills an SM keeps track of, by line (direct-mapped: a fill whose
- * slot a later one takes is forgotten, and hits on it wait for nothing). */
+/* The fills a cache keeps track of, by line (direct-mapped: a fill whose
+ * slot a later one takes is forgotten, and hits on it wait for nothing):
+ * an SM's L1, and the L2, whose fills from DRAM the whole GPU's misses
+ * make (some 1500 B a cycle at an H200's bandwidth, for the 677 cycles a
+ * DRAM access takes, is about 8000 lines). */
 #define FILL_SLOTS 64u
+#define L2_FILL_SLOTS 4096u
 #define FILL_LINE_BYTES 128u
 
-/* Sectors of a line on their way from L2 to an SM's L1 (or read-only
- * cache): a request that finds them there (a hit, since the miss before
- * it allocated them) still waits for them to arrive. */
+/* Sectors of a line on their way to a cache, from L2 to an SM's L1 (or
+ * read-only cache) or from DRAM to L2: a request that finds them there (a
+ * hit, since the miss before it allocated them) still waits for them to
+ * arrive. */
 typedef struct {
     uint64_t line;           /* address / FILL_LINE_BYTES + 1; 0: empty */
     uint64_t ready;          /* the earliest they can be back */
@@ -67,6 +72,7 @@ struct MemSys {
     uint64_t sm_reach;       /* what an SM's accesses are expected to reach (cache_new_in) */
     Cache *l2;
     Server l2_server, dram_server;
+    Fill *l2_fills;          /* L2_FILL_SLOTS */
     /* per L2 atomic unit (GpuConfig.atomic_units; NULL without): when it
      * has done the atomics given to it so far, in FRAC units */
     uint64_t *atomic_free;
@@ -144,6 +150,7 @@ MemSys *memsys_new(const GpuConfig *cfg, const MemSysUse *use)
     size_t l2_used = cache_sets_used_bytes(&cfg->l2, reach);
     ms->l2_sets = hostmem_alloc_sparse(ms->l2_sets_bytes, l2_used, l2_used);
     ms->l2 = cache_new_in(&cfg->l2, ms->l2_sets, reach);
+    ms->l2_fills = g_new0(Fill, L2_FILL_SLOTS);
     /* an SM's part is whole host cache lines: its fills (8-byte fields)
      * and its sets (4-byte ones) stay aligned at i times it */
     ms->sm_reach = sm_reach;
@@ -179,6 +186,7 @@ void memsys_free(MemSys *ms)
     hostmem_free(ms->l1_sets, every_sm(ms, ms->l1_part));
     hostmem_free(ms->ro_sets, every_sm(ms, ms->ro_sets_bytes));
     cache_free(ms->l2);
+    g_free(ms->l2_fills);
     hostmem_free(ms->l2_sets, ms->l2_sets_bytes);
     g_free(ms->atomic_free);
     g_free(ms);
@@ -195,6 +203,7 @@ void memsys_reset(MemSys *ms)
             memset(sm_fills(ms, i), 0, FILLS_BYTES);
     }
     cache_invalidate(ms->l2);
+    memset(ms->l2_fills, 0, L2_FILL_SLOTS * sizeof *ms->l2_fills);
     ms->l2_server.next_free = 0;
     ms->dram_server.next_free = 0;
     for (uint32_t u = 0; ms->atomic_free && u < ms->cfg->atomic_units; u++)
@@ -302,6 +311,60 @@ static void write_back(MemSys *ms, uint64_t now, uint32_t dirty, MemCounters *c)
 
 /* One transaction's sectors through L2 (and DRAM on a miss).  Returns the
  * cycle the data is back at the SM. */
+/* The sectors `mask` of a transaction at `addr` (bit i: addr + 32 i) by
+ * the line they lie in: how many lines, each line's number + 1 (Fill.line)
+ * and its sectors (bit i: the line's sector i). */
+#define SPLIT_MAX_LINES (32u * SECTOR_BYTES / FILL_LINE_BYTES + 1u)
+static uint32_t split_lines(uint64_t addr, uint32_t mask, uint64_t *lines, uint32_t *sectors)
+{
+    /* the mask placed at its sectors' offset in the first line: a line's
+     * worth of bits at a time (a transaction of one line: one step) */
+    enum { PER_LINE = FILL_LINE_BYTES / SECTOR_BYTES };
+    uint64_t first = addr / SECTOR_BYTES;
+    uint64_t line = first / PER_LINE + 1, rest = (uint64_t)mask << (first % PER_LINE);
+    uint32_t n = 0;
+    for (; rest; rest >>= PER_LINE, line++) {
+        uint32_t bits = (uint32_t)(rest & ((1u << PER_LINE) - 1));
+        if (bits) {
+            lines[n] = line;
+            sectors[n++] = bits;
+        }
+    }
+    return n;
+}
+
+/* When the sectors `hits` of a transaction, found in a cache whose fills
+ * are `fills` (`slots` of them), are there: the latest fill of theirs
+ * still on its way, or 0. */
+static uint64_t fills_wait(const Fill *fills, uint32_t slots, uint64_t addr, uint32_t hits)
+{
+    uint64_t lines[SPLIT_MAX_LINES], ready = 0;
+    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, hits, lines, sectors);
+    for (uint32_t i = 0; i < n; i++) {
+        const Fill *f = &fills[lines[i] % slots];
+        if (f->line == lines[i] && (f->sectors & sectors[i]))
+            ready = MAX(ready, f->ready);
+    }
+    return ready;
+}
+
+/* The sectors `fetch` of a transaction are on their way to the cache
+ * whose fills are `fills`, back no sooner than `ready`. */
+static void fills_note(Fill *fills, uint32_t slots, uint64_t addr, uint32_t fetch, uint64_t now, uint64_t ready)
+{
+    uint64_t lines[SPLIT_MAX_LINES];
+    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, fetch, lines, sectors);
+    for (uint32_t i = 0; i < n; i++) {
+        Fill *f = &fills[lines[i] % slots];
+        if (f->line != lines[i] || f->ready <= now) { /* another line's, or back already */
+            *f = (Fill){.line = lines[i], .ready = ready, .sectors = sectors[i]};
+        } else {
+            f->sectors |= sectors[i];
+            f->ready = MAX(f->ready, ready);
+        }
+    }
+}
+
 static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
@@ -313,6 +376,10 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
     c->l2_sector_hits += popcount32(hits);
     write_back(ms, start, dirty, c);
     uint64_t ready = start + cfg->l2.latency;
+    /* sectors that a miss just before asked DRAM for: the data comes with
+     * that fill (requests for the same line merge in L2, as in L1) */
+    if (hits)
+        ready = MAX(ready, fills_wait(ms->l2_fills, L2_FILL_SLOTS, t->addr, hits));
     if (miss_mask) {
         /* DRAM moves whole access granules (groups of `per` sectors from
          * the transaction's start): count those with a missing sector */
@@ -338,6 +405,7 @@ static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCo
         uint64_t dstart = server_take(&ms->dram_server, start, dram_sectors);
         uint64_t dready = dstart + cfg->l2.latency + cfg->dram_latency;
         ready = MAX(ready, dready);
+        fills_note(ms->l2_fills, L2_FILL_SLOTS, t->addr, fetched | miss_mask, start, dready);
     }
     return ready;
 }
@@ -503,58 +571,6 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
     return hits & ~(uint32_t)(fetch >> shift);
 }
 
-/* The sectors `mask` of a transaction at `addr` (bit i: addr + 32 i) by
- * the line they lie in: how many lines, each line's number + 1 (Fill.line)
- * and its sectors (bit i: the line's sector i). */
-#define SPLIT_MAX_LINES (32u * SECTOR_BYTES / FILL_LINE_BYTES + 1u)
-static uint32_t split_lines(uint64_t addr, uint32_t mask, uint64_t *lines, uint32_t *sectors)
-{
-    /* the mask placed at its sectors' offset in the first line: a line's
-     * worth of bits at a time (a transaction of one line: one step) */
-    enum { PER_LINE = FILL_LINE_BYTES / SECTOR_BYTES };
-    uint64_t first = addr / SECTOR_BYTES;
-    uint64_t line = first / PER_LINE + 1, rest = (uint64_t)mask << (first % PER_LINE);
-    uint32_t n = 0;
-    for (; rest; rest >>= PER_LINE, line++) {
-        uint32_t bits = (uint32_t)(rest & ((1u << PER_LINE) - 1));
-        if (bits) {
-            lines[n] = line;
-            sectors[n++] = bits;
-        }
-    }
-    return n;
-}
-
-/* When the sectors `hits` of a transaction, found in L1, are there: the
- * latest fill of theirs still on its way, or 0. */
-static uint64_t fills_wait(const Fill *fills, uint64_t addr, uint32_t hits)
-{
-    uint64_t lines[SPLIT_MAX_LINES], ready = 0;
-    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, hits, lines, sectors);
-    for (uint32_t i = 0; i < n; i++) {
-        const Fill *f = &fills[lines[i] % FILL_SLOTS];
-        if (f->line == lines[i] && (f->sectors & sectors[i]))
-            ready = MAX(ready, f->ready);
-    }
-    return ready;
-}
-
-/* The sectors `fetch` of a transaction are on their way to L1, back no
- * sooner than `ready`. */
-static void fills_note(Fill *fills, uint64_t addr, uint32_t fetch, uint64_t now, uint64_t ready)
-{
-    uint64_t lines[SPLIT_MAX_LINES];
-    uint32_t sectors[SPLIT_MAX_LINES], n = split_lines(addr, fetch, lines, sectors);
-    for (uint32_t i = 0; i < n; i++) {
-        Fill *f = &fills[lines[i] % FILL_SLOTS];
-        if (f->line != lines[i] || f->ready <= now) { /* another line's, or back already */
-            *f = (Fill){.line = lines[i], .ready = ready, .sectors = sectors[i]};
-        } else {
-            f->sectors |= sectors[i];
-            f->ready = MAX(f->ready, ready);
-        }
-    }
-}
 
 /* A request's transactions as the coalescer made them (CoalesceResult or
  * CoalescedAccess), whether it goes through L1 (through_l1) and whether
@@ -637,9 +653,9 @@ static uint32_t sm_part_coalesced(MemSys *ms, uint32_t sm, uint64_t now, const I
             c->l1_sector_hits += popcount32(hits);
             r->ready = MAX(r->ready, now + hit_latency);
             if (hits)
-                r->ready = MAX(r->ready, fills_wait(fills, asked_at, hits));
+                r->ready = MAX(r->ready, fills_wait(fills, FILL_SLOTS, asked_at, hits));
             if (t.sector_mask)
-                fills_note(fills, t.addr, t.sector_mask, now, now + cfg->l2.latency);
+                fills_note(fills, FILL_SLOTS, t.addr, t.sector_mask, now, now + cfg->l2.latency);
         }
         /* Transactions of one request that repeat a sector (the cc 1.x rules
          * issue one per lane, broadcasts included) are merged below L1: the

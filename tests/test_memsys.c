@@ -492,6 +492,49 @@ START_TEST(hits_wait_for_a_fill_under_way)
 }
 END_TEST
 
+/* The same in L2, for the GPU's SMs together: SMs that ask for a line
+ * while DRAM is still filling it (for another SM's miss a few cycles
+ * before) wait for that fill, not just L2's latency; once it is in, a hit
+ * in L2 is served at L2's latency.  Each SM misses in its own L1. */
+START_TEST(l2_hits_wait_for_a_dram_fill_under_way)
+{
+    GpuConfig *cfg = load("h200");
+    uint64_t l2 = cfg->l2.latency, dram = cfg->dram_latency;
+    ck_assert(dram > 100);
+    MemSys *ms = memsys_new(cfg, NULL);
+    MemCounters c;
+    memset(&c, 0, sizeof c);
+    Insn in = load_insn();
+    WarpAccess line = strided(BASE, 4);
+    uint64_t first = memsys_access(ms, 0, 100, &in, &line, 0, &c).ready;
+    ck_assert_uint_ge(first, 100 + l2 + dram);
+    ck_assert_uint_eq(c.dram_bytes_read, LINE);
+    /* 10 cycles on, SM 1: the L2's sectors are there (allocated by the
+     * miss) but their data is not; it comes with the first SM's */
+    uint64_t second = memsys_access(ms, 1, 110, &in, &line, 0, &c).ready;
+    ck_assert_uint_eq(c.dram_bytes_read, LINE);      /* no second DRAM read */
+    ck_assert_uint_eq(c.l2_sector_hits, 4);
+    ck_assert_uint_ge(second, first);
+    ck_assert_uint_lt(second, first + 10);
+    /* once the fill is in: L2's latency */
+    uint64_t later = first + 100;
+    uint64_t third = memsys_access(ms, 2, later, &in, &line, 0, &c).ready;
+    ck_assert_uint_ge(third, later + l2);
+    ck_assert_uint_lt(third, later + l2 + dram / 2);
+    /* a reset forgets L2's fills with its lines: a fill on its way at the
+     * reset does not hold up the next launch's hits */
+    memsys_reset(ms);
+    (void)memsys_access(ms, 0, 1000, &in, &line, 0, &c);
+    memsys_reset(ms);
+    uint64_t again = memsys_access(ms, 0, 100, &in, &line, 0, &c).ready;
+    ck_assert_uint_eq(again, first);
+    uint64_t hit = memsys_access(ms, 1, again + 1, &in, &line, 0, &c).ready;
+    ck_assert_uint_lt(hit, again + 1 + l2 + dram / 2);
+    memsys_free(ms);
+    config_free(cfg);
+}
+END_TEST
+
 static Suite *memsys_suite(void)
 {
     Suite *s = suite_create("memsys");
@@ -506,6 +549,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, strong_loads_bypass_l1);
     tcase_add_test(tc, atomics_take_turns_at_their_unit);
     tcase_add_test(tc, hits_wait_for_a_fill_under_way);
+    tcase_add_test(tc, l2_hits_wait_for_a_dram_fill_under_way);
     suite_add_tcase(s, tc);
     return s;
 }
