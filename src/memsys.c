@@ -34,7 +34,8 @@
  * slot a later one takes is forgotten, and hits on it wait for nothing):
  * an SM's L1, and the L2, whose fills from DRAM the whole GPU's misses
  * make (some 1500 B a cycle at an H200's bandwidth, for the 677 cycles a
- * DRAM access takes, is about 8000 lines). */
+ * DRAM access takes, is about 8000 lines: the L2's slots keep half that
+ * many, and a hit on a forgotten fill is only served sooner). */
 #define FILL_SLOTS 64u
 #define L2_FILL_SLOTS 4096u
 #define FILL_LINE_BYTES 128u
