@@ -310,8 +310,6 @@ static void write_back(MemSys *ms, uint64_t now, uint32_t dirty, MemCounters *c)
     server_take(&ms->dram_server, now, dirty);
 }
 
-/* One transaction's sectors through L2 (and DRAM on a miss).  Returns the
- * cycle the data is back at the SM. */
 /* The sectors `mask` of a transaction at `addr` (bit i: addr + 32 i) by
  * the line they lie in: how many lines, each line's number + 1 (Fill.line)
  * and its sectors (bit i: the line's sector i). */
@@ -366,6 +364,8 @@ static void fills_note(Fill *fills, uint32_t slots, uint64_t addr, uint32_t fetc
     }
 }
 
+/* One transaction's sectors through L2 (and DRAM on a miss).  Returns the
+ * cycle the data is back at the SM. */
 static uint64_t l2_read(MemSys *ms, uint64_t now, const MemTransaction *t, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
@@ -571,7 +571,6 @@ static uint32_t miss_fetches_fill_units(MemTransaction *t, uint32_t hits, uint32
     t->sector_mask = (uint32_t)fetch;   /* the units cover at most max(t's 128 B, one unit) */
     return hits & ~(uint32_t)(fetch >> shift);
 }
-
 
 /* A request's transactions as the coalescer made them (CoalesceResult or
  * CoalescedAccess), whether it goes through L1 (through_l1) and whether
