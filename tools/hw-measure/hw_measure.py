@@ -87,6 +87,10 @@ METRICS = [
     'smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum',
     'smsp__inst_executed_op_shared_ld.sum', 'smsp__inst_executed_op_shared_st.sum',
     'sm__inst_executed.avg.per_cycle_active', 'smsp__issue_active.avg.per_cycle_active',
+    # which pipe they went to (traces/README-hw.md, "Pipes")
+    *['sm__inst_executed_pipe_%s.sum' % p for p in (
+        'alu', 'fma', 'fmaheavy', 'fmalite', 'fp64', 'lsu', 'adu', 'cbu', 'uniform', 'xu')],
+    'sm__pipe_alu_cycles_active.sum', 'sm__pipe_fma_cycles_active.sum',
     # occupancy
     'sm__warps_active.avg.pct_of_peak_sustained_active',
     'sm__warps_active.avg.per_cycle_active',
