@@ -12,7 +12,8 @@ Three steps, the middle one on the GPU machine:
       into OUT/payload.tgz, records the registers ptxas gives every kernel
       (`ptxas -arch=sm_90 -v`, the SASS register count), and writes
       OUT/run.sh.  OUT is the folder to carry to the GPU machine; the repo
-      ignores .hwmeasure/ through .git/info/exclude.
+      ignores .hwmeasure/ (.gitignore), so name it in the device tool's
+      carry.
 
   bash OUT/run.sh           (on the GPU machine, from the repo root)
       Builds tools/gpu-check/gpu_run.cu and device_query.cu with nvcc,
