@@ -394,8 +394,8 @@ def main():
                   "  cycles), so the CTA's other warps still wait less than the first one.  Timing those hits",
                   "  with the miss's own return (a prototype, 2026-11-21) brought p5 to -11 %.  L2 hits on",
                   "  sectors whose DRAM fill is on its way wait for that fill (since 2026-11-24; before, the",
-                  "  requests after the miss were served at L2's latency): that moved p5 only from -53 % (the",
-                  "  L1 side above is the rest), and the table's mean from 7.1 % to 6.3 %."]
+                  "  requests after the miss were served at L2's latency): that moved p5 only from -53 % to -51 %",
+                  "  (the L1 side above is the rest), and the table's mean from 7.1 % to 6.3 %."]
         # the same table with the PTX issued in its own order (schedule.h)
         sched = {name: (sim, meas) for name, sim, meas, err in h200_rows(ws, ("--issue-order", "ptx")) if not err}
         serrs, moved = [], []
