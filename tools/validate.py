@@ -395,7 +395,20 @@ def main():
                   "  with the miss's own return (a prototype, 2026-11-21) brought p5 to -11 %.  L2 hits on",
                   "  sectors whose DRAM fill is on its way wait for that fill (since 2026-11-24; before, the",
                   "  requests after the miss were served at L2's latency): that moved p5 only from -53 % to -51 %",
-                  "  (the L1 side above is the rest), and the table's mean from 7.1 % to 6.3 %."]
+                  "  (the L1 side above is the rest), and the table's mean from 7.1 % to 6.3 %.  Timing the",
+                  "  L1 hits with the miss's own return where it is known at issue (`--lockstep`, a prototype,",
+                  "  2026-11-25) brought p5 to -3 %, but matmul to +61 %, matmul_coalesced to +64 % and the",
+                  "  mean to 6.8 %.  In matmul the loads that wait for a miss also queue in the memory pipe",
+                  "  behind the other warps' 16-transaction row loads, and warpsim adds that queueing after",
+                  "  the data's return; taking the later of the two instead (the sectors leave for L2 at",
+                  "  issue, the data waits for the pipe) brought matmul to +3 % and the mean to 6.5 %, but",
+                  "  matmul_coalesced stayed at +58 %.  ptxas unrolls that loop (4 steps an iteration in the",
+                  "  PTX) 4 times more and issues the 32 loads of those 16 steps before their FFMAs",
+                  "  (`cuobjdump -sass`, 2026-11-25; matmul's SASS likewise), so on the H200 one DRAM access",
+                  "  serves 4 PTX iterations (at most 540 cycles an iteration: 17290 cycles over 32, less than",
+                  "  one DRAM access, 677), while warpsim issues each PTX iteration's loads after the last",
+                  "  one's arithmetic.  Until loads are hoisted across the iterations ptxas unrolls, the L1",
+                  "  side keeps its estimate."]
         # the same table with the PTX issued in its own order (schedule.h)
         sched = {name: (sim, meas) for name, sim, meas, err in h200_rows(ws, ("--issue-order", "ptx")) if not err}
         serrs, moved = [], []
