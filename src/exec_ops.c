@@ -237,10 +237,16 @@ static bool int_addsub(ExecCtx *x, bool sub, bool carry_in)
             uint64_t co = bits == 64 ? (uint64_t)(wide >> 64) : (wide >> bits) & 1;
             carry_out = (carry_out & ~(1u << l)) | ((uint32_t)co << l);
         } else {
-            r = a - b - ci;
-            uint64_t borrow = (unsigned __int128)a < (unsigned __int128)b + ci;
-            /* sub.cc writes the borrow-out to CC.CF and subc subtracts it */
-            carry_out = (carry_out & ~(1u << l)) | ((uint32_t)borrow << l);
+            /* The hardware subtracts as a + ~b + carry-in (1 for sub, CC.CF
+             * for subc), so CC.CF holds the carry of that sum: 1 when
+             * nothing was borrowed.  nvcc's code relies on it (its 128-bit
+             * division reads sub.cc's flag with addc); the H200 gives
+             * sub.cc 1 - 2 then addc 0 + 0 = 0, and add.cc with no carry
+             * then subc 0 - 0 = -1. */
+            uint64_t bi = carry_in ? 1 - ci : 0;
+            r = a - b - bi;
+            uint64_t no_borrow = (unsigned __int128)a >= (unsigned __int128)b + bi;
+            carry_out = (carry_out & ~(1u << l)) | ((uint32_t)no_borrow << l);
         }
         reg_write(x, DST(0), l, r, bits / 8);
     }

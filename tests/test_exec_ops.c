@@ -183,6 +183,40 @@ START_TEST(test_add_sub_wrap_sat)
 }
 END_TEST
 
+/* CC.CF read by the other kind of instruction: the flag is the carry of
+ * a + ~b + 1, so a subtraction that borrowed leaves 0.  Expected values
+ * are what an H200 gave for the same sequences (inline PTX, 2026-11-25);
+ * nvcc's 128-bit division reads sub.cc's flag with addc. */
+START_TEST(test_carry_flag_mixed)
+{
+    const char *body = "sub.cc.u32 %r10, %r1, %r2;\naddc.u32 %r11, 0, 0;\nst.global.u32 [%rd1], %r11;\n"
+                       "add.cc.u32 %r10, %r1, %r2;\nsubc.u32 %r11, 0, 0;\nst.global.u32 [%rd1+8], %r11;\n"
+                       "sub.cc.u32 %r10, %r1, %r2;\nsubc.u32 %r11, 5, 3;\nst.global.u32 [%rd1+16], %r11;\n"
+                       "sub.cc.u32 %r10, %r1, %r2;\nsubc.cc.u32 %r10, %r1, %r2;\naddc.u32 %r11, 0, 0;\n"
+                       "st.global.u32 [%rd1+24], %r11;\n"
+                       "sub.cc.u64 %rd10, %rd3, %rd4;\naddc.u64 %rd11, 0, 0;\nst.global.u64 [%rd1+32], %rd11;\n";
+    static const struct {
+        uint32_t a, b, sub_addc, add_subc, sub_subc53, subc_cc_addc;
+    } h200[] = {
+        {1, 2, 0, 0xFFFFFFFF, 1, 0},
+        {2, 1, 1, 0xFFFFFFFF, 2, 1},
+        {5, 5, 1, 0xFFFFFFFF, 2, 1},
+        {0, 1, 0, 0xFFFFFFFF, 1, 0},
+        {0xFFFFFFFF, 1, 1, 0, 2, 1},
+        {1, 0xFFFFFFFF, 0, 0, 1, 0},
+        {0x80000000, 0x80000000, 1, 0, 2, 1},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(h200); i++) {
+        Words o = run_ops(body, h200[i].a, h200[i].b, 0, 0);
+        EQ32(o.w[0], h200[i].sub_addc);
+        EQ32(o.w[1], h200[i].add_subc);
+        EQ32(o.w[2], h200[i].sub_subc53);
+        EQ32(o.w[3], h200[i].subc_cc_addc);
+        EQ64(o.w[4], h200[i].a >= h200[i].b ? 1 : 0);
+    }
+}
+END_TEST
+
 START_TEST(test_carry_chains)
 {
     /* 64-bit add and subtract out of 32-bit halves */
@@ -2986,6 +3020,7 @@ static Suite *ops_suite(void)
     tcase_add_test(i, test_add_sub_wrap_sat);
     tcase_add_test(i, test_shared_address_wraps_in_32_bits);
     tcase_add_test(i, test_carry_chains);
+    tcase_add_test(i, test_carry_flag_mixed);
     tcase_add_test(i, test_mul_all_types);
     tcase_add_test(i, test_mad_variants);
     tcase_add_test(i, test_mul24_mad24_sad);
