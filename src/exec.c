@@ -740,6 +740,15 @@ static bool hang_check(ExecCtx *x, uint32_t target)
                    x->cta->coop_slot ? "cooperative grid not waiting at a barrier" : "block");
         if (x->error && *x->error) { /* followed by every warp's state */
             GString *s = g_string_new((*x->error)->message);
+            uint32_t parked = w->live & ~x->active;
+            if (parked)
+                g_string_append_printf(s,
+                                       "\n  lanes 0x%08x of this warp wait on its reconvergence stack until the "
+                                       "looping lanes 0x%08x leave the loop: a lock that one lane of a warp "
+                                       "holds while the others spin for it never ends under reconvergence "
+                                       "stacks (pre-Volta scheduling, which warpsim models; GPUs since Volta "
+                                       "schedule threads independently and finish it)",
+                                       parked, x->active);
             launch_describe_warps(s, x->cta);
             g_free((*x->error)->message);
             (*x->error)->message = g_string_free(s, FALSE);
@@ -1477,9 +1486,12 @@ static bool step_one(ExecCtx *x, bool *settle)
     count_step(x, ip ? ip->block : block_begun(x->fn, x->pc), traits);
     w->steps++;
     if (traits & STEP_STORE) {
-        w->cta->stores++;
-        if (traits & STEP_GLOBAL_STORE)
-            gmem_count_store(w->cta->image->gmem, w->cta->host_thread);
+        if (!x->wrote_nothing) {
+            w->cta->stores++;
+            if (traits & STEP_GLOBAL_STORE)
+                gmem_count_store(w->cta->image->gmem, w->cta->host_thread);
+        }
+        x->wrote_nothing = false;
     }
     *settle = (traits & STEP_CONTROL) || x->next_pc == NO_INDEX;
     if (x->next_pc != NO_INDEX) {

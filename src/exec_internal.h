@@ -19,7 +19,8 @@ typedef bool (*OpHandler)(ExecCtx *x);
 enum {
     STEP_CONTROL = 1,      /* may change masks, paths or frames, or block the warp */
     STEP_BRANCH = 2,       /* bra: counted in the branch statistics */
-    STEP_STORE = 4,        /* st, atom, red: a memory write (hang detection) */
+    STEP_STORE = 4,        /* st, atom, red: a memory write (hang detection), unless
+                              the atomic sets ExecCtx.wrote_nothing */
     STEP_GLOBAL_STORE = 8, /* ... that may reach global memory */
 };
 
@@ -73,6 +74,10 @@ struct ExecCtx {
     uint64_t *block_splits;    /* its block_splits, or NULL */
     bool diverged;
     bool blocked;
+    /* set by an atomic that left every byte it touched as it was (a
+     * compare-and-swap that failed, an exchange with the value there):
+     * not a write to the hang detector, which a spin lock must not fool */
+    bool wrote_nothing;
     GError **error;
 };
 

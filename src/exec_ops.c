@@ -1353,8 +1353,9 @@ static bool exec_ST(ExecCtx *x)
 static bool exec_PREFETCH(ExecCtx *x) { (void)x; return true; }
 static bool exec_PREFETCHU(ExecCtx *x) { (void)x; return true; }
 
-/* one atomic read-modify-write; returns the old value */
-static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t c)
+/* one atomic read-modify-write; returns the old value and notes in
+ * *changed whether the bytes at p are now different */
+static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t c, bool *changed)
 {
     PtxType t = IN->type;
     unsigned size = isa_type_size(t), bits = size * 8;
@@ -1404,6 +1405,7 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     case ATOM_XOR: r = old ^ b; break;
     default: r = old; break;
     }
+    *changed |= ((r ^ old) & width_mask(bits)) != 0;
     memcpy(p, &r, size);
     return old;
 }
@@ -1412,14 +1414,16 @@ static bool exec_ATOM(ExecCtx *x)
 {
     const Operand *m = &IN->opd[1];
     unsigned size = isa_type_size(IN->type);
+    bool changed = false;
     FOR_LANES(x->exec, l) { /* lanes in order: a deterministic serialisation */
         uint64_t addr = opd_address(x, m, l);
         uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
         if (!p)
             return false;
-        uint64_t old = atomic_apply(x, p, SRC(2, l), IN->nopd > 3 ? SRC(3, l) : 0);
+        uint64_t old = atomic_apply(x, p, SRC(2, l), IN->nopd > 3 ? SRC(3, l) : 0, &changed);
         reg_write(x, DST(0), l, tsigned(IN->type) ? (uint64_t)fp_sext(old, size * 8) : old, size);
     }
+    x->wrote_nothing = !changed;
     return true;
 }
 
@@ -1427,13 +1431,15 @@ static bool exec_RED(ExecCtx *x)
 {
     const Operand *m = &IN->opd[0];
     unsigned size = isa_type_size(IN->type);
+    bool changed = false;
     FOR_LANES(x->exec, l) {
         uint64_t addr = opd_address(x, m, l);
         uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
         if (!p)
             return false;
-        atomic_apply(x, p, SRC(1, l), 0);
+        atomic_apply(x, p, SRC(1, l), 0, &changed);
     }
+    x->wrote_nothing = !changed;
     return true;
 }
 

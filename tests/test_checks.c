@@ -3,11 +3,12 @@
  * the timing model: an off-by-one global read (memcheck), an unsynchronised
  * shared read (racecheck), a read of shared memory nobody wrote
  * (initcheck), a barrier in divergent code (synccheck), a spin-wait nobody
- * ends (hang), an endless loop (instruction and cycle budgets), and PTX
+ * ends (hang), a lock one lane of a warp holds while the others spin
+ * (hang under reconvergence stacks), an endless loop (instruction and cycle budgets), and PTX
  * contract violations a compiler bug would make (a divergent bra.uni, an
  * ldu whose lanes disagree).  Correct
  * kernels next to them — the barrier version, a producer/consumer spin
- * that does end, and arrivals on an mbarrier — run clean with every check
+ * that does end, a lock taken by one lane per warp, and arrivals on an mbarrier — run clean with every check
  * on, and a block's read of its neighbour's output is judged in launch
  * order on any number of host threads. */
 #include <check.h>
@@ -26,28 +27,32 @@ typedef struct {
     uint64_t max_instructions, max_cycles;
     const char *kind;       /* expected in the message; NULL: the run succeeds */
     const char *thread;     /* expected "thread (...) in block (...)" part, or NULL */
+    const char *also;       /* more text expected in the message, or NULL */
 } Planted;
 
 static const Planted planted[] = {
-    {"off_by_one", 0, 0, 0, "invalid global read of size 4", "thread (0,0,0) in block (2,0,0)"},
-    {"unsynced", LAUNCH_CHECK_RACE, 0, 0, "racecheck: ", NULL},
-    {"uninit", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised shared memory", NULL},
+    {"off_by_one", 0, 0, 0, "invalid global read of size 4", "thread (0,0,0) in block (2,0,0)", NULL},
+    {"unsynced", LAUNCH_CHECK_RACE, 0, 0, "racecheck: ", NULL, NULL},
+    {"uninit", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised shared memory", NULL, NULL},
     {"divergent_barrier", 0, 0, 0, "synccheck: barrier 0 reached in divergent code",
-     "thread (16,0,0) in block (0,0,0)"},
-    {"spin", 0, 0, 0, "hang: every unfinished warp of the block loops back", NULL},
-    {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL},
-    {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
-    {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL},
-    {"mbarrier_arrive", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL}, /* arrivals are atomic */
+     "thread (16,0,0) in block (0,0,0)", NULL},
+    {"spin", 0, 0, 0, "hang: every unfinished warp of the block loops back", NULL, NULL},
+    {"spin_lock", 0, 0, 0, "hang: every unfinished warp of the block loops back", "thread (1,0,0) in block (0,0,0)",
+     "lanes 0x00000001 of this warp wait on its reconvergence stack until the looping lanes 0xfffffffe"},
+    {"lock_per_warp", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
+    {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL, NULL},
+    {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
+    {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
+    {"mbarrier_arrive", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL}, /* arrivals are atomic */
     {"uninit_global", LAUNCH_CHECK_INIT, 0, 0, "initcheck: read of uninitialised global memory",
-     "thread (0,0,0) in block (0,0,0)"},
-    {"uninit_global", 0, 0, 0, NULL, NULL},     /* without initcheck: reads zeros */
-    {"init_global", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL}, /* the host zeroed it */
+     "thread (0,0,0) in block (0,0,0)", NULL},
+    {"uninit_global", 0, 0, 0, NULL, NULL, NULL},     /* without initcheck: reads zeros */
+    {"init_global", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL}, /* the host zeroed it */
     {"divergent_uni", 0, 0, 0, "PTX contract violation: bra.uni whose active lanes disagree",
-     "thread (16,0,0) in block (0,0,0)"},
+     "thread (16,0,0) in block (0,0,0)", NULL},
     {"ldu_per_lane", 0, 0, 0, "PTX contract violation: ldu whose lanes load different addresses",
-     "thread (1,0,0) in block (0,0,0)"},
-    {"ldu_uniform", 0, 0, 0, NULL, NULL},
+     "thread (1,0,0) in block (0,0,0)", NULL},
+    {"ldu_uniform", 0, 0, 0, NULL, NULL, NULL},
 };
 
 /* Whether msg names a line of bugs.ptx marked BUG(name) as the error's place. */
@@ -120,6 +125,8 @@ static void check_case(const Planted *c, const GpuConfig *cfg)
     ck_assert_msg(strstr(msg, c->kind), "%s (%s): expected '%s' in:\n%s", c->name, mode, c->kind, msg);
     if (c->thread)
         ck_assert_msg(strstr(msg, c->thread), "%s (%s): expected '%s' in:\n%s", c->name, mode, c->thread, msg);
+    if (c->also)
+        ck_assert_msg(strstr(msg, c->also), "%s (%s): expected '%s' in:\n%s", c->name, mode, c->also, msg);
     if (!c->max_instructions && !c->max_cycles)
         ck_assert_msg(names_marked_line(msg, c->name), "%s (%s): expected the line marked BUG(%s) in:\n%s",
                       c->name, mode, c->name, msg);
@@ -175,7 +182,7 @@ START_TEST(keep_going_reports_every_fault)
     GError *error = NULL;
     GpuConfig *cfg = config_load("h200", NULL, &error);
     ck_assert(cfg);
-    const Planted many = {"off_by_one_many", 0, 0, 0, NULL, NULL};
+    const Planted many = {"off_by_one_many", 0, 0, 0, NULL, NULL, NULL};
     char *functional = run_case_with(&many, NULL, true, 1, false);
     ck_assert_ptr_nonnull(functional);
     ck_assert_msg(strstr(functional, "256 errors (the first 100 in launch order shown)"), "%s", functional);
@@ -211,7 +218,7 @@ START_TEST(initcheck_keeps_cta_order)
     GError *error = NULL;
     GpuConfig *cfg = config_load("h200", NULL, &error);
     ck_assert(cfg);
-    const Planted c = {"neighbour_output", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL};
+    const Planted c = {"neighbour_output", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL};
     char *reference = run_case_with(&c, NULL, false, 1, false);
     ck_assert_msg(reference == NULL, "%s", reference);
     char *lockstep = run_case_with(&c, cfg, false, 1, true);
@@ -233,7 +240,7 @@ END_TEST
 /* Uninitialised reads are reported and the launch goes on. */
 START_TEST(keep_going_checks)
 {
-    const Planted uninit = {"uninit", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL};
+    const Planted uninit = {"uninit", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL};
     char *msg = run_case_with(&uninit, NULL, true, 1, false);
     ck_assert_ptr_nonnull(msg);
     /* 64 odd threads per block, 2 blocks */
@@ -249,7 +256,7 @@ START_TEST(cycle_budget_reports_warps)
     GError *error = NULL;
     GpuConfig *cfg = config_load("h200", NULL, &error);
     ck_assert(cfg);
-    Planted c = {"count_forever", 0, 0, 30000, "cycle budget of 30000 cycles exhausted", NULL};
+    Planted c = {"count_forever", 0, 0, 30000, "cycle budget of 30000 cycles exhausted", NULL, NULL};
     char *msg = run_case(&c, cfg);
     ck_assert_ptr_nonnull(msg);
     ck_assert_msg(strstr(msg, c.kind) && strstr(msg, "warp 3: ready, pc"), "%s", msg);
