@@ -642,6 +642,18 @@ static void stack_settle(ExecCtx *x)
     }
 }
 
+/* Whether the instruction at target ends the threads that reach it: an
+ * unguarded exit, or an unguarded ret of the kernel itself. */
+static bool branch_exits(const ExecCtx *x, uint32_t target)
+{
+    if (target >= func_ninsns(x->fn))
+        return false;
+    const Insn *in = func_insn(x->fn, target);
+    if (in->guard != NO_INDEX)
+        return false;
+    return in->op == OP_EXIT || (in->op == OP_RET && x->w->nframes == 1);
+}
+
 /* Remove lanes from every path at or above depth `from`. */
 static void stack_remove_lanes(Warp *w, uint32_t from, uint32_t lanes)
 {
@@ -787,6 +799,20 @@ bool exec_BRA(ExecCtx *x)
                      taken, fall))
         return false;
     Warp *w = x->w;
+    if (branch_exits(x, target)) {
+        /* Lanes that branch straight to the thread's end leave here, as
+         * the predicated EXIT that ptxas makes of such a branch does,
+         * rather than wait at the join for the others: `if (i >= n)
+         * return;` before a __syncthreads() then leaves the barrier to
+         * the threads still running, as on the hardware.  The divergence
+         * map still counts them as elsewhere (left_early), as the PTX
+         * has them. */
+        w->live &= ~taken;
+        w->left_early |= taken;
+        stack_remove_lanes(w, 0, taken);
+        x->diverged = true;
+        return true;
+    }
     uint32_t join = x->fn->cfg->reconv_pc[x->pc];
     if (join == NO_INDEX)
         join = func_ninsns(x->fn);
@@ -1160,6 +1186,7 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     w->index = i;
     uint32_t nlanes = MIN(WARP_SIZE, cta->nthreads - i * WARP_SIZE);
     w->live = (uint32_t)width_mask(nlanes);
+    w->left_early = 0;
     w->state = WARP_READY;
     w->barrier_id = 0;
     w->depth = 0;
@@ -1370,7 +1397,12 @@ static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
         x->insn_counts[x->pc]++;
     if (block != NO_INDEX && x->block_visits) {
         x->block_visits[block]++;
-        if (x->active != x->live)
+        /* lanes that left early are elsewhere until the block they left
+         * for, the kernel's end, where the PTX would have them rejoin */
+        uint32_t early = x->w->left_early;
+        if (early && branch_exits(x, x->pc))
+            early = 0;
+        if (x->active != (x->live | early))
             x->block_divergent[block]++;
     }
     if (traits & STEP_BRANCH) {

@@ -70,6 +70,9 @@ typedef struct {
     Cta *cta;
     uint32_t index;         /* warp index within the CTA */
     uint32_t live;          /* lanes holding a thread that has not exited */
+    uint32_t left_early;    /* lanes that exited at a branch to the kernel's end
+                               (exec_BRA) where the PTX would have them wait at
+                               the join: still "elsewhere" for the divergence map */
     WarpState state;
     uint32_t barrier_id;    /* when WARP_AT_BARRIER */
     StackEntry *stack;

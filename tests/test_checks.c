@@ -3,14 +3,16 @@
  * the timing model: an off-by-one global read (memcheck), an unsynchronised
  * shared read (racecheck), a read of shared memory nobody wrote
  * (initcheck), a barrier in divergent code (synccheck), a spin-wait nobody
- * ends (hang), a lock one lane of a warp holds while the others spin
- * (hang under reconvergence stacks), an endless loop (instruction and cycle budgets), and PTX
- * contract violations a compiler bug would make (a divergent bra.uni, an
- * ldu whose lanes disagree).  Correct
- * kernels next to them — the barrier version, a producer/consumer spin
- * that does end, a lock taken by one lane per warp, and arrivals on an mbarrier — run clean with every check
- * on, and a block's read of its neighbour's output is judged in launch
- * order on any number of host threads. */
+ * ends (hang), a lock one lane of a warp holds while the others spin (a
+ * hang under reconvergence stacks), an endless loop (instruction and cycle
+ * budgets), and PTX contract violations a compiler bug would make (a
+ * divergent bra.uni, an ldu whose lanes disagree).  Correct kernels next
+ * to them — the barrier version, a producer/consumer spin that does end, a
+ * lock taken by one lane per warp, threads that return before a barrier,
+ * and arrivals on an mbarrier — run clean with every check on (and match
+ * their expected outputs where they have them), and a block's read of its
+ * neighbour's output is judged in launch order on any number of host
+ * threads. */
 #include <check.h>
 #include <glib.h>
 #include <string.h>
@@ -40,6 +42,7 @@ static const Planted planted[] = {
     {"spin_lock", 0, 0, 0, "hang: every unfinished warp of the block loops back", "thread (1,0,0) in block (0,0,0)",
      "lanes 0x00000001 of this warp wait on its reconvergence stack until the looping lanes 0xfffffffe"},
     {"lock_per_warp", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
+    {"early_return", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL}, /* and its output is right */
     {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL, NULL},
     {"synced", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
     {"producer_consumer", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
@@ -94,6 +97,7 @@ static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_goi
     guint failed = 0;
     gboolean ok = manifest_run(m, &opt, &report, &failed, &error);
     char *msg = NULL;
+    ck_assert_msg(!ok || failed == 0, "%s: %u buffer(s) differ from the expected", c->name, failed);
     if (!ok) {
         ck_assert_msg(error && error->code == WS_ERR_FAULT, "%s: not a fault: %s", c->name,
                       error ? error->message : "");
