@@ -83,6 +83,13 @@ static bool sreg_per_thread(uint32_t sreg)
     case SREG_DYNAMIC_SMEM_SIZE:
     case SREG_TOTAL_SMEM_SIZE:
     case SREG_ENVREG:
+    case SREG_CLUSTERID:
+    case SREG_NCLUSTERID:
+    case SREG_CLUSTER_CTAID:
+    case SREG_CLUSTER_NCTAID:
+    case SREG_CLUSTER_CTARANK:
+    case SREG_CLUSTER_NCTARANK:
+    case SREG_IS_EXPLICIT_CLUSTER:
         return false;
     default:
         return true;

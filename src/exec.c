@@ -140,6 +140,15 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
             return 0;
         return comp == 1 ? c->image->grid_workspace >> 32
                : comp == 2 ? (uint32_t)c->image->grid_workspace : 0;
+    case SREG_CLUSTERID:
+        return comp == 0 ? c->ctaid.x : comp == 1 ? c->ctaid.y : c->ctaid.z;
+    case SREG_NCLUSTERID:
+        return comp == 0 ? s->grid.x : comp == 1 ? s->grid.y : s->grid.z;
+    case SREG_CLUSTER_CTAID: return 0;
+    case SREG_CLUSTER_NCTAID: return 1;
+    case SREG_CLUSTER_CTARANK: return 0;
+    case SREG_CLUSTER_NCTARANK: return 1;
+    case SREG_IS_EXPLICIT_CLUSTER: return 0;
     case SREG_COUNT: break;
     }
     return 0;

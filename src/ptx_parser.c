@@ -945,7 +945,7 @@ static bool parse_sreg(Parser *p, const Token *t, Operand *o)
 static bool is_unmodelled_sreg(const Parser *p, const Token *t)
 {
     static const char *const prefixes[] = {
-        "%reserved_smem_offset", "%pm", "%cluster", "%nclusterid", "%clusterid", "%is_explicit_cluster",
+        "%reserved_smem_offset", "%pm",
         "%aggr_smem_size", "%current_graph_exec",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {
