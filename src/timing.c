@@ -3197,6 +3197,34 @@ static uint64_t launch_reach_bytes(const Model *md, uint64_t ctas)
     return global > UINT64_MAX - local ? UINT64_MAX : global + local;
 }
 
+/* A launch stopped by a fault or a deadlock at `end`: the warps and SMs
+ * still busy were active until then, so that the ratios over active
+ * cycles (achieved occupancy, IPC, warp states) cover what ran instead
+ * of only the warps that finished.  Their waits since their last issue
+ * are left unattributed: the warp states then add up to less than 100 %. */
+static void settle_unfinished(Model *md, uint64_t end)
+{
+    for (uint32_t i = 0; i < md->nsms; i++) {
+        Sm *sm = &md->sms[i];
+        if (!sm->resident_ctas)
+            continue;
+        uint64_t sm_end = end;
+        for (uint32_t k = 0; k < sm->nslots; k++) {
+            const WarpSlot *s = &sm->slots[k];
+            if (!s->w)
+                continue;
+            /* its states are counted up to stall_from, which the cycle that
+             * faulted may have passed */
+            uint64_t warp_end = MAX(end, s->stall_from);
+            sm_end = MAX(sm_end, warp_end);
+            if (warp_end > sm->start[k])
+                sm->ts->warp_active_cycles += warp_end - sm->start[k];
+        }
+        if (sm_end > sm->active_since)
+            sm->ts->sm_active_cycles += sm_end - sm->active_since;
+    }
+}
+
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error)
 {
@@ -3358,6 +3386,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     for (uint32_t i = 0; ok && i < md.nsms; i++)
         if (md.sms[i].resident_warps)
             ok = deadlock(&md, error);
+    if (!ok)
+        settle_unfinished(&md, end);
     /* a kernel ends once its atomics are done, reductions included (their
      * warps do not wait for them) */
     if (end)

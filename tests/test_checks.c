@@ -81,6 +81,24 @@ static bool names_marked_line(const char *msg, const char *name)
     return found;
 }
 
+/* The warp states of every timing launch add up to 100 % at most, a
+ * launch stopped by a fault or a hang included (its unfinished warps count
+ * as active until it stopped). */
+static void check_warp_states(json_t *report, const char *name)
+{
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(report, "launches"), i, l) {
+        const char *key;
+        json_t *v;
+        double sum = 0.0;
+        json_object_foreach(json_object_get(l, "metrics"), key, v)
+            if (g_str_has_prefix(key, "smsp__warp_issue_stalled_") && g_str_has_suffix(key, "_per_warp_active.pct"))
+                sum += json_number_value(v);
+        ck_assert_msg(sum <= 100.0 + 1e-6, "%s: launch %zu's warp states add up to %.1f %%", name, i, sum);
+    }
+}
+
 /* Runs case c, going past faults when keep_going; returns the error
  * message (NULL on success). */
 static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_going, uint32_t threads, bool lockstep)
@@ -104,6 +122,8 @@ static char *run_case_with(const Planted *c, const GpuConfig *cfg, bool keep_goi
         msg = g_strdup(error->message);
     }
     g_clear_error(&error);
+    if (report && cfg)
+        check_warp_states(report, c->name);
     if (report)
         json_decref(report);
     manifest_free(m);
