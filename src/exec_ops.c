@@ -1363,7 +1363,14 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     memcpy(&old, p, size);
     switch (IN->atom) {
     case ATOM_ADD:
-        if (t == PTX_TYPE_F32)
+        if (isa_type_class(t) == TC_HALF) { /* .noftz: each half rounded to nearest, nothing flushed */
+            r = 0;
+            for (unsigned k = 0; k < size / 2; k++) {
+                double v = (double)half_to_f32(t, (uint16_t)(old >> (16 * k))) +
+                           half_to_f32(t, (uint16_t)(b >> (16 * k)));
+                r |= (uint64_t)f64_to_half(t, v) << (16 * k);
+            }
+        } else if (t == PTX_TYPE_F32)
             r = fp_f32_bits(fp_ftz32(fp_ftz32(fp_f32_from_bits((uint32_t)old)) + fp_ftz32(fp_f32_from_bits((uint32_t)b))));
         else if (t == PTX_TYPE_F64)
             r = fp_f64_bits(fp_f64_from_bits(old) + fp_f64_from_bits(b));
@@ -1410,8 +1417,19 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     return old;
 }
 
+/* 16-bit float atomics exist for add alone (atom.add.noftz.f16 ...) */
+static bool half_atomic_ok(ExecCtx *x)
+{
+    if (isa_type_class(IN->type) != TC_HALF || IN->atom == ATOM_ADD || !x->exec)
+        return true;
+    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "%s.%s: 16-bit float atomics only add",
+                      isa_ops[IN->op].name, isa_types[IN->type].spelling);
+}
+
 static bool exec_ATOM(ExecCtx *x)
 {
+    if (!half_atomic_ok(x))
+        return false;
     const Operand *m = &IN->opd[1];
     unsigned size = isa_type_size(IN->type);
     bool changed = false;
@@ -1429,6 +1447,8 @@ static bool exec_ATOM(ExecCtx *x)
 
 static bool exec_RED(ExecCtx *x)
 {
+    if (!half_atomic_ok(x))
+        return false;
     const Operand *m = &IN->opd[0];
     unsigned size = isa_type_size(IN->type);
     bool changed = false;

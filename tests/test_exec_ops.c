@@ -2022,6 +2022,42 @@ START_TEST(test_atomics_global)
 }
 END_TEST
 
+/* 16-bit float atomics (atomicAdd on __half, __half2, __nv_bfloat16 and
+ * __nv_bfloat162 compile to these): each half rounded to nearest. 32 lanes
+ * each add 1.0 to a pair of halves holding (1, 0.5), 0.25 to a bf16, and
+ * 1.0 to a bf16x2 pair; lane 0 sees the initial values. */
+START_TEST(test_atomics_half)
+{
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b16 %h<8>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n.reg .pred %p<2>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+               "mov.b32 %r2, 0x3C003C00;\n"                              /* (1.0, 1.0) f16 */
+               "atom.global.add.noftz.f16x2 %r3, [%rd1], %r2;\n"
+               "mov.b16 %h1, 0x3E80;\n"                                   /* 0.25 bf16 */
+               "atom.global.add.noftz.bf16 %h2, [%rd1+4], %h1;\n"
+               "mov.b32 %r4, 0x3F803F80;\n"                              /* (1.0, 1.0) bf16 */
+               "red.global.add.noftz.bf16x2 [%rd1+8], %r4;\n"
+               "mov.b16 %h3, 0x3C00;\n"
+               "atom.global.add.noftz.f16 %h4, [%rd1+12], %h3;\n"
+               "setp.eq.u32 %p1, %r1, 0;\n"
+               "@%p1 st.global.u32 [%rd1+16], %r3;\n@%p1 st.global.u16 [%rd1+20], %h2;\n"
+               "ret;\n}\n";
+    uint32_t out[8] = {0};
+    out[0] = 0x38003C00; /* (1.0, 0.5) */
+    out[1] = 0x3F80;     /* 1.0 bf16 */
+    out[2] = 0;
+    out[3] = 0xFC00;     /* -inf f16: stays -inf */
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    EQ32(out[0], 0x50105020); /* (33.0, 32.5) */
+    EQ32(out[1], 0x4110);     /* 1 + 32 * 0.25 = 9.0 bf16 */
+    EQ32(out[2], 0x42004200); /* 32.0, 32.0 bf16 */
+    EQ32(out[3], 0xFC00);
+    EQ32(out[4], 0x38003C00); /* lane 0 went first: the initial pair */
+    EQ32(out[5] & 0xFFFF, 0x3F80);
+}
+END_TEST
+
 START_TEST(test_atomics_float_shared_red)
 {
     /* f32/f64 adds of exactly representable values: a deterministic sum */
@@ -3076,6 +3112,7 @@ static Suite *ops_suite(void)
     tcase_add_test(m, test_shared_local_const);
     tcase_add_test(m, test_atomics_global);
     tcase_add_test(m, test_atomics_float_shared_red);
+    tcase_add_test(m, test_atomics_half);
     tcase_add_test(m, test_device_malloc);
     tcase_add_test(m, test_device_malloc_exhaustion_and_reuse);
     tcase_add_test(m, test_device_free_faults);
