@@ -1302,6 +1302,13 @@ static bool decode_opcode(Parser *p, const Token *t, Insn *in)
             if (isa_mod_exists(c, clen))
                 return fail(p, t, WS_ERR_INPUT, "modifier '.%.*s' is not allowed for '%s' in '%.*s'",
                             (int)clen, c, info->name, (int)n, s);
+            /* right after an opcode of several parts (cp.async): most
+             * likely an instruction of its own (cp.async.bulk), not a typo */
+            if (c == s + oplen + 1 && strchr(info->name, '.'))
+                return fail(p, t, WS_ERR_UNSUPPORTED,
+                            "unsupported instruction '%.*s' in '%.*s' (the subset has '%s', which takes no "
+                            "'.%.*s'; docs/isa.md lists the subset)",
+                            (int)(oplen + 1 + clen), s, (int)n, s, info->name, (int)clen, c);
             return fail(p, t, WS_ERR_UNSUPPORTED, "unknown modifier '.%.*s' in '%.*s'", (int)clen, c, (int)n, s);
         }
         if (!apply_modifier(p, t, in, mi, &spaces))

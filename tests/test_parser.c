@@ -1332,10 +1332,15 @@ START_TEST(test_async_copy_and_newer_forms)
                 "but .global addresses are 64-bit (.address_size 64)");
     parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\nmbarrier.init.shared.b64 [%r1], %p1;\nret;\n}\n",
                 WS_ERR_INPUT, "t.ptx:7:33: error: undefined register '%p1'");
-    /* an unknown dotted form names the first unknown part */
+    /* an unknown part right after an opcode of several parts names the
+     * instruction it most likely is; a later one, the modifier */
     parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\ncp.async.bulk.shared::cluster.global [%r1], [%r2], 16;\nret;\n}\n",
+                WS_ERR_UNSUPPORTED, "t.ptx:7:1: error: unsupported instruction 'cp.async.bulk' in "
+                "'cp.async.bulk.shared::cluster.global' (the subset has 'cp.async', which takes no '.bulk'; "
+                "docs/isa.md lists the subset)");
+    parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\ncp.async.ca.shared.global.bulk [%r1], [%r2], 16;\nret;\n}\n",
                 WS_ERR_UNSUPPORTED, "t.ptx:7:1: error: unknown modifier '.bulk' in "
-                "'cp.async.bulk.shared::cluster.global'");
+                "'cp.async.ca.shared.global.bulk'");
 }
 END_TEST
 
