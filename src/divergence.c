@@ -90,6 +90,11 @@ static bool sreg_per_thread(uint32_t sreg)
     case SREG_CLUSTER_CTARANK:
     case SREG_CLUSTER_NCTARANK:
     case SREG_IS_EXPLICIT_CLUSTER:
+    case SREG_RESERVED_SMEM_BEGIN:
+    case SREG_RESERVED_SMEM_END:
+    case SREG_RESERVED_SMEM_CAP:
+    case SREG_RESERVED_SMEM_0:
+    case SREG_RESERVED_SMEM_1:
         return false;
     default:
         return true;

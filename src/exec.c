@@ -100,6 +100,16 @@ static uint8_t *discard(ExecCtx *x, uint32_t size)
 /* ------------------------------------------------------------------ */
 /* operands                                                             */
 
+static uint32_t reserved_smem_at(uint32_t user_shared)
+{
+    return (user_shared + 127u) & ~127u;
+}
+
+uint32_t cta_shared_bytes(const Module *m, uint32_t shared)
+{
+    return m->reads_reserved_smem ? reserved_smem_at(shared) + RESERVED_SMEM_BYTES : shared;
+}
+
 static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
 {
     const Cta *c = x->cta;
@@ -134,7 +144,7 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
     case SREG_LANEMASK_GE: return (uint32_t)~width_mask(lane);
     case SREG_LANEMASK_GT: return (uint32_t)~width_mask(lane + 1);
     case SREG_DYNAMIC_SMEM_SIZE: return s->dynamic_shared_bytes;
-    case SREG_TOTAL_SMEM_SIZE: return c->shared_size;
+    case SREG_TOTAL_SMEM_SIZE: return c->user_shared;
     case SREG_ENVREG: /* the driver's grid workspace of a cooperative launch (launch.h) */
         if (!s->cooperative)
             return 0;
@@ -149,6 +159,11 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
     case SREG_CLUSTER_CTARANK: return 0;
     case SREG_CLUSTER_NCTARANK: return 1;
     case SREG_IS_EXPLICIT_CLUSTER: return 0;
+    case SREG_RESERVED_SMEM_BEGIN:
+    case SREG_RESERVED_SMEM_0:
+    case SREG_RESERVED_SMEM_1: return reserved_smem_at(c->user_shared);
+    case SREG_RESERVED_SMEM_END: return reserved_smem_at(c->user_shared) + 288;
+    case SREG_RESERVED_SMEM_CAP: return RESERVED_SMEM_BYTES;
     case SREG_COUNT: break;
     }
     return 0;
@@ -1314,6 +1329,8 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
     cta->stats = stats;
     cta->ctaid = ctaid;
     cta->shared_offset = shared_offset;
+    cta->user_shared = shared_size;
+    shared_size = cta_shared_bytes(m, shared_size);
     cta->shared_size = shared_size;
     if (shared && shared_cap >= MAX(shared_size, 1u)) {
         memset(shared, 0, shared_size);

@@ -127,7 +127,8 @@ struct Cta {
     uint32_t nthreads;
     uint32_t smid;
     uint8_t *shared;        /* shared_size bytes */
-    uint32_t shared_size;
+    uint32_t shared_size;   /* the launch's shared memory, then the reserved region if any */
+    uint32_t user_shared;   /* the launch's: static and dynamic (%total_smem_size) */
     const uint64_t *shared_offset; /* per variable: offset in shared memory (launch layout) */
     uint32_t nwarps, done_warps;
     Warp *warps;            /* warps_cap allocated, nwarps in use */
@@ -172,6 +173,14 @@ bool cta_init(Cta *cta, const Module *m, ModuleImage *img, const LaunchSpec *spe
               LaunchStats *stats, GError **error);
 /* Free everything; leaves *cta zeroed. */
 void cta_release(Cta *cta);
+
+/* The bytes of shared memory a CTA of module m holds for `shared` bytes
+ * of the launch's: those, then the 1 KiB reserved region when the module
+ * reads %reserved_smem_offset_* (at align_up(shared, 128)).  The
+ * occupancy counts the launch's bytes and the config's per-block
+ * reservation, as the hardware does. */
+#define RESERVED_SMEM_BYTES 1024u
+uint32_t cta_shared_bytes(const Module *m, uint32_t shared);
 
 /* The bytes cta_lend() needs for nwarps warps running kernel k and
  * `shared` bytes of shared memory; without their kernel registers when

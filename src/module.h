@@ -163,6 +163,8 @@ typedef struct {
     GArray *vars;         /* Variable: every variable of every scope */
     GPtrArray *files;     /* .file table: index -> name (may hold NULLs) */
     bool nounroll;        /* a module-level .pragma "nounroll": ptxas unrolls no loop of it */
+    bool reads_reserved_smem; /* some function reads %reserved_smem_offset_*: its CTAs
+                                 get the reserved region (cta_shared_bytes) */
 } Module;
 
 Module *module_new(const char *path);

@@ -928,6 +928,8 @@ static bool parse_sreg(Parser *p, const Token *t, Operand *o)
     PtxSreg id;
     if (!isa_find_sreg(s, base, &id) || id == SREG_ENVREG)
         return false;
+    if (id >= SREG_RESERVED_SMEM_BEGIN && id <= SREG_RESERVED_SMEM_1)
+        p->m->reads_reserved_smem = true;
     if (isa_sregs[id].vector) {
         if (!dot || n - base != 2 || strchr("xyz", dot[1]) == NULL || dot[1] == '\0')
             return false;
@@ -945,7 +947,7 @@ static bool parse_sreg(Parser *p, const Token *t, Operand *o)
 static bool is_unmodelled_sreg(const Parser *p, const Token *t)
 {
     static const char *const prefixes[] = {
-        "%reserved_smem_offset", "%pm",
+        "%pm",
         "%aggr_smem_size", "%current_graph_exec",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {

@@ -1414,7 +1414,7 @@ static void sm_layout(const Model *md, Sm *sm, Carve *c)
     const Function *k = module_func(md->m, md->spec.kernel);
     uint32_t wpb = md->ts->occ.warps_per_block;
     for (uint32_t i = 0; i < sm->nctas; i++) {
-        void *store = carve(c, cta_lend_bytes(k, wpb, md->pool_regs, md->shared_size));
+        void *store = carve(c, cta_lend_bytes(k, wpb, md->pool_regs, cta_shared_bytes(md->m, md->shared_size)));
         if (store) /* not touched yet: whoever dispatches there does (dispatch_sms) */
             sm->ctas[i].store = store;
     }
@@ -1491,7 +1491,8 @@ static bool dispatch_cta_as(Model *md, Sm *sm, CtaSlot *cs, uint64_t t, uint64_t
     uint32_t ci = (uint32_t)(cs - sm->ctas);
     uint32_t wpb = md->ts->occ.warps_per_block;
     if (cs->store) {
-        cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store, md->pool_regs, md->shared_size);
+        cta_lend(&cs->cta, module_func(md->m, md->spec.kernel), wpb, cs->store, md->pool_regs,
+                 cta_shared_bytes(md->m, md->shared_size));
         cs->store = NULL;
     }
     Dim3 id = launch_cta_id(&md->spec, lin);

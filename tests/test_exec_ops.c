@@ -2058,6 +2058,44 @@ START_TEST(test_atomics_half)
 }
 END_TEST
 
+/* The reserved shared memory cooperative groups use for tiles wider than
+ * a warp: after the CTA's own 100 bytes, at 128, 1 KiB of it, usable by
+ * every warp (here: each warp ors its bit into the word at offset_1, as
+ * tiled_partition<64>'s barrier does); %total_smem_size stays the CTA's. */
+START_TEST(test_reserved_smem)
+{
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n.reg .pred %p<2>;\n"
+               ".shared .align 4 .b8 own[100];\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+               "mov.u32 %r2, %reserved_smem_offset_1;\n"
+               "setp.eq.u32 %p1, %r1, 0;\n"
+               "@%p1 st.shared.u32 [%r2], 0;\n"
+               "bar.sync 0;\n"
+               "shr.u32 %r3, %r1, 5;\nmov.u32 %r4, 1;\nshl.b32 %r4, %r4, %r3;\n"
+               "cvt.u64.u32 %rd2, %r2;\ncvta.shared.u64 %rd3, %rd2;\n"
+               "red.or.b32 [%rd3], %r4;\n"                      /* generic address into the region */
+               "bar.sync 0;\n"
+               "ld.shared.u32 %r5, [%r2+1020];\n"               /* its last word is there too */
+               "ld.shared.u32 %r6, [%r2];\n"
+               "mov.u32 %r7, %reserved_smem_offset_begin;\nmov.u32 %r8, %reserved_smem_offset_cap;\n"
+               "mov.u32 %r9, %total_smem_size;\n"
+               "@%p1 st.global.u32 [%rd1], %r6;\n@%p1 st.global.u32 [%rd1+4], %r7;\n"
+               "@%p1 st.global.u32 [%rd1+8], %r8;\n@%p1 st.global.u32 [%rd1+12], %r9;\n"
+               "@%p1 st.global.u32 [%rd1+16], %r2;\n@%p1 st.global.u32 [%rd1+20], %r5;\n"
+               "ret;\n}\n";
+    uint32_t out[8] = {0};
+    run_kernel(ptx, 2, 128, out, sizeof out, NULL, 0);
+    EQ32(out[0], 0xF);   /* the four warps' bits */
+    EQ32(out[1], 128);   /* after the CTA's 100 bytes, aligned */
+    EQ32(out[2], 1024);
+    EQ32(out[3], 100);
+    EQ32(out[4], 128);
+    EQ32(out[5], 0);     /* zeroed with the CTA's shared memory */
+}
+END_TEST
+
 START_TEST(test_atomics_float_shared_red)
 {
     /* f32/f64 adds of exactly representable values: a deterministic sum */
@@ -3113,6 +3151,7 @@ static Suite *ops_suite(void)
     tcase_add_test(m, test_atomics_global);
     tcase_add_test(m, test_atomics_float_shared_red);
     tcase_add_test(m, test_atomics_half);
+    tcase_add_test(m, test_reserved_smem);
     tcase_add_test(m, test_device_malloc);
     tcase_add_test(m, test_device_malloc_exhaustion_and_reuse);
     tcase_add_test(m, test_device_free_faults);

@@ -95,7 +95,7 @@ cases = [
  ("ret_missing_semicolon", HDR + ".entry k()\n{\n\tret\n^^}\n", "expected ';' but found '}'", "input"),
  ("texref", HDR + ".global ^^.texref tex0;\n", "'.texref' variables are not supported", "unsupported"),
  ("redeclared_function_mismatch", HDR + ".func (.param .b32 r) h(.param .b32 a);\n.func ^^h(.param .b32 a);\n", "'h' does not match its earlier declaration", "input"),
- ("unmodelled_special_register", kern("\tmov.u32 %r1, ^^%reserved_smem_offset_1;\n"), "special register '%reserved_smem_offset_1' is not supported", "unsupported"),
+ ("unmodelled_special_register", kern("\tmov.u32 %r1, ^^%pm0;\n"), "special register '%pm0' is not supported", "unsupported"),
  ("vector_nonzero_immediate", kern("\t.reg .b16 %h1;\n\tmov.b32 %r1, {^^1, %h1};\n"), "non-zero immediate inside a vector operand", "unsupported"),
 ]
 
