@@ -1417,27 +1417,46 @@ static uint64_t atomic_apply(const ExecCtx *x, uint8_t *p, uint64_t b, uint64_t 
     return old;
 }
 
-/* 16-bit float atomics exist for add alone (atom.add.noftz.f16 ...) */
-static bool half_atomic_ok(ExecCtx *x)
+/* 16-bit float atomics and vector ones (atom.add.v4.f32) exist for add
+ * alone */
+static bool atomic_form_ok(ExecCtx *x)
 {
-    if (isa_type_class(IN->type) != TC_HALF || IN->atom == ATOM_ADD || !x->exec)
+    bool vector = IN->vec > 1;
+    if ((isa_type_class(IN->type) != TC_HALF && !vector) || IN->atom == ATOM_ADD || !x->exec)
         return true;
-    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "%s.%s: 16-bit float atomics only add",
-                      isa_ops[IN->op].name, isa_types[IN->type].spelling);
+    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "%s.v%u.%s: %s atomics only add",
+                      isa_ops[IN->op].name, IN->vec, isa_types[IN->type].spelling,
+                      vector ? "vector" : "16-bit float");
+}
+
+/* Element k of a source operand that may be a vector ({a, b, ...}). */
+static uint64_t vec_src(ExecCtx *x, const Operand *o, uint32_t i, uint32_t k, uint32_t lane)
+{
+    if (o->kind != OPD_VEC)
+        return SRC(i, lane);
+    return o->vec_regs[k] != NO_INDEX ? *reg_slot(x, o->vec_regs[k], lane) : 0;
 }
 
 static bool exec_ATOM(ExecCtx *x)
 {
-    if (!half_atomic_ok(x))
+    if (!atomic_form_ok(x))
         return false;
-    const Operand *m = &IN->opd[1];
-    unsigned size = isa_type_size(IN->type);
+    const Operand *m = &IN->opd[1], *d = &IN->opd[0];
+    unsigned size = isa_type_size(IN->type), n = IN->vec > 1 ? IN->vec : 1;
     bool changed = false;
     FOR_LANES(x->exec, l) { /* lanes in order: a deterministic serialisation */
         uint64_t addr = opd_address(x, m, l);
-        uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
+        uint8_t *p = mem_access(x, IN->space, m, addr, size * n, l, true);
         if (!p)
             return false;
+        if (n > 1) { /* one access, element by element */
+            for (unsigned k = 0; k < n; k++) {
+                uint64_t old = atomic_apply(x, p + k * size, vec_src(x, &IN->opd[2], 2, k, l), 0, &changed);
+                if (d->kind == OPD_VEC && d->vec_regs[k] != NO_INDEX)
+                    *reg_slot(x, d->vec_regs[k], l) = old & width_mask(size * 8);
+            }
+            continue;
+        }
         uint64_t old = atomic_apply(x, p, SRC(2, l), IN->nopd > 3 ? SRC(3, l) : 0, &changed);
         reg_write(x, DST(0), l, tsigned(IN->type) ? (uint64_t)fp_sext(old, size * 8) : old, size);
     }
@@ -1447,17 +1466,18 @@ static bool exec_ATOM(ExecCtx *x)
 
 static bool exec_RED(ExecCtx *x)
 {
-    if (!half_atomic_ok(x))
+    if (!atomic_form_ok(x))
         return false;
     const Operand *m = &IN->opd[0];
-    unsigned size = isa_type_size(IN->type);
+    unsigned size = isa_type_size(IN->type), n = IN->vec > 1 ? IN->vec : 1;
     bool changed = false;
     FOR_LANES(x->exec, l) {
         uint64_t addr = opd_address(x, m, l);
-        uint8_t *p = mem_access(x, IN->space, m, addr, size, l, true);
+        uint8_t *p = mem_access(x, IN->space, m, addr, size * n, l, true);
         if (!p)
             return false;
-        atomic_apply(x, p, SRC(1, l), 0, &changed);
+        for (unsigned k = 0; k < n; k++)
+            atomic_apply(x, p + k * size, vec_src(x, &IN->opd[1], 1, k, l), 0, &changed);
     }
     x->wrote_nothing = !changed;
     return true;

@@ -1119,8 +1119,8 @@ static bool parse_operand(Parser *p, Insn *in, unsigned i, char k, const char *o
         return true;
     }
     if (is_punct(t, '{')) {
-        bool ok_vec = k == 'd' ? (op == OP_MOV || op == OP_LD || op == OP_LDU)
-                               : (op == OP_MOV || op == OP_ST);
+        bool ok_vec = k == 'd' ? (op == OP_MOV || op == OP_LD || op == OP_LDU || op == OP_ATOM)
+                               : (op == OP_MOV || op == OP_ST || op == OP_ATOM || op == OP_RED);
         if (!ok_vec)
             return fail(p, t, WS_ERR_INPUT, "operand %u of '%s' must be %s", i + 1, opname, kind_word(k));
         return parse_vector(p, o, k == 'd');
@@ -1796,6 +1796,15 @@ static bool parse_instruction_here(Parser *p)
             if (have != in.vec)
                 ok = fail(p, ot, WS_ERR_INPUT, "'%s' moves %u element%s but its operand has %u", opname, in.vec,
                           in.vec == 1 ? "" : "s", have);
+        }
+        /* a vector atomic's value and result are vectors of its width */
+        for (unsigned i = 0; ok && (in.op == OP_ATOM || in.op == OP_RED) && i < n; i++) {
+            if (in.opd[i].kind == OPD_ADDR || (in.op == OP_ATOM && i == 0 && in.vec == 1))
+                continue;
+            unsigned have = in.opd[i].kind == OPD_VEC ? in.opd[i].vec_count : 1;
+            if (have != in.vec)
+                ok = fail(p, ot, WS_ERR_INPUT, "'%s' works on %u element%s but operand %u has %u", opname, in.vec,
+                          in.vec == 1 ? "" : "s", i + 1, have);
         }
         if (ok)
             ok = check_operand_types(p, &in, opd_tok, opname);

@@ -2096,6 +2096,28 @@ START_TEST(test_reserved_smem)
 }
 END_TEST
 
+/* Vector atomics (atomicAdd on float2 and float4, sm_90): one access,
+ * each element added; lane 0 sees the initial vector. */
+START_TEST(test_atomics_vector)
+{
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n.reg .f32 %f<20>;\n.reg .pred %p<2>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+               "mov.f32 %f1, 0f3F800000;\nmov.f32 %f2, 0f40000000;\nmov.f32 %f3, 0f3F000000;\nmov.f32 %f4, 0fBF800000;\n"
+               "atom.global.add.v4.f32 {%f5, %f6, %f7, %f8}, [%rd1], {%f1, %f2, %f3, %f4};\n"
+               "red.global.add.v2.f32 [%rd1+16], {%f2, %f3};\n"
+               "setp.eq.u32 %p1, %r1, 0;\n"
+               "@%p1 st.global.v4.f32 [%rd1+32], {%f5, %f6, %f7, %f8};\n"
+               "ret;\n}\n";
+    float out[12] = {10, 20, 30, 40, 1, 2, 0, 0, 0, 0, 0, 0};
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    const float want[12] = {42, 84, 46, 8, 65, 18, 0, 0, 10, 20, 30, 40};
+    for (int i = 0; i < 12; i++)
+        ck_assert_msg(out[i] == want[i], "element %d: %g, expected %g", i, out[i], want[i]);
+}
+END_TEST
+
 START_TEST(test_atomics_float_shared_red)
 {
     /* f32/f64 adds of exactly representable values: a deterministic sum */
@@ -3152,6 +3174,7 @@ static Suite *ops_suite(void)
     tcase_add_test(m, test_atomics_float_shared_red);
     tcase_add_test(m, test_atomics_half);
     tcase_add_test(m, test_reserved_smem);
+    tcase_add_test(m, test_atomics_vector);
     tcase_add_test(m, test_device_malloc);
     tcase_add_test(m, test_device_malloc_exhaustion_and_reuse);
     tcase_add_test(m, test_device_free_faults);

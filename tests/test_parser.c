@@ -1338,6 +1338,10 @@ START_TEST(test_async_copy_and_newer_forms)
                 WS_ERR_UNSUPPORTED, "t.ptx:7:1: error: unsupported instruction 'cp.async.bulk' in "
                 "'cp.async.bulk.shared::cluster.global' (the subset has 'cp.async', which takes no '.bulk'; "
                 "docs/isa.md lists the subset)");
+    /* a vector atomic's value has its width */
+    parse_fails(KHEAD ".entry k()\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n"
+                "red.global.add.v4.f32 [%rd1], {%f1, %f2};\nret;\n}\n",
+                WS_ERR_INPUT, "t.ptx:8:1: error: 'red.global.add.v4.f32' works on 4 elements but operand 2 has 2");
     parse_fails(KHEAD ".entry k()\n{\n.reg .b32 %r<4>;\ncp.async.ca.shared.global.bulk [%r1], [%r2], 16;\nret;\n}\n",
                 WS_ERR_UNSUPPORTED, "t.ptx:7:1: error: unknown modifier '.bulk' in "
                 "'cp.async.ca.shared.global.bulk'");
