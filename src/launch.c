@@ -414,6 +414,14 @@ static bool check_spec(const Module *m, const LaunchSpec *spec, uint32_t shared_
                     m->path, k->name);
         return false;
     }
+    if (k->cluster_line) {
+        /* its CTAs would read the cluster registers of clusters of one */
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                    "%s:%u: error: kernel '%s' declares thread-block clusters (.reqnctapercluster or "
+                    ".explicitcluster), which are not supported",
+                    m->path, k->cluster_line, k->name);
+        return false;
+    }
     const Dim3 b = spec->block, gr = spec->grid;
     if (!b.x || !b.y || !b.z || !gr.x || !gr.y || !gr.z) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,

@@ -140,6 +140,8 @@ typedef struct {
     bool body_params;     /* the body declares .param variables (call argument blocks) */
     uint64_t frame_local_bytes; /* per-thread .local frame of this function */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    uint32_t cluster_line;    /* line of a .reqnctapercluster of more than one CTA or an
+                                 .explicitcluster (launches refuse it), 0: none */
     bool nounroll;        /* .pragma "nounroll" before its body: ptxas unrolls none of its loops */
     struct Cfg *cfg;      /* owned; NULL until cfg_build */
     bool scheduled;       /* insns are in issue order (schedule.h; cfg_build) */

@@ -2160,11 +2160,15 @@ static bool parse_perf_directives(Parser *p, Function *f)
             }
             if (dims)
                 memcpy(dims, vals, sizeof vals);
+            else if (is_dir(p, t, ".reqnctapercluster") && (uint64_t)vals[0] * vals[1] * vals[2] > 1)
+                f->cluster_line = t->line;
             else if (is_dir(p, t, ".minnctapersm"))
                 f->minnctapersm = vals[0];
             else if (is_dir(p, t, ".maxnreg"))
                 f->maxnreg = vals[0];
         } else if (is_dir(p, t, ".noreturn") || is_dir(p, t, ".explicitcluster")) {
+            if (is_dir(p, t, ".explicitcluster"))
+                f->cluster_line = t->line;
             next(p);
         } else if (is_dir(p, t, ".pragma")) {
             if (!parse_pragma(p, &f->nounroll))

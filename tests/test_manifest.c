@@ -740,6 +740,27 @@ START_TEST(bad_runs)
 }
 END_TEST
 
+/* A kernel of thread-block clusters is refused at launch, as unsupported,
+ * naming its line: run anyway, its CTAs would read the cluster registers
+ * of clusters of one CTA. */
+START_TEST(cluster_kernel_refused)
+{
+    Manifest *m = load_ok("tests/manifests/unsupported/cluster.json");
+    GError *e = NULL;
+    json_t *report = NULL;
+    guint failed = 0;
+    RunOptions opt = {.functional = true};
+    ck_assert(!manifest_run(m, &opt, &report, &failed, &e));
+    ck_assert(e && e->domain == WARPSIM_ERROR && e->code == WS_ERR_UNSUPPORTED);
+    ck_assert_msg(g_str_has_suffix(e->message, "cluster.ptx:9: error: kernel 'pairs' declares thread-block clusters "
+                                               "(.reqnctapercluster or .explicitcluster), which are not supported"),
+                  "%s", e->message);
+    g_clear_error(&e);
+    json_decref(report);
+    manifest_free(m);
+}
+END_TEST
+
 START_TEST(summary_mentions_the_numbers)
 {
     Manifest *m = load_ok("tests/manifests/e2e/scale.json");
@@ -1049,6 +1070,7 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, e2e_failed_check);
     tcase_add_test(e2e, e2e_fault_still_dumps);
     tcase_add_test(e2e, bad_runs);
+    tcase_add_test(e2e, cluster_kernel_refused);
     tcase_add_test(e2e, summary_mentions_the_numbers);
     tcase_add_test(e2e, which_launches_run_in_parallel);
     suite_add_tcase(s, e2e);
