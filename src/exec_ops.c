@@ -86,22 +86,37 @@ static inline bool is_pair(PtxType t) { return t == PTX_TYPE_F16X2 || t == PTX_T
 
 typedef double (*HalfOp)(double a, double b, double c);
 
+/* An f16 subnormal (.ftz) as the zero of its sign. */
+static inline uint16_t h_flush(uint16_t h)
+{
+    return (h & 0x7C00u) == 0 ? (uint16_t)(h & 0x8000u) : h;
+}
+
+/* What the H200 gives (op_sweep.py's f16x2 and bf16x2 forms, 2026-11-25):
+ * every NaN result is 0x7FFF, whatever the operands' signs and payloads
+ * (abs and neg of a NaN included); .ftz flushes f16 subnormal operands
+ * and results to the zero of their sign; .relu makes -0 +0 too. */
 static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
 {
     PtxType t = IN->type;
     unsigned n = is_pair(t) ? 2 : 1;
+    bool ftz = (IN->flags & FL_FTZ) && (t == PTX_TYPE_F16 || t == PTX_TYPE_F16X2);
     FOR_LANES(x->exec, l) {
         uint64_t a = SRC(1, l), b = nsrc > 1 ? SRC(2, l) : 0, c = nsrc > 2 ? SRC(3, l) : 0, r = 0;
         for (unsigned k = 0; k < n; k++) {
-            double fa = half_to_f32(t, (uint16_t)(a >> (16 * k)));
-            double fb = half_to_f32(t, (uint16_t)(b >> (16 * k)));
-            double fc = half_to_f32(t, (uint16_t)(c >> (16 * k)));
-            double v = f(fa, fb, fc);
+            uint16_t ha = (uint16_t)(a >> (16 * k)), hb = (uint16_t)(b >> (16 * k)), hc = (uint16_t)(c >> (16 * k));
+            if (ftz) {
+                ha = h_flush(ha);
+                hb = h_flush(hb);
+                hc = h_flush(hc);
+            }
+            double v = f(half_to_f32(t, ha), half_to_f32(t, hb), half_to_f32(t, hc));
             if (IN->flags & FL_SAT)
                 v = fp_sat64(v);
-            if ((IN->flags & FL_RELU) && v < 0) /* a NaN stays NaN */
+            if ((IN->flags & FL_RELU) && (v < 0 || v == 0)) /* -0 too; a NaN stays NaN */
                 v = 0;
-            r |= (uint64_t)f64_to_half(t, v) << (16 * k);
+            uint16_t h = isnan(v) ? 0x7FFF : f64_to_half(t, v);
+            r |= (uint64_t)(ftz ? h_flush(h) : h) << (16 * k);
         }
         reg_write(x, DST(0), l, r, n * 2);
     }
@@ -1128,8 +1143,9 @@ static uint64_t half_satfinite(const ExecCtx *x, PtxType t, uint64_t h)
         return (h & 0x8000) | (uint16_t)(inf - 1);
     return h;
 }
-/* .relu before a conversion to a 16-bit float: negative values become +0 */
-static inline double relu(const ExecCtx *x, double v) { return (IN->flags & FL_RELU) && v < 0 ? 0 : v; }
+/* .relu before a conversion to a 16-bit float: negative values and -0
+ * become +0 (the H200) */
+static inline double relu(const ExecCtx *x, double v) { return (IN->flags & FL_RELU) && v <= 0 ? 0 : v; }
 
 static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
 {
@@ -1167,6 +1183,16 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         if (dt == PTX_TYPE_BF16)
             return sgn ? fp_i64_to_bf16(sv, rnd) : fp_u64_to_bf16(uv, rnd);
         return sgn ? fp_i64_to_f16(sv, rnd) : fp_u64_to_f16(uv, rnd);
+    }
+    /* a 16-bit float's NaN, widened: bf16 to f32 is a shift, payload and
+     * all; f16 to f64 keeps the payload too, quieted (the H200; f16 to f32
+     * gives the canonical NaN, fp_f16_to_f32) */
+    if (sc == TC_HALF && (IN->flags & FL_FTZ) == 0) {
+        uint16_t h = (uint16_t)v;
+        if (st == PTX_TYPE_BF16 && dt == PTX_TYPE_F32 && (h & 0x7F80u) == 0x7F80u && (h & 0x7Fu))
+            return (uint64_t)h << 16;
+        if (st == PTX_TYPE_F16 && dt == PTX_TYPE_F64 && (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+            return (uint64_t)(h & 0x8000u) << 48 | UINT64_C(0x7FF8000000000000) | (uint64_t)(h & 0x3FFu) << 42;
     }
     /* float source, as a double (exact for every source type) */
     double s;

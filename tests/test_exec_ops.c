@@ -187,6 +187,38 @@ END_TEST
  * a + ~b + 1, so a subtraction that borrowed leaves 0.  Expected values
  * are what an H200 gave for the same sequences (inline PTX, 2026-11-25);
  * nvcc's 128-bit division reads sub.cc's flag with addc. */
+/* 16-bit floats as the H200 computes them (tools/gpu-check/op_sweep.py,
+ * 2026-11-25): a NaN result is 0x7FFF whatever made it; .ftz flushes f16
+ * subnormal operands to the zero of their sign; .relu makes -0 +0; bf16
+ * to f32 keeps a NaN's bits, f16 to f64 its payload (quieted). */
+START_TEST(test_half_h200_rules)
+{
+    const char *body = "add.rn.f16x2 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                       "neg.f16x2 %r11, %r3;\nst.global.u32 [%rd1+8], %r11;\n"
+                       "mov.b32 %r16, 0x3C003C00;\nmul.rn.ftz.f16x2 %r12, %r4, %r16;\nst.global.u32 [%rd1+16], %r12;\n"
+                       "sub.rn.ftz.f16x2 %r13, 0, %r4;\nst.global.u32 [%rd1+24], %r13;\n"
+                       "mov.b32 %r14, 0xC000C000;\n"
+                       "fma.rn.relu.f16x2 %r15, %r14, 0, 0x80008000;\nst.global.u32 [%rd1+32], %r15;\n"
+                       "cvt.u16.u32 %h5, %r3;\ncvt.f64.f16 %rd10, %h5;\nst.global.u64 [%rd1+40], %rd10;\n"
+                       "mov.b16 %h6, 0x7F81;\ncvt.f32.bf16 %f10, %h6;\nst.global.f32 [%rd1+48], %f10;\n";
+    /* (inf, -inf) + (-inf, inf); NaNs (0x7E00, 0x7C01); subnormals (1, 0x83FF) */
+    Words o = run_ops(body, 0xFC007C00u, 0x7C00FC00u, 0x7E007C01u, 0x83FF0001u);
+    EQ32(o.w[0], 0x7FFF7FFF);
+    EQ32(o.w[1], 0x7FFF7FFF);
+    EQ32(o.w[2], 0x80000000); /* times 1: flushed to the zero of its sign */
+    EQ32(o.w[3], 0x00000000); /* 0 - (+0), 0 - (-0) */
+    EQ32(o.w[4], 0x00000000); /* -2 * 0 + -0 = -0, made +0 */
+    EQ64(o.w[5], 0x7FF8040000000000ull);
+    EQ32(o.w[6], 0x7F810000);
+    /* bf16 NaNs and an invalid product */
+    o = run_ops("add.rn.bf16x2 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                "mul.rn.bf16x2 %r11, %r3, %r4;\nst.global.u32 [%rd1+8], %r11;\n",
+                0x7F817FC0u, 0x3F803F80u, 0x7F803F80u, 0x00004000u);
+    EQ32(o.w[0], 0x7FFF7FFF);
+    EQ32(o.w[1], 0x7FFF4000);
+}
+END_TEST
+
 START_TEST(test_carry_flag_mixed)
 {
     const char *body = "sub.cc.u32 %r10, %r1, %r2;\naddc.u32 %r11, 0, 0;\nst.global.u32 [%rd1], %r11;\n"
@@ -3117,6 +3149,7 @@ static Suite *ops_suite(void)
     tcase_add_test(i, test_shared_address_wraps_in_32_bits);
     tcase_add_test(i, test_carry_chains);
     tcase_add_test(i, test_carry_flag_mixed);
+    tcase_add_test(i, test_half_h200_rules);
     tcase_add_test(i, test_mul_all_types);
     tcase_add_test(i, test_mad_variants);
     tcase_add_test(i, test_mul24_mad24_sad);
