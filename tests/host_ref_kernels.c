@@ -1591,6 +1591,183 @@ static bool model_conv1d(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* traces/polybench: PolyBench/GPU-style kernels, one thread per output
+ * element.  Every dot product is a chain of fma.rn in index order from
+ * 0.0f (or from the old value, for mvt), as nvcc compiles the loops; an
+ * epilogue alpha * s + beta * t is fma(s, alpha, beta * t). */
+
+/* n x n size argument i, checked; also n * n must fit in an int index. */
+static bool pb_size(const HostLaunch *l, unsigned i, int64_t *n, GError **error)
+{
+    if (!int_arg(l, i, n, error) || !nonneg(l, *n, error))
+        return false;
+    if (*n > 46340) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: size %lld too large",
+                    l->kernel, (long long)*n);
+        return false;
+    }
+    return true;
+}
+
+static bool model_pb_gemm(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float alpha, beta;
+    if (!need_args(l, 6, error) || !pb_size(l, 0, &n, error) || !f32_arg(l, 1, &alpha, error) ||
+        !f32_arg(l, 2, &beta, error))
+        return false;
+    size_t nn = (size_t)n, rows = MIN(nn, threads_y(l)), cols = MIN(nn, threads_x(l));
+    const float *a = buf_arg(l, 3, HT_F32, nn * nn, error);
+    const float *b = a ? buf_arg(l, 4, HT_F32, nn * nn, error) : NULL;
+    float *c = b ? buf_arg(l, 5, HT_F32, nn * nn, error) : NULL;
+    if (!c)
+        return false;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++) {
+            float acc = 0.f;
+            for (size_t k = 0; k < nn; k++)
+                acc = fmaf(a[i * nn + k], b[k * nn + j], acc);
+            c[i * nn + j] = fmaf(acc, alpha, beta * c[i * nn + j]);
+        }
+    return true;
+}
+
+/* out[t] = init + sum_k a[row t, k] * v[k] (by_rows) or a[k, column t] *
+ * v[k] (by columns), for the threads t < n; init is out[t] when
+ * accumulate, else 0.  atax1/atax2, bicgS/bicgQ, mvt1/mvt2. */
+static bool pb_matvec(const HostLaunch *l, bool by_rows, bool accumulate, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !pb_size(l, 0, &n, error))
+        return false;
+    size_t nn = (size_t)n, m = MIN(nn, threads_x(l));
+    const float *a = buf_arg(l, 1, HT_F32, nn * nn, error);
+    const float *v = a ? buf_arg(l, 2, HT_F32, nn, error) : NULL;
+    float *out = v ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t t = 0; t < m; t++) {
+        float acc = accumulate ? out[t] : 0.f;
+        for (size_t k = 0; k < nn; k++)
+            acc = fmaf(by_rows ? a[t * nn + k] : a[k * nn + t], v[k], acc);
+        out[t] = acc;
+    }
+    return true;
+}
+
+static bool model_pb_rows(const HostLaunch *l, GError **error) { return pb_matvec(l, true, false, error); }
+static bool model_pb_cols(const HostLaunch *l, GError **error) { return pb_matvec(l, false, false, error); }
+static bool model_pb_rows_acc(const HostLaunch *l, GError **error) { return pb_matvec(l, true, true, error); }
+static bool model_pb_cols_acc(const HostLaunch *l, GError **error) { return pb_matvec(l, false, true, error); }
+
+static bool model_pb_gesummv(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float alpha, beta;
+    if (!need_args(l, 8, error) || !pb_size(l, 0, &n, error) || !f32_arg(l, 1, &alpha, error) ||
+        !f32_arg(l, 2, &beta, error))
+        return false;
+    size_t nn = (size_t)n, m = MIN(nn, threads_x(l));
+    const float *a = buf_arg(l, 3, HT_F32, nn * nn, error);
+    const float *b = a ? buf_arg(l, 4, HT_F32, nn * nn, error) : NULL;
+    const float *x = b ? buf_arg(l, 5, HT_F32, nn, error) : NULL;
+    float *tmp = x ? buf_arg(l, 6, HT_F32, m, error) : NULL;
+    float *y = tmp ? buf_arg(l, 7, HT_F32, m, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        float sa = 0.f, sb = 0.f;
+        for (size_t j = 0; j < nn; j++) {
+            sa = fmaf(a[i * nn + j], x[j], sa);
+            sb = fmaf(b[i * nn + j], x[j], sb);
+        }
+        tmp[i] = sa;
+        y[i] = fmaf(sa, alpha, beta * sb);
+    }
+    return true;
+}
+
+/* The kernel's nine weighted taps: the centre-top product first, then one
+ * fma per tap in the order nvcc emits them (subtractions as negated
+ * weights); the border is untouched. */
+static bool model_pb_conv2d(const HostLaunch *l, GError **error)
+{
+    int64_t h, w;
+    if (!need_args(l, 4, error) || !pb_size(l, 0, &h, error) || !pb_size(l, 1, &w, error))
+        return false;
+    size_t hh = (size_t)h, ww = (size_t)w;
+    const float *in = buf_arg(l, 2, HT_F32, hh * ww, error);
+    float *out = in ? buf_arg(l, 3, HT_F32, hh * ww, error) : NULL;
+    if (!out)
+        return false;
+    size_t ylim = MIN(hh, threads_y(l)), xlim = MIN(ww, threads_x(l));
+    for (size_t y = 1; y + 1 < hh && y < ylim; y++)
+        for (size_t x = 1; x + 1 < ww && x < xlim; x++) {
+            const float *up = in + (y - 1) * ww + x, *mid = in + y * ww + x, *dn = in + (y + 1) * ww + x;
+            float s = up[0] * -0.35f;
+            s = fmaf(up[-1], 0.15f, s);
+            s = fmaf(up[1], 0.25f, s);
+            s = fmaf(mid[-1], 0.55f, s);
+            s = fmaf(mid[0], 0.90f, s);
+            s = fmaf(mid[1], -0.45f, s);
+            s = fmaf(dn[-1], -0.20f, s);
+            s = fmaf(dn[0], 0.65f, s);
+            s = fmaf(dn[1], 0.10f, s);
+            out[y * ww + x] = s;
+        }
+    return true;
+}
+
+/* One sweep, in -> out: the five values summed left to right, times 0.2f. */
+static bool model_pb_jacobi2d(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !pb_size(l, 0, &n, error))
+        return false;
+    size_t nn = (size_t)n;
+    const float *in = buf_arg(l, 1, HT_F32, nn * nn, error);
+    float *out = in ? buf_arg(l, 2, HT_F32, nn * nn, error) : NULL;
+    if (!out)
+        return false;
+    if (in == out) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: in and out are the same buffer", l->kernel);
+        return false;
+    }
+    size_t ilim = MIN(nn, threads_y(l)), jlim = MIN(nn, threads_x(l));
+    for (size_t i = 1; i + 1 < nn && i < ilim; i++)
+        for (size_t j = 1; j + 1 < nn && j < jlim; j++) {
+            float s = in[i * nn + j] + in[i * nn + j - 1];
+            s = s + in[i * nn + j + 1];
+            s = s + in[(i + 1) * nn + j];
+            s = s + in[(i - 1) * nn + j];
+            out[i * nn + j] = 0.2f * s;
+        }
+    return true;
+}
+
+static bool model_pb_syrk(const HostLaunch *l, GError **error)
+{
+    int64_t n, m;
+    float alpha, beta;
+    if (!need_args(l, 6, error) || !pb_size(l, 0, &n, error) || !pb_size(l, 1, &m, error) ||
+        !f32_arg(l, 2, &alpha, error) || !f32_arg(l, 3, &beta, error))
+        return false;
+    size_t nn = (size_t)n, mm = (size_t)m;
+    size_t rows = MIN(nn, threads_y(l)), cols = MIN(nn, threads_x(l));
+    const float *a = buf_arg(l, 4, HT_F32, nn * mm, error);
+    float *c = a ? buf_arg(l, 5, HT_F32, nn * nn, error) : NULL;
+    if (!c)
+        return false;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++) {
+            float acc = 0.f;
+            for (size_t k = 0; k < mm; k++)
+                acc = fmaf(a[i * mm + k], a[j * mm + k], acc);
+            c[i * nn + j] = fmaf(acc, alpha, beta * c[i * nn + j]);
+        }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1685,6 +1862,17 @@ static const struct {
     {"compactWarp", NULL, model_compact_warp},
     {"divMod", NULL, model_div_mod},
     {"conv1d", NULL, model_conv1d},
+    {"gemm", "polybench.ptx", model_pb_gemm},
+    {"atax1", "polybench.ptx", model_pb_rows},
+    {"atax2", "polybench.ptx", model_pb_cols},
+    {"bicgS", "polybench.ptx", model_pb_cols},
+    {"bicgQ", "polybench.ptx", model_pb_rows},
+    {"mvt1", "polybench.ptx", model_pb_rows_acc},
+    {"mvt2", "polybench.ptx", model_pb_cols_acc},
+    {"gesummv", "polybench.ptx", model_pb_gesummv},
+    {"conv2d", "polybench.ptx", model_pb_conv2d},
+    {"jacobi2d", "polybench.ptx", model_pb_jacobi2d},
+    {"syrk", "polybench.ptx", model_pb_syrk},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)
