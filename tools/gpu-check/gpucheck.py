@@ -75,12 +75,14 @@ def prepare(out, manifests):
         for l in man.get('launches', [man]):
             ptx = l.get('ptx', man.get('ptx'))
             shutil.copy(os.path.join(base, ptx), os.path.join(d, os.path.basename(ptx)))
-            g = (l['grid'] + [1, 1])[:3]
-            b = (l['block'] + [1, 1])[:3]
+            # a launch's keys default to the manifest's own (docs/manifest.md)
+            key = lambda k, d=None: l.get(k, man.get(k, d))
+            g = (key('grid') + [1, 1])[:3]
+            b = (key('block') + [1, 1])[:3]
             for _ in range(l.get('repeat', 1)):
-                lines.append('launch %s %s %d %d %d %d %d %d %d' % (os.path.basename(ptx), l['kernel'],
-                             *g, *b, l.get('dynamic_shared_bytes', 0)))
-                for a in l['args']:
+                lines.append('launch %s %s %d %d %d %d %d %d %d' % (os.path.basename(ptx), key('kernel'),
+                             *g, *b, key('dynamic_shared_bytes', 0)))
+                for a in key('args'):
                     if 'buffer' in a:
                         lines.append('arg buffer %s %d' % (a['buffer'], a.get('offset_bytes', 0)))
                     else:
