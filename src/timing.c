@@ -351,7 +351,8 @@ struct Deferred {
     /* when the L1 part is done; then (resolve_memory) when the data is back */
     uint64_t ready;
     uint32_t slot;
-    uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue) */
+    uint32_t queued;     /* cycles it waited for the memory pipe (lsu_enqueue), and the
+                            pipe cycles of its lines after the first */
     /* what goes on to L2 and DRAM: a MemRequest without its transactions,
      * which are in its DeferredList's trans (a request's array is sized for
      * the worst case, 1 KiB, and most use a few entries) */
@@ -2078,7 +2079,12 @@ static G_GNUC_NO_INLINE bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, G
             uint64_t sectors0 = G_UNLIKELY(sm->tl) ? tl_sectors(&sm->ts->mem) : 0;
             uint32_t pipe = access.pre ? memsys_access_sm_coalesced(md->mem, sm->id, t, in, access.pre, &sm->ts->mem, r)
                                        : memsys_access_sm(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem, r);
-            uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe);
+            /* the memory pipe gives the request's lines one a cycle, so its
+             * data is complete pipe - 1 cycles after its first line, as a
+             * shared access's last wavefront ends it (memsys_short_access):
+             * a load of 32 lines that hit in L1 takes 31 cycles more than
+             * one of a line (polybench's row kernels) */
+            uint64_t queued = lsu_enqueue(md, sm, sched, t, pipe) + pipe - 1;
             DeferredList *later = &sm->deferred[md->filling];
             Deferred d = {.t = t, .slot = (uint32_t)(s - sm->slots), .age = sm->age[s - sm->slots], .done = done,
                           .queued = (uint32_t)queued};
@@ -2118,6 +2124,8 @@ static G_GNUC_NO_INLINE bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, G
             MemTiming mt = access.pre ? memsys_access_coalesced(md->mem, sm->id, t, in, access.pre, &sm->ts->mem)
                                       : memsys_access(md->mem, sm->id, t, in, access.raw, local_id, &sm->ts->mem);
             ready = MAX(mt.ready, t + 1) + lsu_enqueue(md, sm, sched, t, mt.pipe_cycles);
+            if (mt.long_latency) /* the same tail as the deferred path above */
+                ready += mt.pipe_cycles - 1;
             if (G_UNLIKELY(sm->tl) && mt.long_latency)
                 timeline_mem(sm->tl, (uint32_t)(s - sm->slots), tl_mem_kind(in, &access), t, ready,
                              (uint32_t)(tl_sectors(&sm->ts->mem) - sectors0), tl_bytes(&access), in->line);
