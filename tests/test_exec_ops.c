@@ -183,10 +183,6 @@ START_TEST(test_add_sub_wrap_sat)
 }
 END_TEST
 
-/* CC.CF read by the other kind of instruction: the flag is the carry of
- * a + ~b + 1, so a subtraction that borrowed leaves 0.  Expected values
- * are what an H200 gave for the same sequences (inline PTX, 2026-11-25);
- * nvcc's 128-bit division reads sub.cc's flag with addc. */
 /* 16-bit floats as the H200 computes them (tools/gpu-check/op_sweep.py,
  * 2026-11-25): a NaN result is 0x7FFF whatever made it; .ftz flushes f16
  * subnormal operands to the zero of their sign; .relu makes -0 +0; bf16
@@ -219,6 +215,10 @@ START_TEST(test_half_h200_rules)
 }
 END_TEST
 
+/* CC.CF read by the other kind of instruction: the flag is the carry of
+ * a + ~b + 1, so a subtraction that borrowed leaves 0.  Expected values
+ * are what an H200 gave for the same sequences (inline PTX, 2026-11-25);
+ * nvcc's 128-bit division reads sub.cc's flag with addc. */
 START_TEST(test_carry_flag_mixed)
 {
     const char *body = "sub.cc.u32 %r10, %r1, %r2;\naddc.u32 %r11, 0, 0;\nst.global.u32 [%rd1], %r11;\n"
