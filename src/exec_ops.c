@@ -1237,9 +1237,28 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
     }
 }
 
+/* cvt.rna.tf32.f32 as the H200 does it (op_sweep.py, 2026-11-25): the
+ * magnitude rounded to 10 mantissa bits, ties away from zero, carrying
+ * into the exponent (the largest finite becomes infinity); a NaN keeps
+ * its upper payload bits, truncated (0x7F800001 becomes infinity). */
+static uint64_t tf32_rna(uint32_t v)
+{
+    if ((v & 0x7F800000u) == 0x7F800000u)
+        return v & ~0x1FFFu;
+    return (v & 0x80000000u) | (((v & 0x7FFFFFFFu) + 0x1000u) & ~0x1FFFu);
+}
+
 static bool exec_CVT(ExecCtx *x)
 {
     PtxType dt = IN->type;
+    if (dt == PTX_TYPE_TF32) {
+        if (IN->type2 != PTX_TYPE_F32 || IN->round != RND_RNA || (IN->flags & (FL_RELU | FL_SAT)))
+            return exec_fault(x, x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0,
+                              "cvt to .tf32: only cvt.rna.tf32.f32 is supported (the form measured on the H200)");
+        FOR_LANES(x->exec, l)
+            reg_write(x, DST(0), l, tf32_rna((uint32_t)SRC(1, l)), 4);
+        return true;
+    }
     unsigned dbytes = dt == PTX_TYPE_PRED ? 1 : isa_type_size(dt);
     if (IN->nopd == 3 && is_pair(dt)) { /* cvt.rn.f16x2.f32 d, hi, lo */
         FOR_LANES(x->exec, l) {

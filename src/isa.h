@@ -16,6 +16,7 @@ enum {
     TC_BITS = 1u << 0, TC_UINT = 1u << 1, TC_SINT = 1u << 2,
     TC_FLOAT = 1u << 3, TC_HALF = 1u << 4, TC_PRED = 1u << 5,
     TC_PACKED = 1u << 6, /* pairs of 16-bit integers (.u16x2 .s16x2: add, min, max) */
+    TC_TF32 = 1u << 7,   /* .tf32: an f32 with 10 mantissa bits, which only cvt writes */
 };
 #define TC_INT (TC_BITS | TC_UINT | TC_SINT)
 #define TC_ANY (TC_INT | TC_FLOAT | TC_HALF | TC_PRED)

@@ -215,6 +215,34 @@ START_TEST(test_half_h200_rules)
 }
 END_TEST
 
+/* cvt.rna.tf32.f32: the H200's results for the sweep's operands
+ * (op_sweep.py cvt_rna_tf32_f32, 2026-11-25); other forms are refused. */
+START_TEST(test_cvt_tf32)
+{
+    const char *body = "cvt.rna.tf32.f32 %r10, %r1;\nst.global.u32 [%rd1], %r10;\n"
+                       "cvt.rna.tf32.f32 %r11, %r2;\nst.global.u32 [%rd1+8], %r11;\n"
+                       "cvt.rna.tf32.f32 %r12, %r3;\nst.global.u32 [%rd1+16], %r12;\n"
+                       "cvt.rna.tf32.f32 %r13, %r4;\nst.global.u32 [%rd1+24], %r13;\n";
+    Words o = run_ops(body, 0x7FFFFFFFu, 0x7F800001u, 0x807FFFFFu, 0x7F7FFFFFu);
+    EQ32(o.w[0], 0x7FFFE000); /* a NaN's payload truncated */
+    EQ32(o.w[1], 0x7F800000); /* ... even into infinity */
+    EQ32(o.w[2], 0x80800000); /* rounded up into the normals */
+    EQ32(o.w[3], 0x7F800000); /* and past the largest finite */
+    o = run_ops(body, 0x40490FDBu, 0xFF812345u, 0x00000001u, 0x3F801000u);
+    EQ32(o.w[0], 0x40490000);
+    EQ32(o.w[1], 0xFF812000);
+    EQ32(o.w[2], 0x00000000);
+    EQ32(o.w[3], 0x3F802000); /* a tie, away from zero */
+    uint32_t out[2] = {0};
+    TuBuf bufs[1] = {{out, sizeof out}};
+    char *err = tu_run(HEADER ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\nmov.b32 %r1, 0x3F800000;\n"
+                              "cvt.rn.tf32.f32 %r2, %r1;\nret;\n}\n",
+                       "k", 1, 1, bufs, 1, NULL, 0);
+    ck_assert_msg(err && strstr(err, "only cvt.rna.tf32.f32 is supported"), "%s", err ? err : "(ran)");
+    g_free(err);
+}
+END_TEST
+
 /* CC.CF read by the other kind of instruction: the flag is the carry of
  * a + ~b + 1, so a subtraction that borrowed leaves 0.  Expected values
  * are what an H200 gave for the same sequences (inline PTX, 2026-11-25);
@@ -3149,6 +3177,7 @@ static Suite *ops_suite(void)
     tcase_add_test(i, test_shared_address_wraps_in_32_bits);
     tcase_add_test(i, test_carry_chains);
     tcase_add_test(i, test_carry_flag_mixed);
+    tcase_add_test(i, test_cvt_tf32);
     tcase_add_test(i, test_half_h200_rules);
     tcase_add_test(i, test_mul_all_types);
     tcase_add_test(i, test_mad_variants);
