@@ -123,8 +123,10 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
     case SREG_NTID:
         return comp == 0 ? s->block.x : comp == 1 ? s->block.y : s->block.z;
     case SREG_CTAID:
+    case SREG_CLUSTERID: /* clusters of one CTA */
         return comp == 0 ? c->ctaid.x : comp == 1 ? c->ctaid.y : c->ctaid.z;
     case SREG_NCTAID:
+    case SREG_NCLUSTERID:
         return comp == 0 ? s->grid.x : comp == 1 ? s->grid.y : s->grid.z;
     case SREG_LANEID: return lane;
     case SREG_WARPID: return x->w->index;
@@ -150,10 +152,6 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
             return 0;
         return comp == 1 ? c->image->grid_workspace >> 32
                : comp == 2 ? (uint32_t)c->image->grid_workspace : 0;
-    case SREG_CLUSTERID:
-        return comp == 0 ? c->ctaid.x : comp == 1 ? c->ctaid.y : c->ctaid.z;
-    case SREG_NCLUSTERID:
-        return comp == 0 ? s->grid.x : comp == 1 ? s->grid.y : s->grid.z;
     case SREG_CLUSTER_CTAID: return 0;
     case SREG_CLUSTER_NCTAID: return 1;
     case SREG_CLUSTER_CTARANK: return 0;

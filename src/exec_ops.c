@@ -86,6 +86,10 @@ static inline bool is_pair(PtxType t) { return t == PTX_TYPE_F16X2 || t == PTX_T
 
 typedef double (*HalfOp)(double a, double b, double c);
 
+/* .relu of 16-bit float arithmetic and of conversions to 16-bit floats:
+ * negative values and -0 become +0 (the H200); a NaN stays NaN */
+static inline double relu(const ExecCtx *x, double v) { return (IN->flags & FL_RELU) && v <= 0 ? 0 : v; }
+
 /* An f16 subnormal (.ftz) as the zero of its sign. */
 static inline uint16_t h_flush(uint16_t h)
 {
@@ -113,8 +117,7 @@ static bool half_apply(ExecCtx *x, int nsrc, HalfOp f)
             double v = f(half_to_f32(t, ha), half_to_f32(t, hb), half_to_f32(t, hc));
             if (IN->flags & FL_SAT)
                 v = fp_sat64(v);
-            if ((IN->flags & FL_RELU) && (v < 0 || v == 0)) /* -0 too; a NaN stays NaN */
-                v = 0;
+            v = relu(x, v);
             uint16_t h = isnan(v) ? 0x7FFF : f64_to_half(t, v);
             r |= (uint64_t)(ftz ? h_flush(h) : h) << (16 * k);
         }
@@ -1143,9 +1146,6 @@ static uint64_t half_satfinite(const ExecCtx *x, PtxType t, uint64_t h)
         return (h & 0x8000) | (uint16_t)(inf - 1);
     return h;
 }
-/* .relu before a conversion to a 16-bit float: negative values and -0
- * become +0 (the H200) */
-static inline double relu(const ExecCtx *x, double v) { return (IN->flags & FL_RELU) && v <= 0 ? 0 : v; }
 
 static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
 {
@@ -1372,6 +1372,15 @@ static bool exec_LDU(ExecCtx *x)
     return do_load(x);
 }
 
+/* Element k of a source operand that may be a vector ({a, b, ...}):
+ * operand i, element k (a missing one `_` reads as 0). */
+static uint64_t vec_src(ExecCtx *x, const Operand *o, uint32_t i, uint32_t k, uint32_t lane)
+{
+    if (o->kind != OPD_VEC)
+        return SRC(i, lane);
+    return o->vec_regs[k] != NO_INDEX ? *reg_slot(x, o->vec_regs[k], lane) : 0;
+}
+
 static bool exec_ST(ExecCtx *x)
 {
     const Operand *m = &IN->opd[0], *s = &IN->opd[1];
@@ -1382,14 +1391,9 @@ static bool exec_ST(ExecCtx *x)
         uint8_t *p = mem_access(x, IN->space, m, addr, esz * n, l, true);
         if (!p)
             return false;
-        if (s->kind == OPD_VEC) {
-            for (unsigned k = 0; k < s->vec_count; k++) {
-                uint64_t v = s->vec_regs[k] != NO_INDEX ? *reg_slot(x, s->vec_regs[k], l) : 0;
-                memcpy(p + k * esz, &v, esz);
-            }
-        } else {
-            uint64_t v = SRC(1, l);
-            memcpy(p, &v, esz);
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = vec_src(x, s, 1, k, l);
+            memcpy(p + k * esz, &v, esz);
         }
     }
     return true;
@@ -1472,14 +1476,6 @@ static bool atomic_form_ok(ExecCtx *x)
     return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "%s.v%u.%s: %s atomics only add",
                       isa_ops[IN->op].name, IN->vec, isa_types[IN->type].spelling,
                       vector ? "vector" : "16-bit float");
-}
-
-/* Element k of a source operand that may be a vector ({a, b, ...}). */
-static uint64_t vec_src(ExecCtx *x, const Operand *o, uint32_t i, uint32_t k, uint32_t lane)
-{
-    if (o->kind != OPD_VEC)
-        return SRC(i, lane);
-    return o->vec_regs[k] != NO_INDEX ? *reg_slot(x, o->vec_regs[k], lane) : 0;
 }
 
 static bool exec_ATOM(ExecCtx *x)
