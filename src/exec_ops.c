@@ -1493,8 +1493,7 @@ static bool exec_ATOM(ExecCtx *x)
         if (n > 1) { /* one access, element by element */
             for (unsigned k = 0; k < n; k++) {
                 uint64_t old = atomic_apply(x, p + k * size, vec_src(x, &IN->opd[2], 2, k, l), 0, &changed);
-                if (d->kind == OPD_VEC && d->vec_regs[k] != NO_INDEX)
-                    *reg_slot(x, d->vec_regs[k], l) = old & width_mask(size * 8);
+                reg_write(x, d->vec_regs[k], l, old, size); /* the parser made d a vector of n */
             }
             continue;
         }
