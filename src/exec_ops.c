@@ -273,7 +273,9 @@ static bool int_addsub(ExecCtx *x, bool sub, bool carry_in)
     return true;
 }
 
-/* .u16x2/.s16x2: two independent 16-bit lanes; add wraps in each. */
+/* .u16x2/.s16x2: two independent 16-bit lanes; add wraps in each, and
+ * min/max.relu (.s16x2 only) clamps each lane at 0, as __vimax_s16x2_relu
+ * and the other DPX intrinsics compile. */
 typedef enum { P16_ADD, P16_MIN, P16_MAX } Packed16Op;
 static bool packed16(ExecCtx *x, Packed16Op op)
 {
@@ -287,6 +289,8 @@ static bool packed16(ExecCtx *x, Packed16Op op)
         for (unsigned k = 0; k < 2; k++) {
             int32_t ea = (int32_t)packed_half(a, k, sgn), eb = (int32_t)packed_half(b, k, sgn);
             int32_t e = op == P16_ADD ? ea + eb : op == P16_MIN ? (ea < eb ? ea : eb) : (ea > eb ? ea : eb);
+            if ((IN->flags & FL_RELU) && e < 0)
+                e = 0;
             r |= ((uint32_t)e & 0xFFFFu) << (16 * k);
         }
         reg_write(x, DST(0), l, r, 4);

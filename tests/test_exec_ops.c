@@ -2641,6 +2641,14 @@ START_TEST(test_packed_16x2)
     EQ32(o.w[3], 0xFFFF8000); /* -1 < 2, -32768 < 1 */
     EQ32(o.w[4], 0xFFFF8000);
     EQ32(o.w[5], 0x00020001);
+    /* .relu clamps each signed half at 0 on its own (__vimax_s16x2_relu) */
+    o = run_ops("max.relu.s16x2 %r10, %r1, %r2;\nst.global.u32 [%rd1], %r10;\n"
+                "min.relu.s16x2 %r11, %r1, %r2;\nst.global.u32 [%rd1+8], %r11;\n"
+                "max.s16x2.relu %r12, %r2, %r1;\nst.global.u32 [%rd1+16], %r12;\n",
+                0xFFFF0001, 0x8000FFFE, 0, 0);
+    EQ32(o.w[0], 0x00000001); /* max(-1, -32768) = -1 -> 0; max(1, -2) = 1 */
+    EQ32(o.w[1], 0x00000000); /* min(-1, -32768) -> 0; min(1, -2) -> 0 */
+    EQ32(o.w[2], 0x00000001);
     char *ptx = g_strdup_printf(HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n%s"
                                 "add.sat.s16x2 %%r10, %%r1, %%r2;\nret;\n}\n", prologue);
     uint64_t out[8] = {0}, in[4] = {0};
