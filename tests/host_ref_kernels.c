@@ -685,6 +685,70 @@ static bool model_ilp1(const HostLaunch *l, GError **error) { return ilp_common(
 static bool model_ilp2(const HostLaunch *l, GError **error) { return ilp_common(l, 2, error); }
 static bool model_ilp4(const HostLaunch *l, GError **error) { return ilp_common(l, 4, error); }
 
+/* ---- seed 004 TD1: CUDA by Example's dot product in double ---- */
+
+/* N = 33 * 1024 is a constant of traces/dot_td1/dot_td1.cu.  Each thread's
+ * grid-stride sum is fma(a, b, temp) as the PTX computes it; then the
+ * block's tree, cache[k] = cache[k + i] + cache[k] for i = blockDim/2, /4,
+ * ... 1, and c[blockIdx.x] = cache[0]. */
+#define DOT_TD1_N 33792
+#define DOT_TD1_BLOCK 256
+
+static bool model_dot_td1(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 3, error))
+        return false;
+    size_t bs = l->block[0], stride = threads_x(l);
+    if (bs > DOT_TD1_BLOCK || l->block[1] * l->block[2] != 1 || l->grid[1] * l->grid[2] != 1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: one-dimensional blocks of at most %d threads", l->kernel,
+                    DOT_TD1_BLOCK);
+        return false;
+    }
+    const double *a = buf_arg(l, 0, HT_F64, DOT_TD1_N, error);
+    const double *b = a ? buf_arg(l, 1, HT_F64, DOT_TD1_N, error) : NULL;
+    double *c = b ? buf_arg(l, 2, HT_F64, l->grid[0], error) : NULL;
+    if (!c)
+        return false;
+    double cache[DOT_TD1_BLOCK];
+    for (size_t blk = 0; blk < l->grid[0]; blk++) {
+        for (size_t t = 0; t < bs; t++) {
+            double temp = 0.0;
+            for (size_t i = blk * bs + t; i < DOT_TD1_N; i += stride)
+                temp = fma(a[i], b[i], temp);
+            cache[t] = temp;
+        }
+        for (size_t half = bs / 2; half != 0; half /= 2)
+            for (size_t t = 0; t < half; t++)
+                cache[t] = cache[t + half] + cache[t];
+        c[blk] = cache[0];
+    }
+    return true;
+}
+
+/* ---- seed 004 "ILP : est-ce automatique ?": testKernel1 ---- */
+
+/* output[tid] = ((0 + in[8 tid]) + in[8 tid + 1]) + ... + in[8 tid + 7] in
+ * float, for tid < min(N, threads). */
+static bool model_test_kernel1(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 3, error) || !int_arg(l, 2, &n, error) || !nonneg(l, n, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *in = buf_arg(l, 0, HT_F32, 8 * m, error);
+    float *out = in ? buf_arg(l, 1, HT_F32, m, error) : NULL;
+    if (!out)
+        return false;
+    for (size_t tid = 0; tid < m; tid++) {
+        float accum = 0.0f;
+        for (size_t i = 0; i < 8; i++)
+            accum = accum + in[8 * tid + i];
+        out[tid] = accum;
+    }
+    return true;
+}
+
 /* ---- adjacent difference (both kernels): result[i] = in[i] - in[i-1] ---- */
 
 static bool model_adj_diff(const HostLaunch *l, GError **error)
@@ -1809,6 +1873,8 @@ static const struct {
     {"kernel0", NULL, model_ilp1},
     {"kernel1", NULL, model_ilp2},
     {"kernel2", NULL, model_ilp4},
+    {"_Z3dotPdS_S_", "dot_td1.ptx", model_dot_td1},
+    {"_Z11testKernel1PfS_i", "ilp_loads.ptx", model_test_kernel1},
     {"adj_diff_naive", NULL, model_adj_diff},
     {"adj_diff", NULL, model_adj_diff},
     {"offsetFloat", NULL, model_offset_f32},
@@ -1831,14 +1897,19 @@ static const struct {
     {"globalLoads8", NULL, model_mio_loads},
     {"stencilBase_r1", NULL, model_stencil},
     {"stencilCsl_r1", NULL, model_stencil},
+    {"stencilComp_r1", NULL, model_stencil},
     {"stencilBase_r2", NULL, model_stencil},
     {"stencilCsl_r2", NULL, model_stencil},
+    {"stencilComp_r2", NULL, model_stencil},
     {"stencilBase_r3", NULL, model_stencil},
     {"stencilCsl_r3", NULL, model_stencil},
+    {"stencilComp_r3", NULL, model_stencil},
     {"stencilBase_r4", NULL, model_stencil},
     {"stencilCsl_r4", NULL, model_stencil},
+    {"stencilComp_r4", NULL, model_stencil},
     {"stencilBase_r5", NULL, model_stencil},
     {"stencilCsl_r5", NULL, model_stencil},
+    {"stencilComp_r5", NULL, model_stencil},
     {"spmvEll", NULL, model_spmv_ell},
     {"nbody", NULL, model_nbody},
     {"softmaxRows", NULL, model_softmax_rows},
