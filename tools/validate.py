@@ -153,6 +153,29 @@ def claims():
                      "9400m", 10, regpress, lambda v, s: v > 0 and within_factor(v, s),
                      "regPress2 faster, by about the seed's share"))
 
+    def ilp_loads(ws):
+        l = run(ws, "traces/ilp_loads/kernel1.json", "gtx1060")
+        return [round(metric(l, "sm__inst_executed.avg.per_cycle_active"), 3),
+                round(metric(l, "sm__warps_active.avg.pct_of_peak_sustained_active") / 100, 3)]
+
+    # nvprof's ipc counts the Pascal machine instructions, warpsim the PTX's
+    # (the course prints the PTX: 34 a warp, one per machine instruction
+    # but for the address arithmetic ptxas folds).
+    out.append(Claim("testKernel1 (8 loads, one add chain): IPC and achieved occupancy", "004 (GTX 1060), nvprof",
+                     "gtx1060", [0.203, 0.756], ilp_loads,
+                     lambda v, s: within_factor(v[0], s[0]) and abs(v[1] - s[1]) <= 0.1,
+                     "IPC within a factor of two, achieved occupancy within 10 points"))
+
+    def dot_td1(ws):
+        l = run(ws, "traces/dot_td1/launch.json", "gtx1060")
+        return round(cycles(l) / 1835.0, 2)
+
+    # The gtx1060 config has no launch overhead (configs/gtx1060.json), which
+    # nvprof's kernel duration includes: a few microseconds on Pascal.
+    out.append(Claim("TD1 dot product (132 x 256, doubles): kernel time in us", "004 (GTX 1060), nvprof",
+                     "gtx1060", 7.49, dot_td1, lambda v, s: within_factor(v, s),
+                     "within a factor of two (the config counts no launch overhead)"))
+
     def opencl_vs_cuda(ws):
         opencl = cycles(run(ws, "traces/opencl_vs_cuda/p4.json", "gtx460"))
         cuda = cycles(run(ws, "traces/opencl_vs_cuda/p5.json", "gtx460"))
