@@ -838,9 +838,8 @@ bool cfg_build_all(Module *m, GError **error)
     return true;
 }
 
-static uint32_t function_live_regs(const Module *m, uint32_t fi)
+uint32_t cfg_live_regs(const Module *m, const Function *f)
 {
-    const Function *f = module_func(m, fi);
     if (!f->is_defined || !f->insns)
         return 0;
     if (f->cfg)
@@ -863,7 +862,7 @@ uint32_t cfg_estimate_registers(const Module *m, uint32_t kernel)
     while (sp) {
         uint32_t fi = stack[--sp];
         const Function *f = module_func(m, fi);
-        peak = MAX(peak, function_live_regs(m, fi));
+        peak = MAX(peak, f->ptx_live_known ? f->ptx_live_regs : cfg_live_regs(m, f));
         for (guint k = 0; k < func_ncalls(f); k++) {
             uint32_t callee = g_array_index(f->calls, CallSite, k).callee;
             for (uint32_t g = 0; g < nf; g++) {

@@ -141,11 +141,20 @@ bool cfg_reg_live_after(const Function *f, uint32_t pc, uint32_t reg);
 typedef void (*CfgLiveAfterFn)(uint32_t pc, const uint64_t *live, void *user);
 void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user);
 
+/* The peak of f's live registers (Cfg.max_live_regs) with its instructions
+ * in their present order: its CFG's, else from a temporary one. */
+uint32_t cfg_live_regs(const Module *m, const Function *f);
+
 /* Registers per thread for `kernel`: the max over the kernel and every
  * function it calls, transitively, of max_live_regs, plus CFG_REG_OVERHEAD,
  * at least 1 + overhead, at most 255 and at most .maxnreg when given.  An
  * indirect call counts every defined non-entry function as a callee.  Builds
- * temporary CFGs for functions that have none. */
+ * temporary CFGs for functions that have none.  A function reordered for
+ * issue (schedule.h) counts with the peak of its PTX order
+ * (Function.ptx_live_regs): ptxas allocates registers for a schedule that
+ * keeps their pressure in check, where warpsim's list schedule hoists loads
+ * without a register budget (stencil radius 5: 68 registers in that order,
+ * 29 in the PTX's, ptxas 32 for sm_90). */
 uint32_t cfg_estimate_registers(const Module *m, uint32_t kernel);
 
 /* For `warpsim cfg`: blocks with label, instruction range, successors,

@@ -145,6 +145,11 @@ typedef struct {
     bool nounroll;        /* .pragma "nounroll" before its body: ptxas unrolls none of its loops */
     struct Cfg *cfg;      /* owned; NULL until cfg_build */
     bool scheduled;       /* insns are in issue order (schedule.h; cfg_build) */
+    /* the peak of live registers in the PTX's own order, recorded by
+     * schedule_module() before it reorders (ptx_live_known), for the
+     * register estimate (cfg_estimate_registers) */
+    bool ptx_live_known;
+    uint32_t ptx_live_regs;
     /* Only in a module parsed with deferral (ptx_parse_string_deferring):
      * the first instruction outside warpsim's subset in this body or in a
      * function it calls (directly or not).  The instruction itself was

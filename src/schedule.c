@@ -229,6 +229,12 @@ bool schedule_parse_order(const char *value, const char *what, bool *ptx_order, 
 
 void schedule_module(Module *m)
 {
-    for (guint f = 0; f < m->funcs->len; f++)
-        schedule_function(module_func(m, f));
+    for (guint i = 0; i < m->funcs->len; i++) {
+        Function *f = module_func(m, i);
+        if (!f->scheduled && f->is_defined && f->insns) {
+            f->ptx_live_regs = cfg_live_regs(m, f);
+            f->ptx_live_known = true;
+        }
+        schedule_function(f);
+    }
 }

@@ -36,9 +36,11 @@
  * pieces of that length.
  *
  * A Function is scheduled once (Function.scheduled), before cfg_build()
- * (whose blocks, liveness and register estimate then follow the new
- * order); schedule_module() does every function of a module.  The
- * manifest run does it unless told to keep the PTX's order (warpsim run,
+ * (whose blocks and liveness then follow the new order);
+ * schedule_module() does every function of a module, recording first the
+ * peak of live registers in the PTX's order, which the register estimate
+ * keeps (cfg.h: cfg_estimate_registers).  The manifest run does it unless
+ * told to keep the PTX's order (warpsim run,
  * compare and trace --issue-order ptx), and so does the CUDA runtime for
  * each module it loads (unless warpsim exec --issue-order ptx, or
  * WARPSIM_ISSUE_ORDER=ptx).
