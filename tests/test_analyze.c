@@ -25,6 +25,7 @@
 #include "module.h"
 #include "ptx_parser.h"
 #include "regpressure.h"
+#include "schedule.h"
 #include "testutil.h"
 
 #define WARPSIM_BIN BUILD_ROOT "/src/warpsim"
@@ -604,6 +605,28 @@ START_TEST(pressure_matches_cfg_on_workloads)
 }
 END_TEST
 
+START_TEST(estimate_keeps_the_ptx_order)
+{
+    /* the list schedule hoists the 31 loads of the radius-5 stencil ahead
+     * of their FMAs: its order's peak is far above the PTX's, and the
+     * estimate keeps the PTX's (schedule.h, cfg.h) */
+    const char *path = SOURCE_ROOT "/traces/stencil/stencil.ptx";
+    GError *error = NULL;
+    Module *plain = load(path);
+    Module *sched = ptx_parse_file(path, &error);
+    ck_assert_msg(sched, "%s", error ? error->message : "?");
+    schedule_module(sched);
+    ck_assert_msg(cfg_build_all(sched, &error), "%s", error ? error->message : "?");
+    uint32_t fp = func_named(plain, "stencilBase_r5"), fs = func_named(sched, "stencilBase_r5");
+    uint32_t ptx_peak = module_func(plain, fp)->cfg->max_live_regs;
+    ck_assert_uint_gt(module_func(sched, fs)->cfg->max_live_regs, ptx_peak + 16);
+    ck_assert_uint_eq(cfg_estimate_registers(sched, fs), ptx_peak + CFG_REG_OVERHEAD);
+    ck_assert_uint_eq(cfg_estimate_registers(sched, fs), cfg_estimate_registers(plain, fp));
+    module_free(plain);
+    module_free(sched);
+}
+END_TEST
+
 START_TEST(static_shared_bytes)
 {
     static const char ptx[] =
@@ -689,6 +712,7 @@ static Suite *analyze_suite(void)
     tcase_add_test(reg, pressure_straight_line);
     tcase_add_test(reg, pressure_branches_and_predicates);
     tcase_add_test(reg, pressure_matches_cfg_on_workloads);
+    tcase_add_test(reg, estimate_keeps_the_ptx_order);
     tcase_add_test(reg, static_shared_bytes);
     tcase_add_test(reg, command_reports_estimate_and_occupancy);
     suite_add_tcase(s, reg);
