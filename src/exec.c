@@ -160,7 +160,7 @@ static uint64_t sreg_value(ExecCtx *x, const Operand *o, uint32_t lane)
     case SREG_RESERVED_SMEM_BEGIN:
     case SREG_RESERVED_SMEM_0:
     case SREG_RESERVED_SMEM_1: return reserved_smem_at(c->user_shared);
-    case SREG_RESERVED_SMEM_END: return reserved_smem_at(c->user_shared) + 288;
+    case SREG_RESERVED_SMEM_END: return reserved_smem_at(c->user_shared) + RESERVED_SMEM_END;
     case SREG_RESERVED_SMEM_CAP: return RESERVED_SMEM_BYTES;
     case SREG_COUNT: break;
     }

@@ -180,6 +180,9 @@ void cta_release(Cta *cta);
  * occupancy counts the launch's bytes and the config's per-block
  * reservation, as the hardware does. */
 #define RESERVED_SMEM_BYTES 1024u
+/* %reserved_smem_offset_end past the region's start, as the H200 reports
+ * it (measured: begin 0, end 288, cap 1024) */
+#define RESERVED_SMEM_END 288u
 uint32_t cta_shared_bytes(const Module *m, uint32_t shared);
 
 /* The bytes cta_lend() needs for nwarps warps running kernel k and
