@@ -1408,6 +1408,21 @@ static uint32_t block_begun(const Function *fn, uint32_t pc)
 
 /* The launch statistics of one step.  The per-function counters were
  * looked up when the frame was entered (ctx_enter_frame). */
+/* A visit of `block` (NO_INDEX: none) by the instruction at pc, its first. */
+static inline void count_block_visit(ExecCtx *x, uint32_t block, uint32_t pc)
+{
+    if (block != NO_INDEX && x->block_visits) {
+        x->block_visits[block]++;
+        /* lanes that left early are elsewhere until the block they left
+         * for, the kernel's end, where the PTX would have them rejoin */
+        uint32_t early = x->w->left_early;
+        if (early && branch_exits(x, pc))
+            early = 0;
+        if (x->active != (x->live | early))
+            x->block_divergent[block]++;
+    }
+}
+
 static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
 {
     LaunchStats *s = x->cta->stats;
@@ -1419,16 +1434,7 @@ static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
     s->thread_insts_pred_on += x->exec == FULL_MASK ? WARP_SIZE : lane_count(x->exec);
     if (x->insn_counts)
         x->insn_counts[x->pc]++;
-    if (block != NO_INDEX && x->block_visits) {
-        x->block_visits[block]++;
-        /* lanes that left early are elsewhere until the block they left
-         * for, the kernel's end, where the PTX would have them rejoin */
-        uint32_t early = x->w->left_early;
-        if (early && branch_exits(x, x->pc))
-            early = 0;
-        if (x->active != (x->live | early))
-            x->block_divergent[block]++;
-    }
+    count_block_visit(x, block, x->pc);
     if (traits & STEP_BRANCH) {
         s->branches++;
         if (x->diverged) {
@@ -1507,28 +1513,18 @@ static inline void operands_from_plan(ExecCtx *x, const InsnPlan *ip)
         x->v[i] = ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
 }
 
-/* Execute the instruction at the top of a settled, ready warp's stack.
- * Sets *settle when the stack may need settling before the next one. */
-static bool step_one(ExecCtx *x, bool *settle)
+/* Execute instruction pc of the current frame (its plan ip, or NULL) on
+ * the lanes x->active (x->live, x->diverged and x->blocked set), without
+ * counting it in the statistics; the caller moves the warp's stack on. */
+static G_ALWAYS_INLINE inline bool step_exec(ExecCtx *x, uint32_t pc, const InsnPlan *ip)
 {
     Warp *w = x->w;
-    x->live = w->live;
-    StackEntry *top = &w->stack[w->depth - 1];
-    x->pc = top->pc;
-    if (x->pc >= func_ninsns(x->fn)) {
-        /* ran off the end of a function without ret/exit */
-        x->in = func_insn(x->fn, func_ninsns(x->fn) - 1);
-        return exec_fault(x, (uint32_t)__builtin_ctz(top->mask),
-                          "execution ran past the last instruction of '%s'", x->fn->name);
-    }
-    x->in = func_insn(x->fn, x->pc);
-    x->active = top->mask;
+    x->pc = pc;
+    x->in = func_insn(x->fn, pc);
     x->exec = x->active;
-    x->diverged = x->blocked = false;
     if (x->in->guard != NO_INDEX)
         x->exec = guard_lanes(x);
-    x->next_pc = x->pc + 1;
-    const InsnPlan *ip = x->insns ? &x->insns[x->pc] : NULL;
+    x->next_pc = pc + 1;
     uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
     if (ip && ip->rows_only)
         operands_from_plan(x, ip);
@@ -1539,8 +1535,6 @@ static bool step_one(ExecCtx *x, bool *settle)
     if (!handler(x))
         return false;
     uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);
-    count_step(x, ip ? ip->block : block_begun(x->fn, x->pc), traits);
-    w->steps++;
     if (traits & STEP_STORE) {
         if (!x->wrote_nothing) {
             w->cta->stores++;
@@ -1549,6 +1543,50 @@ static bool step_one(ExecCtx *x, bool *settle)
         }
         x->wrote_nothing = false;
     }
+    return true;
+}
+
+/* count_step's counts for the first `done` instructions of the stretch
+ * from `first` (InsnPlan.straight), executed on x->active, `pred_on`
+ * lanes of them with their guard holding: only the first can begin a
+ * block, and none is a branch. */
+static void count_stretch(ExecCtx *x, uint32_t first, uint32_t done, uint64_t pred_on)
+{
+    x->w->steps += done;
+    LaunchStats *s = x->cta->stats;
+    if (!s || !done)
+        return;
+    s->warp_insts += done;
+    s->thread_insts += (uint64_t)done * (x->active == FULL_MASK ? WARP_SIZE : lane_count(x->active));
+    s->thread_insts_pred_on += pred_on;
+    if (x->insn_counts)
+        for (uint32_t pc = first; pc < first + done; pc++)
+            x->insn_counts[pc]++;
+    count_block_visit(x, x->insns[first].block, first);
+}
+
+/* Execute the instruction at the top of a settled, ready warp's stack.
+ * Sets *settle when the stack may need settling before the next one. */
+static bool step_one(ExecCtx *x, bool *settle)
+{
+    Warp *w = x->w;
+    x->live = w->live;
+    StackEntry *top = &w->stack[w->depth - 1];
+    if (top->pc >= func_ninsns(x->fn)) {
+        /* ran off the end of a function without ret/exit */
+        x->pc = top->pc;
+        x->in = func_insn(x->fn, func_ninsns(x->fn) - 1);
+        return exec_fault(x, (uint32_t)__builtin_ctz(top->mask),
+                          "execution ran past the last instruction of '%s'", x->fn->name);
+    }
+    x->active = top->mask;
+    x->diverged = x->blocked = false;
+    const InsnPlan *ip = x->insns ? &x->insns[top->pc] : NULL;
+    if (!step_exec(x, top->pc, ip))
+        return false;
+    uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);
+    count_step(x, ip ? ip->block : block_begun(x->fn, x->pc), traits);
+    w->steps++;
     *settle = (traits & STEP_CONTROL) || x->next_pc == NO_INDEX;
     if (x->next_pc != NO_INDEX) {
         /* the handler may have pushed a frame (call) — then it set NO_INDEX */
@@ -1617,6 +1655,15 @@ static bool run_observed(Warp *w, uint32_t max, uint32_t *executed, GError **err
 /* The loops of warp_run and warp_run_ahead: straight-line instructions
  * back to back, the stack settled only after control flow.  With may_run,
  * it stops before an instruction not marked there and records each step. */
+/* Whether run-ahead may execute an instruction of kind `kind` (may_run),
+ * `recorded` accesses recorded so far. */
+static inline bool run_ahead_may_take(uint8_t kind, const AheadAccesses *accesses, uint32_t recorded)
+{
+    if (kind < RUN_AHEAD_ACCESS)
+        return kind != RUN_AHEAD_NO;
+    return accesses && (kind != RUN_AHEAD_RECORD || recorded < accesses->max_records);
+}
+
 static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, StepPos *steps, uint32_t *executed,
                       const AheadAccesses *accesses, GError **error)
 {
@@ -1630,28 +1677,58 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
                 break;
             ctx_enter_frame(&x);
         }
-        uint8_t kind = RUN_AHEAD_YES;
-        if (may_run) {
-            uint32_t pc = w->stack[w->depth - 1].pc;
-            if (pc >= func_ninsns(x.fn) || !may_run[x.func] || !may_run[x.func][pc])
-                break;
-            kind = may_run[x.func][pc];
-            if (kind >= RUN_AHEAD_ACCESS &&
-                (!accesses || (kind == RUN_AHEAD_RECORD && recorded == accesses->max_records)))
-                break;
-            if (kind >= RUN_AHEAD_ACCESS)
-                accesses->log->mask = 0;
+        StackEntry *top = &w->stack[w->depth - 1];
+        uint32_t pc = top->pc;
+        /* a stretch that only moves the pc on runs with no stack work
+         * between its instructions and its pc written once; anything else
+         * goes one step at a time */
+        const InsnPlan *ip = x.insns && pc < func_ninsns(x.fn) ? &x.insns[pc] : NULL;
+        uint32_t stretch = ip && ip->straight > 1 ? MIN((uint32_t)ip->straight, max - n) : 0;
+        if (stretch) {
+            x.live = w->live;
+            x.active = top->mask;
+            x.diverged = x.blocked = false;
         }
-        ok = step_one(&x, &settle);
-        if (!ok)
+        bool refused = false;
+        uint32_t first = pc;
+        uint64_t pred_on = 0;
+        if (stretch && !may_run && !steps) { /* warp_run's: nothing to ask or record per step */
+            for (uint32_t end = pc + stretch; pc < end; pc++) {
+                if (!(ok = step_exec(&x, pc, &x.insns[pc])))
+                    break;
+                pred_on += x.exec == FULL_MASK ? WARP_SIZE : lane_count(x.exec);
+            }
+            n += pc - first;
+        } else {
+            for (uint32_t end = pc + MAX(stretch, 1u); pc < end; pc++, n++) {
+                uint8_t kind = RUN_AHEAD_YES;
+                if (may_run) {
+                    kind = pc < func_ninsns(x.fn) && may_run[x.func] ? may_run[x.func][pc] : RUN_AHEAD_NO;
+                    if ((refused = !run_ahead_may_take(kind, accesses, recorded)))
+                        break;
+                    if (kind >= RUN_AHEAD_ACCESS)
+                        accesses->log->mask = 0;
+                }
+                ok = stretch ? step_exec(&x, pc, &x.insns[pc]) : step_one(&x, &settle);
+                if (!ok)
+                    break;
+                if (stretch)
+                    pred_on += x.exec == FULL_MASK ? WARP_SIZE : lane_count(x.exec);
+                if (steps)
+                    steps[n] = (StepPos){x.func, x.pc};
+                if (kind >= RUN_AHEAD_ACCESS && accesses->log->mask) {
+                    accesses->on_access(accesses->data, n, accesses->log);
+                    recorded += kind == RUN_AHEAD_RECORD;
+                }
+            }
+        }
+        if (stretch) {
+            count_stretch(&x, first, pc - first, pred_on);
+            top->pc = pc;
+            settle = pc == top->rpc;
+        }
+        if (!ok || refused)
             break;
-        if (steps)
-            steps[n] = (StepPos){x.func, x.pc};
-        if (kind >= RUN_AHEAD_ACCESS && accesses->log->mask) {
-            accesses->on_access(accesses->data, n, accesses->log);
-            recorded += kind == RUN_AHEAD_RECORD;
-        }
-        n++;
     }
     if (ok && settle) {
         ctx_set_frame(&x, top_frame(w));

@@ -1002,6 +1002,17 @@ ExecPlan *exec_plan_new(const Module *m)
             if (cfg && cfg->block_of[i] < cfg->nblocks && cfg->blocks[cfg->block_of[i]].first == i)
                 ip->block = cfg->block_of[i];
         }
+        /* from the end back: a stretch goes on into the next instruction
+         * unless that one begins a block (without a CFG nothing says where
+         * paths rejoin: every instruction is its own stretch) */
+        for (uint32_t i = n; i-- > 0;) {
+            InsnPlan *ip = &p->by_func[f][i];
+            if (ip->traits & STEP_CONTROL || !fn->cfg)
+                continue;
+            const InsnPlan *next = i + 1 < n ? ip + 1 : NULL;
+            bool goes_on = next && next->block == NO_INDEX && next->straight > 0 && next->straight < UINT16_MAX;
+            ip->straight = (uint16_t)(goes_on ? next->straight + 1 : 1);
+        }
     }
     g_hash_table_destroy(by_value);
     return p;

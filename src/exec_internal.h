@@ -36,6 +36,12 @@ typedef struct {
     const uint64_t *fixed[INSN_MAX_OPERANDS];
     uint32_t row_at[INSN_MAX_OPERANDS];
     uint32_t block;        /* basic block this instruction begins, NO_INDEX if none */
+    /* Instructions from this one on that execute one after the other
+     * whatever they compute: none is control (STEP_CONTROL) and none after
+     * the first begins a block, so no reconvergence point (always a
+     * block's first instruction) lies among them and the warp's stack only
+     * sees its pc advance (run_steps runs them without settling). */
+    uint16_t straight;
     uint8_t traits;        /* STEP_* */
     bool rows_only;
 } InsnPlan;

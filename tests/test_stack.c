@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg.h"
+#include "exec_internal.h"
 #include "testutil.h"
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -637,6 +639,122 @@ START_TEST(test_instruction_budget)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Straight stretches (InsnPlan.straight): run_steps executes the
+ * instructions of a block that leave the stack alone one after the other,
+ * settling only at the stretch's end.  Every effect, count and message
+ * must be the single steps'. */
+
+typedef struct {
+    bool single_steps;    /* the hook cuts every stretch to single steps */
+    const Module *m;      /* set by the hook */
+    uint32_t longest;     /* the plan's longest stretch */
+    uint64_t scalars[8];  /* the launch's totals */
+    GArray *per_insn;     /* every function's per-instruction and per-block counts, in order */
+} StretchRun;
+
+static void stretch_hook(void *image, void *data)
+{
+    ModuleImage *img = image;
+    StretchRun *r = data;
+    r->m = img->module;
+    for (uint32_t f = 0; f < img->module->funcs->len; f++)
+        for (uint32_t i = 0; i < func_ninsns(module_func(img->module, f)); i++) {
+            InsnPlan *ip = &img->plan->by_func[f][i];
+            r->longest = MAX(r->longest, ip->straight);
+            if (r->single_steps)
+                ip->straight = MIN(ip->straight, 1u);
+        }
+}
+
+static void stretch_stats(const LaunchStats *st, void *data)
+{
+    StretchRun *r = data;
+    uint64_t totals[8] = {st->warp_insts, st->thread_insts, st->thread_insts_pred_on, st->branches,
+                          st->divergent_branches, st->ctas, st->warps, st->threads};
+    memcpy(r->scalars, totals, sizeof totals);
+    r->per_insn = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint32_t f = 0; f < st->nfuncs; f++) {
+        const Function *fn = module_func(r->m, f);
+        if (st->insn_warp_count[f])
+            g_array_append_vals(r->per_insn, st->insn_warp_count[f], func_ninsns(fn));
+        if (fn->cfg && st->block_visits[f]) {
+            g_array_append_vals(r->per_insn, st->block_visits[f], fn->cfg->nblocks);
+            g_array_append_vals(r->per_insn, st->block_divergent[f], fn->cfg->nblocks);
+            g_array_append_vals(r->per_insn, st->block_splits[f], fn->cfg->nblocks);
+        }
+    }
+}
+
+/* Runs `ptx` both ways (32 u32 words of output per thread region, `words`
+ * in all) and checks that outputs, counts and any error agree; returns the
+ * longest stretch, so that the caller can check some were long. */
+static uint32_t expect_stretches_match(const char *ptx, uint32_t gx, uint32_t bx, size_t words, uint64_t budget,
+                                       int line)
+{
+    StretchRun runs[2] = {{.single_steps = false}, {.single_steps = true}};
+    uint32_t *out[2];
+    char *err[2];
+    for (int k = 0; k < 2; k++) {
+        out[k] = g_new0(uint32_t, words);
+        uint32_t dummy = 0;
+        TuBuf bufs[2] = {{out[k], words * 4}, {&dummy, sizeof dummy}};
+        TuOptions opt = {.hook = stretch_hook, .hook_data = &runs[k], .on_stats = stretch_stats,
+                         .stats_data = &runs[k], .max_instructions = budget};
+        err[k] = tu_run_with(ptx, "k", gx, bx, bufs, 2, NULL, 0, &opt);
+    }
+    ck_assert_msg((err[0] == NULL) == (err[1] == NULL) && (!err[0] || !strcmp(err[0], err[1])),
+                  "line %d: stretches: %s; single steps: %s", line, err[0] ? err[0] : "ok", err[1] ? err[1] : "ok");
+    ck_assert_msg(!memcmp(out[0], out[1], words * 4), "line %d: outputs differ", line);
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(runs[0].scalars[i] == runs[1].scalars[i], "line %d: total %d: %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT,
+                      line, i, runs[0].scalars[i], runs[1].scalars[i]);
+    ck_assert_uint_eq(runs[0].per_insn->len, runs[1].per_insn->len);
+    for (guint i = 0; i < runs[0].per_insn->len; i++)
+        ck_assert_msg(g_array_index(runs[0].per_insn, uint64_t, i) == g_array_index(runs[1].per_insn, uint64_t, i),
+                      "line %d: per-instruction/block count %u differs", line, i);
+    ck_assert_msg(runs[0].scalars[0] > 0, "line %d: nothing ran", line);
+    for (int k = 0; k < 2; k++) {
+        g_free(out[k]);
+        g_free(err[k]);
+        g_array_free(runs[k].per_insn, TRUE);
+    }
+    return runs[0].longest;
+}
+
+START_TEST(test_straight_stretches)
+{
+    /* a guarded add, special registers and a store inside stretches; a
+     * divergent branch into a stretch; a loop whose body is one stretch,
+     * left by lanes at different trip counts */
+    const char *mixed = KHEAD
+        "and.b32 %r3, %r1, 3;\nsetp.eq.u32 %p1, %r3, 0;\n"
+        "mov.u32 %r2, %r1;\n@%p1 add.u32 %r2, %r2, 100;\nmov.u32 %r4, %tid.x;\nadd.u32 %r2, %r2, %r4;\n"
+        "st.global.u32 [%rd2+128], %r2;\n"
+        "setp.lt.u32 %p2, %r1, 13;\n@%p2 bra SKIP;\n"
+        "mul.lo.u32 %r2, %r2, 3;\nadd.u32 %r2, %r2, 1;\nxor.b32 %r2, %r2, %r1;\nst.global.u32 [%rd2+256], %r2;\n"
+        "SKIP:\nmov.u32 %r5, 0;\nand.b32 %r6, %r1, 7;\nadd.u32 %r6, %r6, 1;\n"
+        "LOOP:\nadd.u32 %r5, %r5, %r1;\nsub.u32 %r6, %r6, 1;\nshl.b32 %r7, %r5, 1;\nsetp.ne.u32 %p3, %r6, 0;\n"
+        "@%p3 bra LOOP;\n"
+        "ld.global.u32 %r8, [%rd2+128];\nadd.u32 %r8, %r8, %r5;\nadd.u32 %r8, %r8, %r7;\n"
+        "st.global.u32 [%rd2+384], %r8;\nret;\n}\n";
+    ck_assert_uint_ge(expect_stretches_match(mixed, 2, 64, 4 * 32 + 64, 0, __LINE__), 4);
+    /* calls, recursion and indirect calls from divergent code */
+    ck_assert_uint_ge(expect_stretches_match(calls_ptx, 1, 32, 8 * 32, 0, __LINE__), 3);
+    /* the instruction budget running out inside a stretch: the same
+     * instruction is the last, whatever the budget */
+    for (uint64_t budget = 3; budget < 40; budget += 5)
+        expect_stretches_match(mixed, 1, 32, 4 * 32 + 64, budget, __LINE__);
+    /* a fault inside a stretch: the instructions before it count, it and
+     * those after do not */
+    const char *faulting = KHEAD
+        "add.u32 %r2, %r1, 1;\nst.global.u32 [%rd2], %r2;\nmul.lo.u32 %r3, %r2, 5;\n"
+        "setp.gt.u32 %p1, %r1, 20;\nselp.u64 %rd4, 4096, 0, %p1;\nadd.s64 %rd5, %rd2, %rd4;\n"
+        "ld.global.u32 %r4, [%rd5];\nadd.u32 %r3, %r3, %r4;\nst.global.u32 [%rd2+128], %r3;\nret;\n}\n";
+    expect_stretches_match(faulting, 1, 32, 64, 0, __LINE__);
+}
+END_TEST
+
 static Suite *stack_suite(void)
 {
     Suite *s = suite_create("stack");
@@ -664,6 +782,10 @@ static Suite *stack_suite(void)
     tcase_add_test(b, test_deadlock);
     tcase_add_test(b, test_instruction_budget);
     suite_add_tcase(s, b);
+    TCase *st = tcase_create("stretches");
+    tcase_set_timeout(st, 120);
+    tcase_add_test(st, test_straight_stretches);
+    suite_add_tcase(s, st);
     return s;
 }
 

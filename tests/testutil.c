@@ -19,6 +19,13 @@ char *tu_run(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBu
 char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBuf *bufs, int nbufs,
                     const uint64_t *scalars, int nscalars, TuImageHook hook, void *hook_data)
 {
+    TuOptions opt = {.hook = hook, .hook_data = hook_data};
+    return tu_run_with(ptx, kernel, gx, bx, bufs, nbufs, scalars, nscalars, &opt);
+}
+
+char *tu_run_with(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx, TuBuf *bufs, int nbufs,
+                  const uint64_t *scalars, int nscalars, const TuOptions *opt)
+{
     GError *error = NULL;
     char *message = NULL;
     GlobalMemory *g = gmem_new();
@@ -31,8 +38,8 @@ char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t b
     img = image_load(m, g, &error);
     if (!img)
         goto out;
-    if (hook)
-        hook(img, hook_data);
+    if (opt->hook)
+        opt->hook(img, opt->hook_data);
     uint32_t k = module_find_kernel(m, kernel, &error);
     if (k == NO_INDEX)
         goto out;
@@ -50,10 +57,12 @@ char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t b
         if (!launch_pack_param(m, k, (uint32_t)(nbufs + i), scalars[i], params, &error))
             goto out;
     LaunchSpec spec = {.kernel = k, .grid = {gx, 1, 1}, .block = {bx, 1, 1}, .params = params,
-                       .nsm = 1, .max_instructions = 10000000};
+                       .nsm = 1, .max_instructions = opt->max_instructions ? opt->max_instructions : 10000000};
     LaunchStats stats;
     launch_stats_init(&stats, m);
     bool ok = launch_run(img, &spec, &stats, &error);
+    if (opt->on_stats)
+        opt->on_stats(&stats, opt->stats_data);
     launch_stats_clear(&stats);
     for (int i = 0; i < nbufs; i++)
         if (bufs[i].size)

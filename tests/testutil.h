@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "launch.h"
 #include "module.h"
 
 typedef struct {
@@ -26,6 +27,18 @@ typedef void (*TuImageHook)(void *img, void *hook_data);
 char *tu_run_hooked(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
                     TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars,
                     TuImageHook hook, void *hook_data);
+
+/* tu_run with more to say: all fields optional (zero: as tu_run). */
+typedef struct {
+    TuImageHook hook;           /* as tu_run_hooked's */
+    void *hook_data;
+    /* called with the launch's counts once it has run (also after a fault) */
+    void (*on_stats)(const LaunchStats *stats, void *data);
+    void *stats_data;
+    uint64_t max_instructions;  /* the launch's budget (0: ten million) */
+} TuOptions;
+char *tu_run_with(const char *ptx, const char *kernel, uint32_t gx, uint32_t bx,
+                  TuBuf *bufs, int nbufs, const uint64_t *scalars, int nscalars, const TuOptions *opt);
 
 /* The index of the first instruction of f written on PTX line `line`;
  * fails the test when there is none. */
