@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "cfg.h"
+#include "sfu.h"
 
 /* x86-64-v3 (AVX2, FMA) clones of the float loops: fmaf becomes one
  * instruction instead of a libm call per lane. */
@@ -689,6 +690,33 @@ VECTOR_CLONES static bool fast_cvta(ExecCtx *x)
     return true;
 }
 
+/* ---- the SFU's f32 approximations (sfu.h) ------------------------------- */
+
+/* rcp/sqrt.approx, rsqrt and ex2 on f32 as the general handler computes
+ * them (sfu_lanes), without its per-lane register writes and rounding-mode
+ * switch: they take no rounding mode. */
+static inline bool sfu_form(ExecCtx *x, SfuFn fn, bool ftz)
+{
+    uint32_t a[WARP_SIZE], out[WARP_SIZE] = {0};
+    const uint64_t *A = x->v[1];
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        a[l] = (uint32_t)A[l];
+    sfu_lanes(fn, ftz, x->exec, a, out);
+    RESULT_BEGIN(IN->opd[0].reg);
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        r[l] = out[l];
+    RESULT_END();
+    return true;
+}
+
+#define SFU_FORMS(name, fn)                                                      \
+    static bool fast_##name##_f32(ExecCtx *x) { return sfu_form(x, fn, false); } \
+    static bool fast_##name##_f32_ftz(ExecCtx *x) { return sfu_form(x, fn, true); }
+SFU_FORMS(rcp, SFU_RCP)
+SFU_FORMS(sqrt, SFU_SQRT)
+SFU_FORMS(rsqrt, SFU_RSQRT)
+SFU_FORMS(ex2, SFU_EX2)
+
 /* ---- choosing a form --------------------------------------------------- */
 
 static bool plain_dst(const Insn *in) { return in->nopd > 0 && in->opd[0].kind == OPD_REG && in->opd[0].reg != NO_INDEX; }
@@ -879,6 +907,23 @@ static OpHandler select_form(const Module *mod, const Insn *in)
         return (size == 4 || size == 8) && in->nopd == 2 ? fast_cvta : NULL;
     case OP_CVT:
         return in->nopd == 2 && !(in->flags & (FL_SAT | FL_SATFINITE | FL_RELU)) ? cvt_form(in) : NULL;
+    case OP_RCP:
+    case OP_SQRT:
+    case OP_RSQRT:
+    case OP_EX2: {
+        /* the f32 forms that special() hands to the SFU model: rsqrt and
+         * ex2 always, rcp and sqrt when .approx */
+        bool approx = in->op == OP_RSQRT || in->op == OP_EX2 || (in->flags & FL_APPROX);
+        if (t != PTX_TYPE_F32 || !approx || in->round != RND_NONE || in->nopd != 2)
+            return NULL;
+        bool ftz = in->flags & FL_FTZ;
+        switch ((PtxOpcode)in->op) {
+        case OP_RCP: return ftz ? fast_rcp_f32_ftz : fast_rcp_f32;
+        case OP_SQRT: return ftz ? fast_sqrt_f32_ftz : fast_sqrt_f32;
+        case OP_RSQRT: return ftz ? fast_rsqrt_f32_ftz : fast_rsqrt_f32;
+        default: return ftz ? fast_ex2_f32_ftz : fast_ex2_f32;
+        }
+    }
     default:
         return NULL;
     }
