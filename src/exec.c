@@ -1505,14 +1505,6 @@ static inline uint32_t guard_lanes(const ExecCtx *x)
     return x->in->guard_negate ? x->active & ~g : g;
 }
 
-/* operands_resolve for an instruction whose operands are all registers or
- * fixed rows of the plan: no per-step fill. */
-static inline void operands_from_plan(ExecCtx *x, const InsnPlan *ip)
-{
-    for (uint32_t i = 0; i < x->in->nopd; i++)
-        x->v[i] = ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
-}
-
 /* Execute instruction pc of the current frame (its plan ip, or NULL) on
  * the lanes x->active (x->live, x->diverged and x->blocked set), without
  * counting it in the statistics; the caller moves the warp's stack on. */
@@ -1526,12 +1518,16 @@ static G_ALWAYS_INLINE inline bool step_exec(ExecCtx *x, uint32_t pc, const Insn
         x->exec = guard_lanes(x);
     x->next_pc = pc + 1;
     uint64_t scratch[INSN_MAX_OPERANDS][WARP_SIZE];
-    if (ip && ip->rows_only)
-        operands_from_plan(x, ip);
+    bool fast = ip && x->fast_forms && ip->fast;
+    x->ip = NULL;
+    if (fast && ip->rows_only)
+        x->ip = ip; /* the form reads its rows from the plan */
+    else if (ip && ip->rows_only)
+        plan_operands(x, ip);
     else
         operands_resolve(x, scratch);
     w->cta->clock++;
-    OpHandler handler = ip && x->fast_forms ? ip->handler : exec_handlers[x->in->op];
+    OpHandler handler = fast ? ip->handler : exec_handlers[x->in->op];
     if (!handler(x))
         return false;
     uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);

@@ -35,6 +35,27 @@
 
 #define IN (x->in)
 
+/* The general handler of the instruction, for a fast form that leaves
+ * it the case it does not take: it reads x->v. */
+static bool general_handler(ExecCtx *x)
+{
+    if (x->ip) {
+        plan_operands(x, x->ip);
+        x->ip = NULL;
+    }
+    return exec_handlers[IN->op](x);
+}
+
+/* Source operand i's 32 lanes: the plan's row (ExecCtx.ip), else what
+ * the step resolved into x->v. */
+static inline const uint64_t *src_lanes(const ExecCtx *x, uint32_t i)
+{
+    const InsnPlan *ip = x->ip;
+    if (!ip)
+        return x->v[i];
+    return ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
+}
+
 static inline uint64_t *dst_lanes(const ExecCtx *x, uint32_t reg)
 {
     return ctx_row(x, reg);
@@ -86,7 +107,7 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
 #define FAST_FORM(name, body)                                                    \
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
-        const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
+        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2), *C = src_lanes(x, 3);                 \
         (void)A; (void)B; (void)C;                                               \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
         body;                                                                    \
@@ -151,7 +172,7 @@ FAST_FORM(fast_selp64, LANES((C[l] & 1) ? A[l] : B[l]))
  * the register, the others are masked (exec_CVT's rule). */
 VECTOR_CLONES static bool fast_cvt_int(ExecCtx *x)
 {
-    const uint64_t *A = x->v[1];
+    const uint64_t *A = src_lanes(x, 1);
     RESULT_BEGIN(IN->opd[0].reg);
     unsigned sbits = isa_type_size(IN->type2) * 8, dbits = isa_type_size(IN->type) * 8;
     bool ssigned = isa_type_class(IN->type2) == TC_SINT, dsigned = isa_type_class(IN->type) == TC_SINT;
@@ -243,7 +264,7 @@ static inline void setp_pair(ExecCtx *x, const uint64_t *r)
 
 VECTOR_CLONES static bool fast_setp_int(ExecCtx *x)
 {
-    const uint64_t *A = x->v[1], *B = x->v[2];
+    const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2);
     RESULT_BEGIN(IN->opd[0].reg);
     bool sgn = isa_type_class(IN->type) == TC_SINT;
     bool wide = isa_type_size(IN->type) == 8;
@@ -285,7 +306,7 @@ VECTOR_CLONES static bool fast_setp_int(ExecCtx *x)
 
 VECTOR_CLONES static bool fast_setp_f32(ExecCtx *x)
 {
-    const uint64_t *A = x->v[1], *B = x->v[2];
+    const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2);
     RESULT_BEGIN(IN->opd[0].reg);
     if (IN->flags & FL_FTZ) {
         switch (IN->cmp) { FCMP_CASES(lane_f32_ftz(A[l]), lane_f32_ftz(B[l])) default: return false; }
@@ -299,7 +320,7 @@ VECTOR_CLONES static bool fast_setp_f32(ExecCtx *x)
 
 VECTOR_CLONES static bool fast_setp_f64(ExecCtx *x)
 {
-    const uint64_t *A = x->v[1], *B = x->v[2];
+    const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2);
     RESULT_BEGIN(IN->opd[0].reg);
     switch (IN->cmp) {
         FCMP_CASES(fp_f64_from_bits(A[l]), fp_f64_from_bits(B[l]))
@@ -372,7 +393,7 @@ static inline void f32_lanes(uint64_t *r, const uint64_t *A, const uint64_t *B, 
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
-        f32_lanes(r, x->v[1], x->v[2], x->v[3], op, ftz);                        \
+        f32_lanes(r, src_lanes(x, 1), src_lanes(x, 2), src_lanes(x, 3), op, ftz);                        \
         RESULT_END();                                                            \
         return true;                                                             \
     }
@@ -390,7 +411,7 @@ F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
 #define F64_FORM(name, op)                                                       \
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
-        const uint64_t *A = x->v[1], *B = x->v[2], *C = x->v[3];                 \
+        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2), *C = src_lanes(x, 3);                 \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
         SAME_LANE_ONLY                                                           \
         for (uint32_t l = 0; l < WARP_SIZE; l++) {                               \
@@ -584,10 +605,10 @@ VECTOR_CLONES static bool fast_ld(ExecCtx *x)
     uint64_t addr[WARP_SIZE];
     WarpSpan span;
     if (x->exec == 0)
-        return exec_handlers[IN->op](x);
+        return general_handler(x);
     AddrBounds bounds = lane_addresses(x, m, addr);
     if (!span_resolve(x, bounds, esz * n, false, &span))
-        return exec_handlers[IN->op](x);
+        return general_handler(x);
     span_log(x, addr, esz * n, false, &span);
     if (d->kind == OPD_VEC) {
         for (unsigned k = 0; k < d->vec_count; k++) {
@@ -619,10 +640,10 @@ VECTOR_CLONES static bool fast_st(ExecCtx *x)
     uint64_t addr[WARP_SIZE];
     WarpSpan span;
     if (x->exec == 0)
-        return exec_handlers[IN->op](x);
+        return general_handler(x);
     AddrBounds bounds = lane_addresses(x, m, addr);
     if (!span_resolve(x, bounds, esz * n, true, &span))
-        return exec_handlers[IN->op](x);
+        return general_handler(x);
     span_log(x, addr, esz * n, true, &span);
     if (s->kind == OPD_VEC) {
         FOR_LANES(x->exec, l) {
@@ -636,10 +657,10 @@ VECTOR_CLONES static bool fast_st(ExecCtx *x)
     }
     uint8_t *mem = span.host - span.window;
     switch (esz) {
-    case 1: store_lanes(mem, x->v[1], addr, x->exec, 1); break;
-    case 2: store_lanes(mem, x->v[1], addr, x->exec, 2); break;
-    case 4: store_lanes(mem, x->v[1], addr, x->exec, 4); break;
-    default: store_lanes(mem, x->v[1], addr, x->exec, 8); break;
+    case 1: store_lanes(mem, src_lanes(x, 1), addr, x->exec, 1); break;
+    case 2: store_lanes(mem, src_lanes(x, 1), addr, x->exec, 2); break;
+    case 4: store_lanes(mem, src_lanes(x, 1), addr, x->exec, 4); break;
+    default: store_lanes(mem, src_lanes(x, 1), addr, x->exec, 8); break;
     }
     return true;
 }
@@ -652,7 +673,7 @@ static bool fast_ld_kernel_param(ExecCtx *x)
     uint64_t addr = module_var(x->m, m->sym)->offset + (uint64_t)m->imm;
     const Function *k = module_func(x->m, x->cta->spec->kernel);
     if (x->exec == 0 || addr + size > k->frame_param_bytes || (addr & (size - 1)))
-        return exec_handlers[IN->op](x);
+        return general_handler(x);
     WarpAccess *log = access_log(x, x->exec, size, SPACE_PARAM, false);
     if (log) {
         if (x->exec == FULL_MASK) { /* as span_log */
@@ -676,7 +697,7 @@ static bool fast_ld_kernel_param(ExecCtx *x)
  * generic addresses); the other windows move by their base */
 VECTOR_CLONES static bool fast_cvta(ExecCtx *x)
 {
-    const uint64_t *A = x->v[1];
+    const uint64_t *A = src_lanes(x, 1);
     RESULT_BEGIN(IN->opd[0].reg);
     uint64_t base = IN->space == SPACE_SHARED ? SHARED_WINDOW_BASE
                   : IN->space == SPACE_LOCAL ? LOCAL_WINDOW_BASE
@@ -698,7 +719,7 @@ VECTOR_CLONES static bool fast_cvta(ExecCtx *x)
 static inline bool sfu_form(ExecCtx *x, SfuFn fn, bool ftz)
 {
     uint32_t a[WARP_SIZE], out[WARP_SIZE] = {0};
-    const uint64_t *A = x->v[1];
+    const uint64_t *A = src_lanes(x, 1);
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         a[l] = (uint32_t)A[l];
     sfu_lanes(fn, ftz, x->exec, a, out);
@@ -1038,6 +1059,7 @@ ExecPlan *exec_plan_new(const Module *m)
             InsnPlan *ip = &p->by_func[f][i];
             OpHandler h = in->op == OP_SETP ? select_setp(in) : select_form(m, in);
             ip->handler = h ? h : exec_handlers[in->op];
+            ip->fast = h != NULL;
             ip->rows_only = true;
             for (uint32_t k = 0; k < in->nopd; k++)
                 ip->rows_only &= plan_operand(p, by_value, fn, &in->opd[k], ip, k);

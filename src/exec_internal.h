@@ -44,6 +44,7 @@ typedef struct {
     uint16_t straight;
     uint8_t traits;        /* STEP_* */
     bool rows_only;
+    bool fast;             /* handler is a fast form (exec_fast.c), not exec_handlers[op] */
 } InsnPlan;
 
 /* STEP_* of an instruction (also for runs without a plan). */
@@ -72,6 +73,11 @@ struct ExecCtx {
      * predicate).  Kinds that are not values read
      * as zeros, as opd_value reads them. */
     const uint64_t *v[INSN_MAX_OPERANDS];
+    /* Set instead of v, to the instruction's plan, when a fast form runs
+     * with every operand a register or a fixed row (InsnPlan.rows_only):
+     * the form takes the rows it reads from the plan (src_lanes), and no
+     * step fills v for operands nobody reads.  NULL: v is filled. */
+    const InsnPlan *ip;
     const InsnPlan *insns;     /* the plan of this function, NULL: none */
     bool fast_forms;           /* run the plan's handlers (no checks asked) */
     uint64_t *insn_counts;     /* this function's LaunchStats.insn_warp_count, or NULL */
@@ -86,6 +92,14 @@ struct ExecCtx {
     bool wrote_nothing;
     GError **error;
 };
+
+/* x->v for an instruction whose operands are all registers or fixed rows
+ * of its plan (InsnPlan.rows_only): no per-step fill. */
+static inline void plan_operands(ExecCtx *x, const InsnPlan *ip)
+{
+    for (uint32_t i = 0; i < x->in->nopd; i++)
+        x->v[i] = ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
+}
 
 /* iterate over the set bits of a lane mask */
 #define FOR_LANES(mask, lane) \
