@@ -1406,8 +1406,6 @@ static uint32_t block_begun(const Function *fn, uint32_t pc)
     return NO_INDEX;
 }
 
-/* The launch statistics of one step.  The per-function counters were
- * looked up when the frame was entered (ctx_enter_frame). */
 /* A visit of `block` (NO_INDEX: none) by the instruction at pc, its first. */
 static inline void count_block_visit(ExecCtx *x, uint32_t block, uint32_t pc)
 {
@@ -1423,6 +1421,8 @@ static inline void count_block_visit(ExecCtx *x, uint32_t block, uint32_t pc)
     }
 }
 
+/* The launch statistics of one step.  The per-function counters were
+ * looked up when the frame was entered (ctx_enter_frame). */
 static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
 {
     LaunchStats *s = x->cta->stats;
@@ -1648,9 +1648,6 @@ static bool run_observed(Warp *w, uint32_t max, uint32_t *executed, GError **err
     return ok;
 }
 
-/* The loops of warp_run and warp_run_ahead: straight-line instructions
- * back to back, the stack settled only after control flow.  With may_run,
- * it stops before an instruction not marked there and records each step. */
 /* Whether run-ahead may execute an instruction of kind `kind` (may_run),
  * `recorded` accesses recorded so far. */
 static inline bool run_ahead_may_take(uint8_t kind, const AheadAccesses *accesses, uint32_t recorded)
@@ -1660,6 +1657,9 @@ static inline bool run_ahead_may_take(uint8_t kind, const AheadAccesses *accesse
     return accesses && (kind != RUN_AHEAD_RECORD || recorded < accesses->max_records);
 }
 
+/* The loops of warp_run and warp_run_ahead: straight-line instructions
+ * back to back, the stack settled only after control flow.  With may_run,
+ * it stops before an instruction not marked there and records each step. */
 static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, StepPos *steps, uint32_t *executed,
                       const AheadAccesses *accesses, GError **error)
 {

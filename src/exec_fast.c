@@ -3,15 +3,19 @@
  * exec_plan_new() looks at every instruction once, before any warp runs,
  * and binds it to a fast form when its modifiers allow one (integer
  * add/sub/mul/mad/shift/logic, compare, select, move, integer conversion,
- * f32/f64 arithmetic in round-to-nearest, loads and stores with a register
- * address), or else to the general handler of exec_ops.c.  A fast form
+ * f32/f64 arithmetic in round-to-nearest, the SFU's f32 approximations,
+ * loads and stores with a register address), or else to the general
+ * handler of exec_ops.c.  A fast form
  * computes every lane straight into the destination when the whole warp
  * executes, else into a temporary merged under the guard mask at the end,
  * so the loops have no per-lane branches and the compiler vectorises them.
- * The plan also records, per instruction, where step_one finds each
- * operand's 32 lanes (immediates broadcast here once) and the step's
- * bookkeeping traits (InsnPlan).  The results are bit for bit those of the general handlers; the
- * differential test tests/test_exec_fast.c runs kernels both ways.
+ * The plan also records, per instruction, where each operand's 32 lanes
+ * are (immediates broadcast here once: a fast form reads them from the
+ * plan, src_lanes), the step's bookkeeping traits, and the straight
+ * stretch it begins, which run_steps executes without settling the stack
+ * in between (InsnPlan).  The results are bit for bit those of the
+ * general handlers; the differential test tests/test_exec_fast.c runs
+ * kernels both ways.
  *
  * Memory forms check the whole warp's access at once (one allocation
  * covers the lowest and highest lane address, all aligned) and hand any
