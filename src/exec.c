@@ -1696,10 +1696,11 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
             }
             n += pc - first;
         } else {
+            const uint8_t *kinds = may_run ? may_run[x.func] : NULL; /* the frame stays in a stretch */
             for (uint32_t end = pc + MAX(stretch, 1u); pc < end; pc++, n++) {
                 uint8_t kind = RUN_AHEAD_YES;
                 if (may_run) {
-                    kind = pc < func_ninsns(x.fn) && may_run[x.func] ? may_run[x.func][pc] : RUN_AHEAD_NO;
+                    kind = pc < func_ninsns(x.fn) && kinds ? kinds[pc] : RUN_AHEAD_NO;
                     if ((refused = !run_ahead_may_take(kind, accesses, recorded)))
                         break;
                     if (kind >= RUN_AHEAD_ACCESS)
