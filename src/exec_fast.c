@@ -54,10 +54,7 @@ static bool general_handler(ExecCtx *x)
  * the step resolved into x->v. */
 static inline const uint64_t *src_lanes(const ExecCtx *x, uint32_t i)
 {
-    const InsnPlan *ip = x->ip;
-    if (!ip)
-        return x->v[i];
-    return ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
+    return x->ip ? plan_row(x, x->ip, i) : x->v[i];
 }
 
 static inline uint64_t *dst_lanes(const ExecCtx *x, uint32_t reg)
@@ -111,7 +108,8 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
 #define FAST_FORM(name, body)                                                    \
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
-        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2), *C = src_lanes(x, 3);                 \
+        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2);               \
+        const uint64_t *C = src_lanes(x, 3);                                     \
         (void)A; (void)B; (void)C;                                               \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
         body;                                                                    \
@@ -397,7 +395,8 @@ static inline void f32_lanes(uint64_t *r, const uint64_t *A, const uint64_t *B, 
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
-        f32_lanes(r, src_lanes(x, 1), src_lanes(x, 2), src_lanes(x, 3), op, ftz);                        \
+        f32_lanes(r, src_lanes(x, 1), src_lanes(x, 2), src_lanes(x, 3), op,      \
+                  ftz);                                                          \
         RESULT_END();                                                            \
         return true;                                                             \
     }
@@ -415,7 +414,8 @@ F32_FORM(fast_fma_f32_ftz, FF_FMA, true)
 #define F64_FORM(name, op)                                                       \
     VECTOR_CLONES static bool name(ExecCtx *x)                                   \
     {                                                                            \
-        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2), *C = src_lanes(x, 3);                 \
+        const uint64_t *A = src_lanes(x, 1), *B = src_lanes(x, 2);               \
+        const uint64_t *C = src_lanes(x, 3);                                     \
         RESULT_BEGIN(IN->opd[0].reg);                                            \
         SAME_LANE_ONLY                                                           \
         for (uint32_t l = 0; l < WARP_SIZE; l++) {                               \
@@ -1076,9 +1076,9 @@ ExecPlan *exec_plan_new(const Module *m)
         /* from the end back: a stretch goes on into the next instruction
          * unless that one begins a block (without a CFG nothing says where
          * paths rejoin: every instruction is its own stretch) */
-        for (uint32_t i = n; i-- > 0;) {
+        for (uint32_t i = n; fn->cfg && i-- > 0;) {
             InsnPlan *ip = &p->by_func[f][i];
-            if (ip->traits & STEP_CONTROL || !fn->cfg)
+            if (ip->traits & STEP_CONTROL)
                 continue;
             const InsnPlan *next = i + 1 < n ? ip + 1 : NULL;
             bool goes_on = next && next->block == NO_INDEX && next->straight > 0 && next->straight < UINT16_MAX;

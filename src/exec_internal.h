@@ -93,12 +93,19 @@ struct ExecCtx {
     GError **error;
 };
 
+/* Operand i's 32 lanes as the plan places them: its fixed row, else its
+ * register's row in the current frame (InsnPlan.rows_only instructions). */
+static inline const uint64_t *plan_row(const ExecCtx *x, const InsnPlan *ip, uint32_t i)
+{
+    return ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
+}
+
 /* x->v for an instruction whose operands are all registers or fixed rows
  * of its plan (InsnPlan.rows_only): no per-step fill. */
 static inline void plan_operands(ExecCtx *x, const InsnPlan *ip)
 {
     for (uint32_t i = 0; i < x->in->nopd; i++)
-        x->v[i] = ip->fixed[i] ? ip->fixed[i] : x->regs + ip->row_at[i];
+        x->v[i] = plan_row(x, ip, i);
 }
 
 /* iterate over the set bits of a lane mask */

@@ -707,8 +707,9 @@ static uint32_t expect_stretches_match(const char *ptx, uint32_t gx, uint32_t bx
                   "line %d: stretches: %s; single steps: %s", line, err[0] ? err[0] : "ok", err[1] ? err[1] : "ok");
     ck_assert_msg(!memcmp(out[0], out[1], words * 4), "line %d: outputs differ", line);
     for (int i = 0; i < 8; i++)
-        ck_assert_msg(runs[0].scalars[i] == runs[1].scalars[i], "line %d: total %d: %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT,
-                      line, i, runs[0].scalars[i], runs[1].scalars[i]);
+        ck_assert_msg(runs[0].scalars[i] == runs[1].scalars[i],
+                      "line %d: total %d: %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, line, i,
+                      runs[0].scalars[i], runs[1].scalars[i]);
     ck_assert_uint_eq(runs[0].per_insn->len, runs[1].per_insn->len);
     for (guint i = 0; i < runs[0].per_insn->len; i++)
         ck_assert_msg(g_array_index(runs[0].per_insn, uint64_t, i) == g_array_index(runs[1].per_insn, uint64_t, i),
