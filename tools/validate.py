@@ -209,17 +209,20 @@ def claims():
     def gflops(ws, code):
         return [round(fig3(ws)[(code, r)][0], 1) for r in range(1, 6)]
 
+    def speedups(ws, code, over):
+        return [round(a / b, 2) for a, b in zip(gflops(ws, code), gflops(ws, over))]
+
     out.append(Claim("3D stencils (256 x 256 x 96, r = 1..5): BASE's GFLOPS independent of the stencil's size",
                      "001 Figure 3 (K80, one GK210)", "k80", "flat", lambda ws: gflops(ws, "base"),
                      lambda v, s: max(v) <= 1.25 * min(v), "BASE's GFLOPS within 25 % of each other"))
     out.append(Claim("3D stencils: COMP's speed-up over BASE, r = 1..5",
                      "001 Figure 3 (K80, one GK210)", "k80", "< 1 at r = 1, > 1 from r = 2",
-                     lambda ws: [round(c / b, 2) for c, b in zip(gflops(ws, "comp"), gflops(ws, "base"))],
+                     lambda ws: speedups(ws, "comp", "base"),
                      lambda v, s: v[0] < 1 and all(x > 1 for x in v[1:]),
                      "COMP faster than BASE except for the 7-point stencil"))
     out.append(Claim("3D stencils: CSL's speed-up over COMP, r = 1..5",
                      "001 Figure 3 (K80, one GK210)", "k80", "> 1 at every r",
-                     lambda ws: [round(c / b, 2) for c, b in zip(gflops(ws, "csl"), gflops(ws, "comp"))],
+                     lambda ws: speedups(ws, "csl", "comp"),
                      lambda v, s: all(x > 1 for x in v), "CSL faster than COMP for every stencil"))
 
     def occupancy_range(ws):
