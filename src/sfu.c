@@ -113,6 +113,16 @@ static uint32_t flush_result(float r, bool ftz)
     return ftz && is_subnormal(b) ? b & SIGN : b;
 }
 
+/* rcp of a normal a (sfu_rcp's common case; sfu_lanes' too) */
+static inline uint32_t rcp_normal(uint32_t a, bool ftz)
+{
+    uint32_t m = a & MANT_MASK;
+    int e = (int)((a & EXP_MASK) >> 23) - 127;
+    float base = measured(T_RCP, m, sfu_ref_rcp((double)float_of(0x3f800000u | m)));
+    float r = scale(base, -e);
+    return flush_result((a & SIGN) ? -r : r, ftz);
+}
+
 uint32_t sfu_rcp(uint32_t a, bool ftz)
 {
     if (is_nan(a))
@@ -127,11 +137,7 @@ uint32_t sfu_rcp(uint32_t a, bool ftz)
         return sign | EXP_MASK;
     if ((a & ~SIGN) == EXP_MASK)
         return sign;
-    uint32_t m = a & MANT_MASK;
-    int e = (int)((a & EXP_MASK) >> 23) - 127;
-    float base = measured(T_RCP, m, sfu_ref_rcp((double)float_of(0x3f800000u | m)));
-    float r = scale(base, -e);
-    return flush_result(sign ? -r : r, ftz);
+    return rcp_normal(a, ftz);
 }
 
 /* Whether the normal a's (unbiased) exponent is odd: its root's table is
@@ -205,6 +211,18 @@ static uint32_t ex2_fixed(uint32_t a)
     return (uint32_t)(float_of(a & ~SIGN) * 0x1p23f);
 }
 
+/* ex2 of a whose magnitude is below 128 (not a NaN) and, when negative
+ * and not .ftz, at most 126: sfu_ex2's common case */
+static inline uint32_t ex2_in_range(const SfuEx2Steps *steps, uint32_t a, bool ftz)
+{
+    bool negative = a & SIGN;
+    uint32_t q = ex2_fixed(a);
+    uint32_t i = q >> 23, f = q & MANT_MASK;
+    Table t = negative ? T_EX2_NEG : T_EX2_POS;
+    float base = measured(t, f, sfu_ref_ex2(steps, f, negative));
+    return flush_result(scale(base, negative ? -(int)i : (int)i), ftz);
+}
+
 uint32_t sfu_ex2(uint32_t a, bool ftz)
 {
     if (is_nan(a))
@@ -218,11 +236,7 @@ uint32_t sfu_ex2(uint32_t a, bool ftz)
     }
     if (mag >= 128.0f) /* infinities included */
         return negative ? 0 : EXP_MASK;
-    uint32_t q = ex2_fixed(a);
-    uint32_t i = q >> 23, f = q & MANT_MASK;
-    Table t = negative ? T_EX2_NEG : T_EX2_POS;
-    float base = measured(t, f, sfu_ref_ex2(ex2_steps(), f, negative));
-    return flush_result(scale(base, negative ? -(int)i : (int)i), ftz);
+    return ex2_in_range(ex2_steps(), a, ftz);
 }
 
 uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz)
@@ -238,36 +252,93 @@ uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz)
     return is_nan(r) ? CANONICAL_NAN : r;
 }
 
-/* The table byte a normal operand's result reads, or NULL. */
-static const uint8_t *entry_byte(SfuFn fn, uint32_t a)
+/* sfu_lanes: the lanes whose operand takes the function's common case
+ * (a normal operand; for ex2, a magnitude below 126) go through that case
+ * inline, with the table, its reference steps and the function chosen once
+ * per warp; the others through the scalar entry.  Both run the same code
+ * for those operands, so the bits are the scalar functions' by
+ * construction.  Their table entries are scattered over megabytes: the
+ * loads of all the lanes' start together. */
+
+/* An operand's bits below this (sign cleared) are normal or zero, not
+ * infinite or NaN; at or above 0x00800000, not zero or subnormal. */
+#define MIN_NORMAL 0x00800000u
+#define EX2_COMMON_BELOW 0x42fc0000u /* 126.0f */
+
+static bool is_normal(uint32_t a)
 {
-    uint32_t e = (a & EXP_MASK) >> 23, m = a & MANT_MASK;
-    if (e == 0 || e == 255)
-        return NULL;
+    uint32_t mag = a & ~SIGN;
+    return mag >= MIN_NORMAL && mag < EXP_MASK;
+}
+
+static inline bool common_case(SfuFn fn, uint32_t a)
+{
+    if (fn == SFU_EX2)
+        return (a & ~SIGN) < EX2_COMMON_BELOW;
     if (fn == SFU_RCP)
-        return table(T_RCP) + m / 4;
-    if (fn == SFU_RSQRT || fn == SFU_SQRT)
-        return table(root_table(a, fn == SFU_RSQRT)) + m / 4;
-    if (float_of(a & ~SIGN) >= 128.0f)
-        return NULL;
-    return table((a & SIGN) ? T_EX2_NEG : T_EX2_POS) + (ex2_fixed(a) & MANT_MASK) / 4;
+        return is_normal(a);
+    return a >= MIN_NORMAL && a < EXP_MASK; /* roots: a positive normal */
+}
+
+static inline const uint8_t *common_entry(SfuFn fn, uint32_t a)
+{
+    if (fn == SFU_EX2)
+        return table((a & SIGN) ? T_EX2_NEG : T_EX2_POS) + (ex2_fixed(a) & MANT_MASK) / 4;
+    if (fn == SFU_RCP)
+        return table(T_RCP) + (a & MANT_MASK) / 4;
+    return table(root_table(a, fn == SFU_RSQRT)) + (a & MANT_MASK) / 4;
+}
+
+static inline uint32_t common_result(SfuFn fn, const SfuEx2Steps *steps, uint32_t a, bool ftz)
+{
+    switch (fn) {
+    case SFU_EX2: return ex2_in_range(steps, a, ftz);
+    case SFU_RCP: return rcp_normal(a, ftz);
+    case SFU_SQRT: return bits_of(root_of_normal(a, false));
+    default: return flush_result(root_of_normal(a, true), ftz);
+    }
+}
+
+static uint32_t scalar(SfuFn fn, uint32_t a, bool ftz)
+{
+    switch (fn) {
+    case SFU_EX2: return sfu_ex2(a, ftz);
+    case SFU_RCP: return sfu_rcp(a, ftz);
+    case SFU_SQRT: return sfu_sqrt(a, ftz);
+    default: return sfu_rsqrt(a, ftz);
+    }
+}
+
+/* fn is a constant in each caller (sfu_lanes' switch) */
+static G_ALWAYS_INLINE inline void lanes_of(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32],
+                                            uint32_t out[32])
+{
+    const SfuEx2Steps *steps = fn == SFU_EX2 ? ex2_steps() : NULL;
+    uint32_t common = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (common_case(fn, a[l])) {
+            common |= 1u << l;
+            __builtin_prefetch(common_entry(fn, a[l]));
+        }
+    }
+    for (uint32_t m = common; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        out[l] = common_result(fn, steps, a[l], ftz);
+    }
+    for (uint32_t m = lanes & ~common; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        out[l] = scalar(fn, a[l], ftz);
+    }
 }
 
 void sfu_lanes(SfuFn fn, bool ftz, uint32_t lanes, const uint32_t a[32], uint32_t out[32])
 {
-    /* the lanes' table entries are scattered over megabytes: their loads
-     * start together */
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        const uint8_t *p = entry_byte(fn, a[__builtin_ctz(m)]);
-        if (p)
-            __builtin_prefetch(p);
-    }
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        out[l] = fn == SFU_RCP     ? sfu_rcp(a[l], ftz)
-                 : fn == SFU_RSQRT ? sfu_rsqrt(a[l], ftz)
-                 : fn == SFU_SQRT  ? sfu_sqrt(a[l], ftz)
-                                   : sfu_ex2(a[l], ftz);
+    switch (fn) {
+    case SFU_EX2: lanes_of(SFU_EX2, ftz, lanes, a, out); break;
+    case SFU_RCP: lanes_of(SFU_RCP, ftz, lanes, a, out); break;
+    case SFU_SQRT: lanes_of(SFU_SQRT, ftz, lanes, a, out); break;
+    default: lanes_of(SFU_RSQRT, ftz, lanes, a, out); break;
     }
 }
 

@@ -20,6 +20,7 @@
 #include "launch.h"
 #include "memory.h"
 #include "ptx_parser.h"
+#include "sfu.h"
 #include "testutil.h"
 
 #define SENTINEL 0xA5A5A5A5A5A5A5A5ull
@@ -1456,6 +1457,49 @@ START_TEST(test_sfu_approx_like_the_gpu)
     EQ32(o.w[2], 0);
     EQ32(o.w[3], 0);          /* .ftz flushes the subnormal quotient */
     EQ32(o.w[4], 0x0003B46B);
+}
+END_TEST
+
+/* sfu_lanes() takes the common operands of a warp through an inline path
+ * and the rest through the scalar functions: every lane's bits must be the
+ * scalar function's, for operands of every kind (random bits, and values
+ * at the edges of each function's common case) under partial masks. */
+START_TEST(test_sfu_lanes_match_scalar)
+{
+    static const uint32_t edges[] = {
+        0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x80800000, 0x3f800000, 0xbf800000,
+        0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x42fc0000, 0xc2fc0000,
+        0x42fbffff, 0xc2fbffff, 0x42fe0000, 0xc2fe0000, 0x43000000, 0xc3000000, 0x42ff0000, 0xc2fd0000,
+        0x3effffff, 0x40000000, 0x40800000, 0x7e800000, 0x7f000000, 0x00ffffff, 0x01000000, 0x3f7fffff,
+    };
+    GRand *rng = g_rand_new_with_seed(20261125);
+    static const SfuFn fns[] = {SFU_RCP, SFU_RSQRT, SFU_SQRT, SFU_EX2};
+    for (int round = 0; round < 600; round++) {
+        uint32_t a[32], out[32], lanes = round % 3 ? g_rand_int(rng) : 0xffffffffu;
+        for (int l = 0; l < 32; l++) {
+            uint32_t r = g_rand_int(rng);
+            /* random bits, then ex2's range (|a| < 150), then the edges */
+            a[l] = round < 200   ? r
+                   : round < 400 ? (uint32_t)F((float)g_rand_double_range(rng, -150, 150))
+                                 : edges[(l + round) % 32];
+        }
+        for (int f = 0; f < 4; f++)
+            for (int ftz = 0; ftz < 2; ftz++) {
+                for (int l = 0; l < 32; l++)
+                    out[l] = 0xdeadbeef;
+                sfu_lanes(fns[f], ftz, lanes, a, out);
+                for (int l = 0; l < 32; l++) {
+                    uint32_t want = !(lanes >> l & 1) ? 0xdeadbeef
+                                    : fns[f] == SFU_RCP   ? sfu_rcp(a[l], ftz)
+                                    : fns[f] == SFU_RSQRT ? sfu_rsqrt(a[l], ftz)
+                                    : fns[f] == SFU_SQRT  ? sfu_sqrt(a[l], ftz)
+                                                          : sfu_ex2(a[l], ftz);
+                    ck_assert_msg(out[l] == want, "fn %d ftz %d operand 0x%08x: lanes 0x%08x, scalar 0x%08x", f,
+                                  ftz, a[l], out[l], want);
+                }
+            }
+    }
+    g_rand_free(rng);
 }
 END_TEST
 
@@ -3227,6 +3271,7 @@ static Suite *ops_suite(void)
     tcase_add_test(f, test_div_special);
     tcase_add_test(f, test_f64_approx_like_the_gpu);
     tcase_add_test(f, test_sfu_approx_like_the_gpu);
+    tcase_add_test(f, test_sfu_lanes_match_scalar);
     tcase_add_test(f, test_half_arithmetic);
     suite_add_tcase(s, f);
     TCase *v = tcase_create("convert");
