@@ -24,6 +24,7 @@
  */
 #include "exec_internal.h"
 
+#include <fenv.h>
 #include <math.h>
 
 #include "cfg.h"
@@ -433,6 +434,70 @@ F64_FORM(fast_mul_f64, FF_MUL)
 F64_FORM(fast_div_f64, FF_DIV)
 F64_FORM(fast_fma_f64, FF_FMA)
 
+/* Directed rounding (.rz, .rm, .rp): the round-to-nearest form's loop in
+ * the host's rounding mode for it, as the general handler runs (exec_ops.c
+ * round_enter): the host's add, sub, mul, div and fma round in that mode. */
+static int host_rounding(uint8_t rnd)
+{
+    return rnd == RND_RZ ? FE_TOWARDZERO : rnd == RND_RM ? FE_DOWNWARD : FE_UPWARD;
+}
+
+#define DIRECTED_FORM(base)                                                      \
+    static bool base##_directed(ExecCtx *x)                                      \
+    {                                                                            \
+        int old = fegetround();                                                  \
+        fesetround(host_rounding(IN->round));                                    \
+        bool ok = base(x);                                                       \
+        fesetround(old);                                                         \
+        return ok;                                                               \
+    }
+DIRECTED_FORM(fast_add_f32)
+DIRECTED_FORM(fast_sub_f32)
+DIRECTED_FORM(fast_mul_f32)
+DIRECTED_FORM(fast_div_f32)
+DIRECTED_FORM(fast_fma_f32)
+DIRECTED_FORM(fast_add_f32_ftz)
+DIRECTED_FORM(fast_sub_f32_ftz)
+DIRECTED_FORM(fast_mul_f32_ftz)
+DIRECTED_FORM(fast_div_f32_ftz)
+DIRECTED_FORM(fast_fma_f32_ftz)
+DIRECTED_FORM(fast_add_f64)
+DIRECTED_FORM(fast_sub_f64)
+DIRECTED_FORM(fast_mul_f64)
+DIRECTED_FORM(fast_div_f64)
+DIRECTED_FORM(fast_fma_f64)
+
+/* copysign: |b| with a's sign bit, the operands' bits otherwise kept */
+#define SIGN32 0x80000000ull
+#define SIGN64 0x8000000000000000ull
+FAST_FORM(fast_copysign_f32, LANES((B[l] & M32 & ~SIGN32) | (A[l] & SIGN32)))
+FAST_FORM(fast_copysign_f64, LANES((B[l] & ~SIGN64) | (A[l] & SIGN64)))
+
+/* sqrt.rn and rcp.rn: correctly rounded, a NaN the canonical one (f32) or
+ * the operand's (f64) */
+FAST_FORM(fast_sqrt_rn_f32, LANES(f32_result(sqrtf(lane_f32(A[l])), false)))
+FAST_FORM(fast_sqrt_rn_f32_ftz, LANES(f32_result(sqrtf(lane_f32_ftz(A[l])), true)))
+FAST_FORM(fast_rcp_rn_f32, LANES(f32_result(1.0f / lane_f32(A[l]), false)))
+FAST_FORM(fast_rcp_rn_f32_ftz, LANES(f32_result(1.0f / lane_f32_ftz(A[l]), true)))
+FAST_FORM(fast_sqrt_rn_f64, LANES(fp_f64_arith_bits(sqrt(fp_f64_from_bits(A[l])), A[l], 0, 0, false)))
+FAST_FORM(fast_rcp_rn_f64, LANES(fp_f64_arith_bits(1.0 / fp_f64_from_bits(A[l]), A[l], 0, 0, false)))
+
+/* cvt.sat.f32.f32: clamped to [0, 1], a NaN to 0 (fp_sat32) */
+FAST_FORM(fast_cvt_sat_f32, LANES(F32_BITS(fp_sat32(lane_f32(A[l])))))
+FAST_FORM(fast_cvt_sat_f32_ftz, LANES(F32_BITS(fp_sat32(lane_f32_ftz(A[l])))))
+
+/* cvt.f32.f64 in any of .rn/.rz/.rm/.rp */
+static inline uint64_t f32_of_f64(uint64_t v, int rnd, bool ftz)
+{
+    double d = fp_f64_from_bits(v);
+    if (d != d)
+        return fp_f64_nan_to_f32(v);
+    float f = fp_f64_to_f32(d, rnd);
+    return F32_BITS(ftz ? fp_ftz32(f) : f);
+}
+FAST_FORM(fast_cvt_f32_f64, LANES(f32_of_f64(A[l], IN->round, false)))
+FAST_FORM(fast_cvt_f32_f64_ftz, LANES(f32_of_f64(A[l], IN->round, true)))
+
 /* ---- loads and stores -----------------------------------------------------
  * The warp's addresses, checked together; anything unusual (a fault, a
  * generic address outside one window, local or parameter space) goes to
@@ -763,18 +828,28 @@ static OpHandler int_form(unsigned size, OpHandler f32, OpHandler f64)
 
 static OpHandler float_form(const Insn *in, FastFloatOp op)
 {
-    static OpHandler const f32[2][5] = {
-        {fast_add_f32, fast_sub_f32, fast_mul_f32, fast_div_f32, fast_fma_f32},
-        {fast_add_f32_ftz, fast_sub_f32_ftz, fast_mul_f32_ftz, fast_div_f32_ftz, fast_fma_f32_ftz},
+    static OpHandler const f32[2][2][5] = { /* [directed][ftz][op] */
+        {{fast_add_f32, fast_sub_f32, fast_mul_f32, fast_div_f32, fast_fma_f32},
+         {fast_add_f32_ftz, fast_sub_f32_ftz, fast_mul_f32_ftz, fast_div_f32_ftz, fast_fma_f32_ftz}},
+        {{fast_add_f32_directed, fast_sub_f32_directed, fast_mul_f32_directed, fast_div_f32_directed,
+          fast_fma_f32_directed},
+         {fast_add_f32_ftz_directed, fast_sub_f32_ftz_directed, fast_mul_f32_ftz_directed,
+          fast_div_f32_ftz_directed, fast_fma_f32_ftz_directed}},
     };
-    static OpHandler const f64[5] = {fast_add_f64, fast_sub_f64, fast_mul_f64, fast_div_f64, fast_fma_f64};
-    if ((in->flags & (FL_SAT | FL_RELU | FL_NEG_PRODUCT | FL_NEG_ADDEND)) ||
-        (in->round != RND_NONE && in->round != RND_RN))
+    static OpHandler const f64[2][5] = {
+        {fast_add_f64, fast_sub_f64, fast_mul_f64, fast_div_f64, fast_fma_f64},
+        {fast_add_f64_directed, fast_sub_f64_directed, fast_mul_f64_directed, fast_div_f64_directed,
+         fast_fma_f64_directed},
+    };
+    if (in->flags & (FL_SAT | FL_RELU | FL_NEG_PRODUCT | FL_NEG_ADDEND))
+        return NULL;
+    bool directed = in->round == RND_RZ || in->round == RND_RM || in->round == RND_RP;
+    if (!directed && in->round != RND_NONE && in->round != RND_RN)
         return NULL;
     if (in->type == PTX_TYPE_F32)
-        return f32[(in->flags & FL_FTZ) ? 1 : 0][op];
+        return f32[directed][(in->flags & FL_FTZ) ? 1 : 0][op];
     if (in->type == PTX_TYPE_F64 && !(in->flags & FL_FTZ))
-        return f64[op];
+        return f64[directed][op];
     return NULL;
 }
 
@@ -818,6 +893,9 @@ static OpHandler cvt_form(const Insn *in)
         };
         return to_float[t == PTX_TYPE_F64][ssize == 8][isa_type_class(st) == TC_SINT];
     }
+    if (t == PTX_TYPE_F32 && st == PTX_TYPE_F64 &&
+        (in->round == RND_RN || in->round == RND_RZ || in->round == RND_RM || in->round == RND_RP))
+        return (in->flags & FL_FTZ) ? fast_cvt_f32_f64_ftz : fast_cvt_f32_f64;
     if (t == PTX_TYPE_F32 && st == PTX_TYPE_F32 && !(in->flags & FL_FTZ)) {
         switch (in->round) {
         case RND_RZI: return fast_cvt_rzi_f32;
@@ -931,7 +1009,15 @@ static OpHandler select_form(const Module *mod, const Insn *in)
     case OP_CVTA:
         return (size == 4 || size == 8) && in->nopd == 2 ? fast_cvta : NULL;
     case OP_CVT:
-        return in->nopd == 2 && !(in->flags & (FL_SAT | FL_SATFINITE | FL_RELU)) ? cvt_form(in) : NULL;
+        if (in->nopd != 2 || (in->flags & (FL_SATFINITE | FL_RELU)))
+            return NULL;
+        if (in->flags & FL_SAT) /* cvt.sat.f32.f32 alone: a clamp */
+            return t == PTX_TYPE_F32 && in->type2 == PTX_TYPE_F32 && in->round == RND_NONE
+                       ? ((in->flags & FL_FTZ) ? fast_cvt_sat_f32_ftz : fast_cvt_sat_f32)
+                       : NULL;
+        return cvt_form(in);
+    case OP_COPYSIGN:
+        return t == PTX_TYPE_F32 ? fast_copysign_f32 : t == PTX_TYPE_F64 ? fast_copysign_f64 : NULL;
     case OP_RCP:
     case OP_SQRT:
     case OP_RSQRT:
@@ -939,9 +1025,20 @@ static OpHandler select_form(const Module *mod, const Insn *in)
         /* the f32 forms that special() hands to the SFU model: rsqrt and
          * ex2 always, rcp and sqrt when .approx */
         bool approx = in->op == OP_RSQRT || in->op == OP_EX2 || (in->flags & FL_APPROX);
-        if (t != PTX_TYPE_F32 || !approx || in->round != RND_NONE || in->nopd != 2)
-            return NULL;
         bool ftz = in->flags & FL_FTZ;
+        if (in->nopd != 2)
+            return NULL;
+        if (!approx && in->round == RND_RN && (in->op == OP_RCP || in->op == OP_SQRT)) {
+            bool sq = in->op == OP_SQRT;
+            if (t == PTX_TYPE_F32)
+                return sq ? (ftz ? fast_sqrt_rn_f32_ftz : fast_sqrt_rn_f32)
+                          : (ftz ? fast_rcp_rn_f32_ftz : fast_rcp_rn_f32);
+            if (t == PTX_TYPE_F64 && !ftz)
+                return sq ? fast_sqrt_rn_f64 : fast_rcp_rn_f64;
+            return NULL;
+        }
+        if (t != PTX_TYPE_F32 || !approx || in->round != RND_NONE)
+            return NULL;
         switch ((PtxOpcode)in->op) {
         case OP_RCP: return ftz ? fast_rcp_f32_ftz : fast_rcp_f32;
         case OP_SQRT: return ftz ? fast_sqrt_f32_ftz : fast_sqrt_f32;

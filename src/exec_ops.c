@@ -1228,7 +1228,7 @@ static uint64_t cvt_one(const ExecCtx *x, uint64_t v)
         return f64_out(x, from_f64 ? s : (double)sf);
     case PTX_TYPE_F32:
         if (from_f64 && isnan(s)) /* the payload's top bits survive, quieted */
-            return (v >> 32 & 0x80000000u) | 0x7FC00000u | ((v >> 29) & 0x7FFFFFu);
+            return fp_f64_nan_to_f32(v);
         return f32_out(x, from_f64 && !integral ? fp_f64_to_f32(s, rnd) : from_f64 ? (float)s : sf);
     case PTX_TYPE_BF16:
         if (from_f64)

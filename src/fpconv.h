@@ -63,6 +63,12 @@ static inline uint64_t fp_f64_bits(double x) { uint64_t u; memcpy(&u, &x, 8); re
 static inline double fp_f64_from_bits(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
 
 static inline float fp_canon_nan32(void) { return fp_f32_from_bits(FP_CANON_NAN_F32); }
+/* An f64 NaN narrowed to f32 (cvt.f32.f64): the payload's top bits
+ * survive, quieted, and the sign. */
+static inline uint32_t fp_f64_nan_to_f32(uint64_t v)
+{
+    return (uint32_t)(v >> 32 & 0x80000000u) | 0x7FC00000u | (uint32_t)((v >> 29) & 0x7FFFFFu);
+}
 
 static inline bool fp_f64_bits_nan(uint64_t v) { return (v & ~(UINT64_C(1) << 63)) > UINT64_C(0x7FF0000000000000); }
 

@@ -83,6 +83,18 @@ static const Form forms[] = {
     {"add.f64 %fd9, %fd1, %fd2;", 'D'},       {"sub.f64 %fd9, %fd1, %fd2;", 'D'},
     {"mul.f64 %fd9, %fd1, %fd2;", 'D'},       {"div.rn.f64 %fd9, %fd1, %fd2;", 'D'},
     {"fma.rn.f64 %fd9, %fd1, %fd2, %fd3;", 'D'},
+    {"fma.rm.f32 %f9, %f1, %f2, %f3;", 'f'},  {"fma.rp.ftz.f32 %f9, %f1, %f2, %f3;", 'f'},
+    {"add.rz.f32 %f9, %f1, %f2;", 'f'},       {"mul.rm.ftz.f32 %f9, %f1, %f2;", 'f'},
+    {"sub.rp.f32 %f9, %f1, %f2;", 'f'},       {"div.rz.f32 %f9, %f1, %f2;", 'f'},
+    {"fma.rz.f64 %fd9, %fd1, %fd2, %fd3;", 'D'}, {"add.rm.f64 %fd9, %fd1, %fd2;", 'D'},
+    {"div.rp.f64 %fd9, %fd1, %fd2;", 'D'},    {"mul.rz.f64 %fd9, %fd1, %fd2;", 'D'},
+    {"copysign.f32 %f9, %f1, %f2;", 'f'},     {"copysign.f64 %fd9, %fd1, %fd2;", 'D'},
+    {"sqrt.rn.f32 %f9, %f1;", 'f'},           {"sqrt.rn.ftz.f32 %f9, %f1;", 'f'},
+    {"rcp.rn.f32 %f9, %f1;", 'f'},            {"rcp.rn.ftz.f32 %f9, %f1;", 'f'},
+    {"sqrt.rn.f64 %fd9, %fd1;", 'D'},         {"rcp.rn.f64 %fd9, %fd1;", 'D'},
+    {"cvt.sat.f32.f32 %f9, %f1;", 'f'},       {"cvt.ftz.sat.f32.f32 %f9, %f1;", 'f'},
+    {"cvt.rn.f32.f64 %f9, %fd1;", 'f'},       {"cvt.rz.ftz.f32.f64 %f9, %fd1;", 'f'},
+    {"cvt.rm.f32.f64 %f9, %fd1;", 'f'},       {"cvt.rp.f32.f64 %f9, %fd1;", 'f'},
 };
 #define NFORMS (sizeof forms / sizeof forms[0])
 /* slots per thread: one per form, plus the memory forms' results */
