@@ -97,6 +97,10 @@ typedef struct {
     /* loop control of a loop ptxas unrolls (mark_loops): its result
      * comes after latency / loop_unroll (Model.latency[1]) */
     uint8_t shared_out;
+    /* the model's cycles for the fields above (decode_module, after every
+     * pass that sets them): Model.latency[shared_out][lat],
+     * Model.interval[unit], Model.fetch_after[control] */
+    uint32_t latency, interval, fetch_after;
     /* the scoreboard entries it waits for: the registers it reads, then
      * those it writes (write after write), each once */
     uint32_t deps[TI_MAX_SRC + TI_MAX_DST];
@@ -1134,6 +1138,12 @@ static void decode_module(Model *md)
             balance_int_pipes(md, fn, md->tinsn[f]);
         if (renumber)
             renumber_scoreboard(fn, md->tinsn[f]);
+        for (uint32_t i = 0; i < func_ninsns(fn); i++) {
+            TInsn *t = &md->tinsn[f][i];
+            t->latency = md->latency[t->shared_out][t->lat];
+            t->interval = md->interval[t->unit];
+            t->fetch_after = md->fetch_after[t->control];
+        }
     }
     g_free(reachable);
     md->max_regs = MAX(md->max_regs, 1u);
@@ -1233,14 +1243,19 @@ static inline void ready_set(const Model *md, Sm *sm, uint32_t k)
     sm->where[k] = SLOT_READY;
 }
 
-static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
+/* Slot k leaves the ready set of unit u. */
+static inline void ready_clear_unit(const Model *md, Sm *sm, uint32_t k, unsigned u)
 {
     uint32_t sched = md->slot_sched[k], bit = md->slot_bit[k];
-    unsigned u = sm->next_unit[k];
     uint64_t *mask = ready_mask(sm, sched, u);
     *mask &= ~(1ull << bit);
     if (!*mask)
         sm->ready_units[sched] &= (uint8_t)~(1u << u);
+}
+
+static inline void ready_clear(const Model *md, Sm *sm, uint32_t k)
+{
+    ready_clear_unit(md, sm, k, sm->next_unit[k]);
 }
 
 /* Files a live warp with a next instruction as ready (its operands and
@@ -1924,7 +1939,7 @@ static inline void slot_issued(const Model *md, Sm *sm, WarpSlot *s, const TInsn
                                uint8_t state)
 {
     results_ready(md, sm, s, in, ready, state);
-    s->fetch_ready = t + md->fetch_after[in->control];
+    s->fetch_ready = t + in->fetch_after;
 }
 
 /* When the result of a shared, constant or parameter access that ran
@@ -2054,11 +2069,11 @@ static G_GNUC_NO_INLINE bool issue(Model *md, Sm *sm, WarpSlot *s, uint64_t t, G
     const TInsn *done = stepped && info.active ? &md->tinsn[info.func][info.pc] : t_in;
     unit = done->unit;
     ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
-    *ufree = MAX(*ufree, t) + md->interval[unit];
+    *ufree = MAX(*ufree, t) + done->interval;
     if (G_UNLIKELY(done->slots > 1))
         issue_sequence(sm, s, sched, t, done->slots);
 
-    uint64_t ready = t + md->latency[done->shared_out][done->lat];
+    uint64_t ready = t + done->latency;
     uint8_t state = done->result_state;
     /* what the instruction accessed: the log has it unless it ran ahead */
     Accessed access = record ? accessed_record(record) : accessed_raw(sm->log);
@@ -2193,27 +2208,33 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
     unsigned unit = in->unit;
     uint64_t *ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
     account_wait(md, sm, s, t, sched, ufree);
-    ready_clear(md, sm, k); /* pick() took it from the ready set */
+    /* pick() took it from the ready set, which it leaves below unless its
+     * next instruction is ready as soon and for the same unit */
+    unsigned was_unit = sm->next_unit[k];
     uint32_t wavefronts = s->ahead[s->ahead_at].wavefronts;
     if (++s->ahead_at == s->nahead)
         s->ahead_at = s->nahead = s->record_at = 0;
     sm->issued++;
     if (!md->by_quanta)
         md->issued++;
-    *ufree = MAX(*ufree, t) + md->interval[unit];
+    *ufree = MAX(*ufree, t) + in->interval;
     if (G_UNLIKELY(in->slots > 1))
         issue_sequence(sm, s, sched, t, in->slots);
-    uint64_t ready = t + md->latency[in->shared_out][in->lat];
+    uint64_t ready = t + in->latency;
     uint8_t state = in->result_state;
     if (wavefronts) {
         ready = ahead_access_ready(md, sm, sched, in, wavefronts, t);
         state = STATE_SHORT_SCOREBOARD;
     }
     slot_issued(md, sm, s, in, t, ready, state);
-    sm->where[k] = SLOT_IDLE;
     slot_peek(md, sm, s);
+    uint64_t ready_by = md->issue_width == 1 ? t + 1 : t;
+    if (s->next && sm->next_unit[k] == was_unit && MAX(s->fetch_ready, s->dep_ready) <= ready_by)
+        return; /* still ready, still filed under its unit */
+    ready_clear_unit(md, sm, k, was_unit);
+    sm->where[k] = SLOT_IDLE;
     if (s->next)
-        slot_schedule(md, sm, s, md->issue_width == 1 ? t + 1 : t);
+        slot_schedule(md, sm, s, ready_by);
 }
 
 /* The slot the scheduler issues from at cycle t, or NULL.  Only ready
