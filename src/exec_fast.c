@@ -3,8 +3,10 @@
  * exec_plan_new() looks at every instruction once, before any warp runs,
  * and binds it to a fast form when its modifiers allow one (integer
  * add/sub/mul/mad/shift/logic, compare, select, move, integer conversion,
- * f32/f64 arithmetic in round-to-nearest, the SFU's f32 approximations,
- * loads and stores with a register address), or else to the general
+ * f32/f64 arithmetic in any rounding mode (a directed one runs the
+ * round-to-nearest loop in the host's mode), copysign, sqrt.rn, rcp.rn,
+ * cvt.sat.f32.f32 and cvt.f32.f64, the SFU's f32 approximations, loads
+ * and stores with a register address), or else to the general
  * handler of exec_ops.c.  A fast form
  * computes every lane straight into the destination when the whole warp
  * executes, else into a temporary merged under the guard mask at the end,
