@@ -253,15 +253,15 @@ uint32_t sfu_div(uint32_t a, uint32_t b, bool ftz)
 }
 
 /* sfu_lanes: the lanes whose operand takes the function's common case
- * (a normal operand; for ex2, a magnitude below 126) go through that case
- * inline, with the table, its reference steps and the function chosen once
- * per warp; the others through the scalar entry.  Both run the same code
- * for those operands, so the bits are the scalar functions' by
- * construction.  Their table entries are scattered over megabytes: the
- * loads of all the lanes' start together. */
+ * (a normal operand, positive for the roots; for ex2, a magnitude below
+ * 126) go through that case inline, with the table, its reference steps
+ * and the function chosen once per warp; the others through the scalar
+ * entry.  Both run the same code for those operands, so the bits are the
+ * scalar functions' by construction.  The lanes' table entries are
+ * scattered over megabytes: their loads start together. */
 
-/* An operand's bits below this (sign cleared) are normal or zero, not
- * infinite or NaN; at or above 0x00800000, not zero or subnormal. */
+/* The smallest normal magnitude's bits: below it, zeros and subnormals;
+ * from EXP_MASK on, infinities and NaNs. */
 #define MIN_NORMAL 0x00800000u
 #define EX2_COMMON_BELOW 0x42fc0000u /* 126.0f */
 
