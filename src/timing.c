@@ -1164,8 +1164,13 @@ static G_ALWAYS_INLINE inline void slot_peek_insn(Model *md, Sm *sm, WarpSlot *s
     uint32_t f, pc;
     s->next = NULL;
     if (s->ahead_at < s->nahead) {
+        AheadStep step = s->ahead[s->ahead_at];
         f = s->func;
-        pc = s->ahead[s->ahead_at].pc;
+        pc = step.pc;
+        /* a global access waiting in its record: issuing reads the record,
+         * after other warps have issued */
+        if (step.wavefronts == AHEAD_RECORDED)
+            __builtin_prefetch(s->records + s->record_at);
     } else if (s->resume_valid) {
         if (!s->resume_live)
             return;
@@ -1211,9 +1216,6 @@ static inline bool slot_next_recorded(const WarpSlot *s)
 static G_ALWAYS_INLINE inline void slot_peek(Model *md, Sm *sm, WarpSlot *s)
 {
     slot_peek_insn(md, sm, s);
-    /* issuing reads the record, after other warps have issued */
-    if (slot_next_recorded(s))
-        __builtin_prefetch(s->records + s->record_at);
     sm->next_unit[s - sm->slots] = s->next ? s->next->unit : 0;
 }
 
