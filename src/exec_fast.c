@@ -26,7 +26,6 @@
  */
 #include "exec_internal.h"
 
-#include <fenv.h>
 #include <math.h>
 
 #include "cfg.h"
@@ -437,20 +436,14 @@ F64_FORM(fast_div_f64, FF_DIV)
 F64_FORM(fast_fma_f64, FF_FMA)
 
 /* Directed rounding (.rz, .rm, .rp): the round-to-nearest form's loop in
- * the host's rounding mode for it, as the general handler runs (exec_ops.c
- * round_enter): the host's add, sub, mul, div and fma round in that mode. */
-static int host_rounding(uint8_t rnd)
-{
-    return rnd == RND_RZ ? FE_TOWARDZERO : rnd == RND_RM ? FE_DOWNWARD : FE_UPWARD;
-}
-
+ * the host's rounding mode for it, set as the general handlers set it
+ * (round_enter): the host's add, sub, mul, div and fma round in that mode. */
 #define DIRECTED_FORM(base)                                                      \
     static bool base##_directed(ExecCtx *x)                                      \
     {                                                                            \
-        int old = fegetround();                                                  \
-        fesetround(host_rounding(IN->round));                                    \
+        int old = round_enter(IN->round);                                        \
         bool ok = base(x);                                                       \
-        fesetround(old);                                                         \
+        round_leave(IN->round, old);                                             \
         return ok;                                                               \
     }
 DIRECTED_FORM(fast_add_f32)

@@ -4,6 +4,7 @@
 #ifndef WARPSIM_EXEC_INTERNAL_H
 #define WARPSIM_EXEC_INTERNAL_H
 
+#include <fenv.h>
 #include <string.h>
 
 #include "errors.h"
@@ -106,6 +107,26 @@ static inline void plan_operands(ExecCtx *x, const InsnPlan *ip)
 {
     for (uint32_t i = 0; i < x->in->nopd; i++)
         x->v[i] = plan_row(x, ip, i);
+}
+
+/* Directed rounding for one float operation; the default (.rn) leaves the
+ * environment alone so the common path costs nothing. */
+static inline int round_enter(int rnd)
+{
+    int old = fegetround();
+    switch (rnd) {
+    case RND_RZ: fesetround(FE_TOWARDZERO); break;
+    case RND_RM: fesetround(FE_DOWNWARD); break;
+    case RND_RP: fesetround(FE_UPWARD); break;
+    default: break;
+    }
+    return old;
+}
+
+static inline void round_leave(int rnd, int old)
+{
+    if (rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP)
+        fesetround(old);
 }
 
 /* iterate over the set bits of a lane mask */

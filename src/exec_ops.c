@@ -9,7 +9,6 @@
  */
 #include "exec_internal.h"
 
-#include <fenv.h>
 #include <math.h>
 
 #include "fpconv.h"
@@ -48,25 +47,6 @@ static inline uint64_t f64_out(const ExecCtx *x, double d)
 static inline uint64_t f64_out_bits(const ExecCtx *x, uint64_t bits)
 {
     return (IN->flags & FL_SAT) ? f64_out(x, fp_f64_from_bits(bits)) : bits;
-}
-
-/* Directed rounding for one float operation; the default (.rn) leaves the
- * environment alone so the common path costs nothing. */
-static int round_enter(int rnd)
-{
-    int old = fegetround();
-    switch (rnd) {
-    case RND_RZ: fesetround(FE_TOWARDZERO); break;
-    case RND_RM: fesetround(FE_DOWNWARD); break;
-    case RND_RP: fesetround(FE_UPWARD); break;
-    default: break;
-    }
-    return old;
-}
-static void round_leave(int rnd, int old)
-{
-    if (rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP)
-        fesetround(old);
 }
 
 /* 16-bit float lanes: operate in f64, round back once with .rn.  f64 holds
