@@ -1421,6 +1421,13 @@ static inline void count_block_visit(ExecCtx *x, uint32_t block, uint32_t pc)
     }
 }
 
+/* The lanes of a mask, for the counts: full warps are the rule, and
+ * skip the bit count. */
+static inline uint32_t mask_lanes(uint32_t m)
+{
+    return m == FULL_MASK ? WARP_SIZE : lane_count(m);
+}
+
 /* The launch statistics of one step.  The per-function counters were
  * looked up when the frame was entered (ctx_enter_frame). */
 static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
@@ -1429,9 +1436,8 @@ static inline void count_step(ExecCtx *x, uint32_t block, uint8_t traits)
     if (!s)
         return;
     s->warp_insts++;
-    /* full warps are the rule: skip the bit count for them */
-    s->thread_insts += x->active == FULL_MASK ? WARP_SIZE : lane_count(x->active);
-    s->thread_insts_pred_on += x->exec == FULL_MASK ? WARP_SIZE : lane_count(x->exec);
+    s->thread_insts += mask_lanes(x->active);
+    s->thread_insts_pred_on += mask_lanes(x->exec);
     if (x->insn_counts)
         x->insn_counts[x->pc]++;
     count_block_visit(x, block, x->pc);
@@ -1507,8 +1513,9 @@ static inline uint32_t guard_lanes(const ExecCtx *x)
 
 /* Execute instruction pc of the current frame (its plan ip, or NULL) on
  * the lanes x->active (x->live, x->diverged and x->blocked set), without
- * counting it in the statistics; the caller moves the warp's stack on. */
-static G_ALWAYS_INLINE inline bool step_exec(ExecCtx *x, uint32_t pc, const InsnPlan *ip)
+ * counting it in the statistics, and tell its STEP_* traits; the caller
+ * moves the warp's stack on. */
+static G_ALWAYS_INLINE inline bool step_exec(ExecCtx *x, uint32_t pc, const InsnPlan *ip, uint8_t *traits_out)
 {
     Warp *w = x->w;
     x->pc = pc;
@@ -1531,6 +1538,7 @@ static G_ALWAYS_INLINE inline bool step_exec(ExecCtx *x, uint32_t pc, const Insn
     if (!handler(x))
         return false;
     uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);
+    *traits_out = traits;
     if (traits & STEP_STORE) {
         if (!x->wrote_nothing) {
             w->cta->stores++;
@@ -1553,7 +1561,7 @@ static void count_stretch(ExecCtx *x, uint32_t first, uint32_t done, uint64_t pr
     if (!s || !done)
         return;
     s->warp_insts += done;
-    s->thread_insts += (uint64_t)done * (x->active == FULL_MASK ? WARP_SIZE : lane_count(x->active));
+    s->thread_insts += (uint64_t)done * mask_lanes(x->active);
     s->thread_insts_pred_on += pred_on;
     if (x->insn_counts)
         for (uint32_t pc = first; pc < first + done; pc++)
@@ -1578,9 +1586,9 @@ static bool step_one(ExecCtx *x, bool *settle)
     x->active = top->mask;
     x->diverged = x->blocked = false;
     const InsnPlan *ip = x->insns ? &x->insns[top->pc] : NULL;
-    if (!step_exec(x, top->pc, ip))
+    uint8_t traits;
+    if (!step_exec(x, top->pc, ip, &traits))
         return false;
-    uint8_t traits = ip ? ip->traits : exec_insn_traits(x->in);
     count_step(x, ip ? ip->block : block_begun(x->fn, x->pc), traits);
     w->steps++;
     *settle = (traits & STEP_CONTROL) || x->next_pc == NO_INDEX;
@@ -1666,6 +1674,7 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
     ExecCtx x = {.w = w, .cta = w->cta, .m = w->cta->module, .error = error};
     uint32_t n = 0, recorded = 0;
     bool settle = true, ok = true;
+    uint8_t traits; /* step_exec's; a stretch's count in count_stretch, which needs none */
     while (n < max && w->state == WARP_READY) {
         if (settle) {
             ctx_set_frame(&x, top_frame(w));
@@ -1690,9 +1699,9 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
         uint64_t pred_on = 0;
         if (stretch && !may_run && !steps) { /* warp_run's: nothing to ask or record per step */
             for (uint32_t end = pc + stretch; pc < end; pc++) {
-                if (!(ok = step_exec(&x, pc, &x.insns[pc])))
+                if (!(ok = step_exec(&x, pc, &x.insns[pc], &traits)))
                     break;
-                pred_on += x.exec == FULL_MASK ? WARP_SIZE : lane_count(x.exec);
+                pred_on += mask_lanes(x.exec);
             }
             n += pc - first;
         } else {
@@ -1706,11 +1715,11 @@ static bool run_steps(Warp *w, uint32_t max, const uint8_t *const *may_run, Step
                     if (kind >= RUN_AHEAD_ACCESS)
                         accesses->log->mask = 0;
                 }
-                ok = stretch ? step_exec(&x, pc, &x.insns[pc]) : step_one(&x, &settle);
+                ok = stretch ? step_exec(&x, pc, &x.insns[pc], &traits) : step_one(&x, &settle);
                 if (!ok)
                     break;
                 if (stretch)
-                    pred_on += x.exec == FULL_MASK ? WARP_SIZE : lane_count(x.exec);
+                    pred_on += mask_lanes(x.exec);
                 if (steps)
                     steps[n] = (StepPos){x.func, x.pc};
                 if (kind >= RUN_AHEAD_ACCESS && accesses->log->mask) {
