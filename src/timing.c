@@ -1286,13 +1286,6 @@ static void slot_unready(const Model *md, Sm *sm, WarpSlot *s)
     sm->where[s - sm->slots] = SLOT_IDLE;
 }
 
-/* Slot k is filed to issue: ready, or waiting for a cycle (not for a
- * load timed at the quantum's end, nor at a barrier, nor empty). */
-static inline bool slot_filed_to_issue(const Sm *sm, uint32_t k)
-{
-    return sm->where[k] == SLOT_READY || sm->where[k] == SLOT_WAITING;
-}
-
 /* Starts loading slot k's two host cache lines, so that the loads of
  * several slots overlap. */
 static inline void slot_prefetch(const Sm *sm, uint32_t k)
@@ -2468,30 +2461,10 @@ static uint64_t sm_key(const Sm *sm, uint64_t limit)
  * replacement waits for its turn, sm_take_replacements) or it faults. */
 static void sm_run_until(Model *md, Sm *sm, uint64_t limit)
 {
-    /* the SM's warps were pushed out of the host's cache by the others
-     * since its last quantum: fetch their slots and scoreboards all at
-     * once rather than one miss at a time as they issue.  Only the slots
-     * filed to issue: any other is not read before its next apply or
-     * release, and reading each slot to tell would be a miss of its own
-     * (stride, whose warps mostly wait for loads: 12 % fewer first-level
-     * data cache misses in callgrind's cache simulation) */
-    size_t sb_bytes = (size_t)md->max_regs * sizeof *sm->regs;
-    for (uint32_t k = 0; k < sm->nslots; k++) {
-        const WarpSlot *s = &sm->slots[k];
-        if (!slot_filed_to_issue(sm, k))
-            continue;
-        slot_prefetch(sm, k);
-        const char *sb = (const char *)slot_scoreboard(md, sm, s);
-        for (size_t b = 0; b < sb_bytes; b += HOST_CACHE_LINE)
-            __builtin_prefetch(sb + b);
-    }
-    /* and where their next issues read the steps they ran ahead (a pass
-     * of its own: the slots' lines asked for above have arrived by then) */
-    for (uint32_t k = 0; k < sm->nslots; k++) {
-        const WarpSlot *s = &sm->slots[k];
-        if (slot_filed_to_issue(sm, k) && s->ahead_at < s->nahead)
-            __builtin_prefetch(&s->ahead[s->ahead_at]);
-    }
+    /* No pass that prefetches the slots and scoreboards of the SM's
+     * warps first: their lines come back from the host's second-level
+     * cache soon enough, and the pass cost more than it saved (banks,
+     * stride: 2-5 % slower with it, on one host thread or two) */
     while (!sm->fault && !sm->retired && sm->resident_warps && sm->wake < limit) {
         uint64_t t = sm->wake;
         if (!sm_cycle(md, sm, t, &sm->fault)) {
