@@ -618,7 +618,6 @@ static uint32_t heap_pop(WakeHeap *h)
 }
 
 G_STATIC_ASSERT(UNIT_COUNT <= 8); /* Sm.ready_units holds a bit per unit */
-G_STATIC_ASSERT(AHEAD_MAX % 64 == 0); /* AheadCtx.accessed */
 G_STATIC_ASSERT(WHEEL_SIZE == 64); /* WakeWheel.occupied is one word */
 G_STATIC_ASSERT(CONFIG_MAX_WARPS_PER_SM <= 64); /* a ready mask or wheel bucket is one word */
 #define SLOT_ID_BITS 6  /* a slot in a WakeHeap */
@@ -1798,12 +1797,13 @@ typedef struct {
     Sm *sm;
     WarpSlot *s;
     const StepPos *steps;
-    uint64_t accessed[AHEAD_MAX / 64]; /* bit i: steps[i] accessed memory, at the cost of wavefronts[i] */
-    uint8_t *wavefronts;  /* AHEAD_MAX, read where accessed (so not cleared) */
+    /* AHEAD_MAX: what steps[i]'s access costs (AheadStep.wavefronts), 0
+     * for a step that accessed no memory; cleared by the run's caller */
+    uint8_t *wavefronts;
     uint32_t records_len; /* bytes of records written */
     /* the records, until the run's end copies them to the slot's buffer
-     * (sized then, to what they need): AHEAD_RECORDS_BYTES, like
-     * wavefronts outside this struct, which is cleared for each run */
+     * (sized then, to what they need): AHEAD_RECORDS_BYTES, outside this
+     * struct (which is cleared for each run) like wavefronts */
     uint8_t *records;
 } AheadCtx;
 #define AHEAD_RECORDS_BYTES (AHEAD_RECORDS * AHEAD_RECORD_MAX)
@@ -1822,7 +1822,6 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
 {
     AheadCtx *a = data;
     g_assert(step < AHEAD_MAX);
-    a->accessed[step / 64] |= 1ull << step % 64;
     const Insn *in = func_insn(module_func(a->md->m, a->steps[step].func), a->steps[step].pc);
     if (a->md->may_run_ahead[a->steps[step].func][a->steps[step].pc] == RUN_AHEAD_RECORD) {
         CoalescedAccess pre;
@@ -1839,10 +1838,8 @@ static void ahead_access(void *data, uint32_t step, const WarpAccess *log)
         a->wavefronts[step] = AHEAD_RECORDED;
         return;
     }
-    if (a->md->tinsn[a->steps[step].func][a->steps[step].pc].operand) {
-        a->accessed[step / 64] &= ~(1ull << step % 64);
-        return;
-    }
+    if (a->md->tinsn[a->steps[step].func][a->steps[step].pc].operand)
+        return; /* no access: wavefronts[step] stays 0 */
     MemTiming mt = memsys_access(a->md->mem, a->sm->id, 0, in, log, 0, &a->sm->ts->mem);
     g_assert(mt.pipe_cycles >= 1 && mt.pipe_cycles < AHEAD_RECORDED);
     a->wavefronts[step] = (uint8_t)mt.pipe_cycles;
@@ -1882,7 +1879,7 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
         /* a fault is kept in ahead_error until its instruction issues */
         StepPos steps[AHEAD_MAX];
         _Alignas(8) uint8_t records[AHEAD_RECORDS_BYTES];
-        uint8_t wavefronts[AHEAD_MAX];
+        uint8_t wavefronts[AHEAD_MAX] = {0};
         AheadCtx ctx = {.md = md, .sm = sm, .s = s, .steps = steps, .wavefronts = wavefronts, .records = records};
         AheadAccesses accesses = {ahead_access, &ctx, sm->ahead_log, md->run_ahead_global ? AHEAD_RECORDS : 0};
         (void)warp_run_ahead(w, (const uint8_t *const *)md->may_run_ahead, AHEAD_MAX, steps, &n, &accesses,
@@ -1903,8 +1900,7 @@ static void slot_run_ahead(Model *md, Sm *sm, WarpSlot *s)
             memcpy(s->records, ctx.records, ctx.records_len);
         }
         for (uint32_t i = 0; i < n; i++)
-            s->ahead[i] = (AheadStep){(uint16_t)steps[i].pc,
-                                      ctx.accessed[i / 64] >> i % 64 & 1 ? ctx.wavefronts[i] : 0};
+            s->ahead[i] = (AheadStep){(uint16_t)steps[i].pc, wavefronts[i]};
         s->nahead = n;
         s->ahead_at = 0;
         s->record_at = 0;
