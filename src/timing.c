@@ -2196,12 +2196,9 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
 {
     const TInsn *in = s->next;
     uint32_t k = (uint32_t)(s - sm->slots), sched = md->slot_sched[k];
-    unsigned unit = in->unit;
+    unsigned unit = in->unit; /* the unit it is filed under (slot_peek) */
     uint64_t *ufree = &sm->unit_free[sched * UNIT_COUNT + unit];
     account_wait(md, sm, s, t, sched, ufree);
-    /* pick() took it from the ready set, which it leaves below unless its
-     * next instruction is ready as soon and for the same unit */
-    unsigned was_unit = sm->next_unit[k];
     uint32_t wavefronts = s->ahead[s->ahead_at].wavefronts;
     if (++s->ahead_at == s->nahead)
         s->ahead_at = s->nahead = s->record_at = 0;
@@ -2219,10 +2216,12 @@ static G_ALWAYS_INLINE inline void issue_ahead(Model *md, Sm *sm, WarpSlot *s, u
     }
     slot_issued(md, sm, s, in, t, ready, state);
     slot_peek(md, sm, s);
+    /* pick() took it from the ready set, which it leaves now unless its
+     * next instruction is ready as soon and for the same unit */
     uint64_t ready_by = md->issue_width == 1 ? t + 1 : t;
-    if (s->next && sm->next_unit[k] == was_unit && MAX(s->fetch_ready, s->dep_ready) <= ready_by)
+    if (s->next && s->next->unit == unit && MAX(s->fetch_ready, s->dep_ready) <= ready_by)
         return; /* still ready, still filed under its unit */
-    ready_clear_unit(md, sm, k, was_unit);
+    ready_clear_unit(md, sm, k, unit);
     sm->where[k] = SLOT_IDLE;
     if (s->next)
         slot_schedule(md, sm, s, ready_by);
