@@ -1514,6 +1514,21 @@ static bool exec_NANOSLEEP(ExecCtx *x) { (void)x; return true; }
 /* ------------------------------------------------------------------ */
 /* warp-wide operations: they see exactly the lanes executing them       */
 
+/* A lane of a .sync warp operation outside its own member mask: the ISA
+ * leaves the result undefined, so it is a contract violation.  Each lane's
+ * group is its own mask's executing lanes: the tiles of a partitioned warp
+ * pass different masks to one instruction. */
+static bool member_of_own_mask(ExecCtx *x, const char *name, uint32_t lane, uint32_t mask)
+{
+    if ((mask >> lane) & 1)
+        return true;
+    return exec_report(x, lane, "PTX contract violation: %s executed by lane %u, which its membermask 0x%08x "
+                       "does not include", name, lane, mask);
+}
+
+/* Each lane votes among the executing lanes of its own member mask (the
+ * tiles of a partitioned warp pass different masks to one instruction);
+ * vote without .sync (no mask operand) among all the executing lanes. */
 static bool exec_VOTE(ExecCtx *x)
 {
     uint32_t ballot = 0;
@@ -1521,15 +1536,26 @@ static bool exec_VOTE(ExecCtx *x)
         if (SRC(1, l) & 1)
             ballot |= 1u << l;
     }
-    uint64_t r;
-    switch (IN->mode) {
-    case VOTE_ALL: r = ballot == x->exec; break;
-    case VOTE_ANY: r = ballot != 0; break;
-    case VOTE_UNI: r = ballot == 0 || ballot == x->exec; break;
-    default: r = ballot; break;
-    }
+    bool has_mask = IN->nopd > 2;
     unsigned bytes = IN->mode == VOTE_BALLOT ? 4 : 1;
-    FOR_LANES(x->exec, l) reg_write(x, DST(0), l, r, bytes);
+    FOR_LANES(x->exec, l) {
+        uint32_t group = x->exec;
+        if (has_mask) {
+            uint32_t mask = (uint32_t)SRC(2, l);
+            if (!member_of_own_mask(x, "vote.sync", l, mask))
+                return false;
+            group &= mask;
+        }
+        uint32_t votes = ballot & group;
+        uint64_t r;
+        switch (IN->mode) {
+        case VOTE_ALL: r = votes == group; break;
+        case VOTE_ANY: r = votes != 0; break;
+        case VOTE_UNI: r = votes == 0 || votes == group; break;
+        default: r = votes; break;
+        }
+        reg_write(x, DST(0), l, r, bytes);
+    }
     return true;
 }
 
@@ -1574,39 +1600,29 @@ static bool exec_ACTIVEMASK(ExecCtx *x)
     return true;
 }
 
+/* Among the executing lanes of each lane's own member mask, as vote. */
 static bool exec_MATCH(ExecCtx *x)
 {
     const Operand *d = &IN->opd[0];
     unsigned bytes = isa_type_size(IN->type);
     uint64_t v[WARP_SIZE];
     FOR_LANES(x->exec, l) v[l] = SRC(1, l) & width_mask(bytes * 8);
-    uint32_t first = x->exec ? (uint32_t)__builtin_ctz(x->exec) : 0;
-    bool all = true;
-    FOR_LANES(x->exec, l) all = all && v[l] == v[first];
     FOR_LANES(x->exec, l) {
-        uint32_t same = 0;
-        FOR_LANES(x->exec, k) {
+        uint32_t mask = (uint32_t)SRC(2, l);
+        if (!member_of_own_mask(x, "match.sync", l, mask))
+            return false;
+        uint32_t group = mask & x->exec, same = 0;
+        FOR_LANES(group, k) {
             if (v[k] == v[l])
                 same |= 1u << k;
         }
-        uint64_t r = IN->mode == MATCH_ALL ? (all ? x->exec : 0) : same;
+        bool all = same == group;
+        uint64_t r = IN->mode == MATCH_ALL ? (all ? group : 0) : same;
         reg_write(x, d->reg, l, r, 4);
         if (d->kind == OPD_PAIR)
             reg_write(x, d->reg2, l, all, 1);
     }
     return true;
-}
-
-/* A lane of a .sync warp operation outside its own member mask: the ISA
- * leaves the result undefined, so it is a contract violation.  Each lane's
- * group is its own mask's executing lanes: the tiles of a partitioned warp
- * pass different masks to one instruction. */
-static bool member_of_own_mask(ExecCtx *x, const char *name, uint32_t lane, uint32_t mask)
-{
-    if ((mask >> lane) & 1)
-        return true;
-    return exec_report(x, lane, "PTX contract violation: %s executed by lane %u, which its membermask 0x%08x "
-                       "does not include", name, lane, mask);
 }
 
 static bool exec_REDUX(ExecCtx *x)

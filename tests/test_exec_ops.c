@@ -2318,6 +2318,45 @@ START_TEST(test_vote_divergent)
 }
 END_TEST
 
+/* Each half-warp is a group of its own (a tile of 16, as cooperative
+ * groups makes it) in one converged instruction: every lane's vote and
+ * match see only the executing lanes of its own member mask. */
+START_TEST(test_vote_match_own_mask)
+{
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n.reg .pred %p<12>;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %laneid;\n"
+               "mul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "setp.lt.u32 %p1, %r1, 16;\nselp.b32 %r2, 0x0000FFFF, 0xFFFF0000, %p1;\n" /* own half's mask */
+               "setp.ge.u32 %p2, %r1, 16;\n"                                               /* true in the upper half */
+               "vote.sync.ballot.b32 %r3, %p2, %r2;\nst.global.u32 [%rd3], %r3;\n"
+               "vote.sync.any.pred %p3, %p2, %r2;\nselp.u32 %r4, 1, 0, %p3;\nst.global.u32 [%rd3+4], %r4;\n"
+               "vote.sync.all.pred %p4, %p1, %r2;\nselp.u32 %r5, 1, 0, %p4;\nst.global.u32 [%rd3+8], %r5;\n"
+               "vote.sync.uni.pred %p5, %p2, %r2;\nselp.u32 %r6, 1, 0, %p5;\nst.global.u32 [%rd3+12], %r6;\n"
+               "and.b32 %r7, %r1, 17;\n" /* lanes 0-15: 0 or 1; lanes 16-31: 16 or 17 */
+               "match.any.sync.b32 %r8, %r7, %r2;\nst.global.u32 [%rd3+16], %r8;\n"
+               "shr.u32 %r9, %r1, 4;\n" /* the same within each half */
+               "match.all.sync.b32 %r10|%p6, %r9, %r2;\nst.global.u32 [%rd3+20], %r10;\n"
+               "selp.u32 %r11, 1, 0, %p6;\nst.global.u32 [%rd3+24], %r11;\n"
+               "ret;\n}\n";
+    uint32_t out[32 * 8];
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *o = &out[l * 8];
+        bool upper = l >= 16;
+        uint32_t half = upper ? 0xFFFF0000u : 0x0000FFFFu;
+        EQ32(o[0], upper ? 0xFFFF0000u : 0);
+        EQ32(o[1], upper);
+        EQ32(o[2], !upper);
+        EQ32(o[3], 1);
+        EQ32(o[4], half & ((l & 1) ? 0xAAAAAAAAu : 0x55555555u));
+        EQ32(o[5], half);
+        EQ32(o[6], 1);
+    }
+}
+END_TEST
+
 START_TEST(test_shfl)
 {
     const char *ptx =
@@ -3297,6 +3336,7 @@ static Suite *ops_suite(void)
     TCase *w = tcase_create("warp");
     tcase_set_timeout(w, 120);
     tcase_add_test(w, test_vote_divergent);
+    tcase_add_test(w, test_vote_match_own_mask);
     tcase_add_test(w, test_shfl);
     tcase_add_test(w, test_register_rows_shared_safely);
     tcase_add_test(w, test_kernel_parameter_as_call_argument);
