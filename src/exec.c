@@ -963,21 +963,25 @@ bool exec_CALL(ExecCtx *x)
     for (uint32_t i = 0; i < n; i++) {
         const Variable *pv = module_var(x->m, g_array_index(callee->params, uint32_t, i));
         FOR_LANES(x->exec, l) {
-            uint8_t buf[16] = {0};
-            uint64_t bytes = MIN(pv->size, sizeof buf);
+            /* an argument of any size (a struct by value is a .b8 array);
+             * what it lacks of the parameter's size stays zero, as the
+             * frame's parameters start */
+            uint64_t value = 0, avail = sizeof value;
+            const void *from = &value;
             if (cs->args[i] != NO_INDEX) {
                 const Variable *av = module_var(x->m, cs->args[i]);
-                memcpy(buf, param_var_bytes(x, caller, av, l), MIN(bytes, av->size));
+                from = param_var_bytes(x, caller, av, l);
+                avail = av->size;
             } else {
-                uint64_t v = opd_value(x, &cs->arg_opds[i], l);
-                memcpy(buf, &v, MIN(bytes, 8u));
+                value = opd_value(x, &cs->arg_opds[i], l);
             }
+            uint64_t bytes = MIN(pv->size, avail);
             if (pv->space == SPACE_REG) {
                 uint64_t v = 0;
-                memcpy(&v, buf, MIN(bytes, 8u));
+                memcpy(&v, from, MIN(bytes, 8u));
                 frame_row(f, (uint32_t)pv->offset)[l] = v;
             } else {
-                memcpy(param_var_bytes(x, f, pv, l), buf, bytes);
+                memcpy(param_var_bytes(x, f, pv, l), from, bytes);
             }
         }
     }

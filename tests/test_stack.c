@@ -439,6 +439,42 @@ START_TEST(test_guarded_call_and_exit_in_callee)
 }
 END_TEST
 
+/* A struct passed by value is a .b8 array parameter: every byte of it
+ * reaches the callee, however large (32 bytes here), and the callee's
+ * struct return comes back whole. */
+START_TEST(test_call_struct_by_value)
+{
+    const char *ptx = HEADER
+        ".func (.param .align 8 .b8 func_retval0[24]) mix(.param .align 8 .b8 s[32])\n{\n"
+        ".reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [s];\nld.param.u64 %rd2, [s+8];\nld.param.u64 %rd3, [s+16];\nld.param.u64 %rd4, [s+24];\n"
+        "add.s64 %rd5, %rd1, %rd4;\n"
+        "st.param.b64 [func_retval0+0], %rd5;\nst.param.b64 [func_retval0+8], %rd3;\n"
+        "st.param.b64 [func_retval0+16], %rd2;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+        ".reg .b32 %r<8>;\n.reg .b64 %rd<16>;\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\ncvt.u64.u32 %rd2, %r1;\n"
+        "mul.wide.u32 %rd3, %r1, 24;\nadd.s64 %rd4, %rd1, %rd3;\n"
+        "add.s64 %rd5, %rd2, 1000;\nadd.s64 %rd6, %rd2, 2000;\nadd.s64 %rd7, %rd2, 3000;\n"
+        "{\n.param .align 8 .b8 param0[32];\n"
+        "st.param.b64 [param0+0], %rd2;\nst.param.b64 [param0+8], %rd5;\n"
+        "st.param.b64 [param0+16], %rd6;\nst.param.b64 [param0+24], %rd7;\n"
+        ".param .align 8 .b8 retval0[24];\n"
+        "call (retval0), mix, (param0);\n"
+        "ld.param.b64 %rd8, [retval0+0];\nld.param.b64 %rd9, [retval0+8];\nld.param.b64 %rd10, [retval0+16];\n}\n"
+        "st.global.u64 [%rd4], %rd8;\nst.global.u64 [%rd4+8], %rd9;\nst.global.u64 [%rd4+16], %rd10;\n"
+        "ret;\n}\n";
+    uint64_t out[32 * 3];
+    memset(out, 0xEE, sizeof out);
+    run_ok(ptx, 1, 32, out, sizeof out);
+    for (uint64_t l = 0; l < 32; l++) {
+        ck_assert_uint_eq(out[3 * l], l + (l + 3000));
+        ck_assert_uint_eq(out[3 * l + 1], l + 2000);
+        ck_assert_uint_eq(out[3 * l + 2], l + 1000);
+    }
+}
+END_TEST
+
 START_TEST(test_call_faults)
 {
     /* unbounded recursion stops with a message, not a crash */
@@ -772,6 +808,7 @@ static Suite *stack_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, test_calls);
     tcase_add_test(c, test_guarded_call_and_exit_in_callee);
+    tcase_add_test(c, test_call_struct_by_value);
     tcase_add_test(c, test_call_faults);
     suite_add_tcase(s, c);
     TCase *b = tcase_create("barriers");
