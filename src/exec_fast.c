@@ -91,11 +91,14 @@ static inline void merge(uint64_t *restrict d, const uint64_t *restrict r, uint3
  * the guard.  The destination may be one of the sources; every form is
  * lane-wise (lane l reads only lane l of its sources, before it writes
  * lane l), so that is safe, and SAME_LANE_ONLY tells the compiler so: it
- * still vectorises the loop without proving the rows apart. */
+ * still vectorises the loop without proving the rows apart.  It also has
+ * GCC unroll the vector loop whole (-O2 does not), which leaves a form
+ * little but its loads, operations and stores (stride functional 38.3 ->
+ * 36.6 M host instructions, ilp 486 -> 462 M; timing mode 1-4 % fewer). */
 #if defined(__clang__)
 #define SAME_LANE_ONLY _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)
-#define SAME_LANE_ONLY _Pragma("GCC ivdep")
+#define SAME_LANE_ONLY _Pragma("GCC ivdep") _Pragma("GCC unroll 8")
 #else
 #define SAME_LANE_ONLY
 #endif
