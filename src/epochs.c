@@ -20,7 +20,8 @@
  * synccheck fault), for all of them (no thread count). */
 static bool is_full_barrier(const Insn *in)
 {
-    return in->mode != BAR_ARRIVE && !insn_barrier_counted(in) && insn_barrier_aligned(in) && in->guard == NO_INDEX;
+    return in->mode != BAR_ARRIVE && in->scope != SCOPE_CLUSTER && !insn_barrier_counted(in) &&
+           insn_barrier_aligned(in) && in->guard == NO_INDEX;
 }
 
 /* Whether the instruction may write the CTA's shared memory: any memory

@@ -22,7 +22,7 @@
  * atomic, reduction, copy or mbarrier operation whose memory operand is in
  * .shared or generic space) shares an epoch with it.  Nothing is unraced
  * in a function with a call (the callee may write or synchronise), an
- * arriving (`bar.arrive`), counted, guarded or unaligned barrier, or an
+ * arriving (`bar.arrive`), split (`barrier.cluster`), counted, guarded or unaligned barrier, or an
  * unreachable shape the analysis does not follow.
  */
 #ifndef WARPSIM_EPOCHS_H

@@ -1046,12 +1046,57 @@ static bool barrier_arrive(ExecCtx *x, bool wait)
     return true;
 }
 
+/* barrier.cluster.arrive: a warp has arrived once all its live lanes have
+ * (the .aligned form: at once); a second arrival before a wait is an error. */
+static bool cluster_arrive(ExecCtx *x)
+{
+    Warp *w = x->w;
+    Cta *cta = x->cta;
+    uint32_t lane = (uint32_t)__builtin_ctz(x->exec);
+    if (insn_barrier_aligned(x->in) && x->exec != w->live)
+        return exec_fault(x, lane, "synccheck: barrier.cluster.arrive.aligned reached in divergent code: %u of "
+                          "the warp's %u live threads execute it", lane_count(x->exec), lane_count(w->live));
+    if (w->cluster_arrived_in || (w->cluster_lanes & x->exec))
+        return exec_fault(x, lane, "barrier.cluster.arrive again before barrier.cluster.wait");
+    w->cluster_lanes |= x->exec;
+    if ((w->cluster_lanes & w->live) != w->live)
+        return true;
+    w->cluster_lanes = 0;
+    w->cluster_arrived_in = cta->cluster_phase + 1;
+    cta->cluster_arrived++;
+    cta_try_release_barriers(cta);
+    return true;
+}
+
+/* barrier.cluster.wait: on once the phase the warp arrived in completed. */
+static bool cluster_wait(ExecCtx *x)
+{
+    Warp *w = x->w;
+    uint32_t lane = (uint32_t)__builtin_ctz(x->exec);
+    if (insn_barrier_aligned(x->in) && x->exec != w->live)
+        return exec_fault(x, lane, "synccheck: barrier.cluster.wait.aligned reached in divergent code: %u of "
+                          "the warp's %u live threads execute it", lane_count(x->exec), lane_count(w->live));
+    if (!w->cluster_arrived_in)
+        return exec_fault(x, lane, "barrier.cluster.wait without a barrier.cluster.arrive of %s before it",
+                          w->cluster_lanes ? "all the warp's live threads" : "the warp");
+    if (x->cta->cluster_phase >= w->cluster_arrived_in) {
+        w->cluster_arrived_in = 0;
+        return true;
+    }
+    w->state = WARP_AT_BARRIER;
+    w->barrier_id = CLUSTER_BARRIER;
+    x->blocked = true;
+    return true;
+}
+
 bool exec_BAR(ExecCtx *x)
 {
     if (x->in->flags & FL_WARP)
         return true; /* bar.warp.sync: lanes of a warp execute together here */
     if (x->exec == 0)
         return true;
+    if (x->in->scope == SCOPE_CLUSTER)
+        return x->in->mode == BAR_ARRIVE ? cluster_arrive(x) : cluster_wait(x);
     return barrier_arrive(x, x->in->mode != BAR_ARRIVE);
 }
 
@@ -1084,6 +1129,18 @@ bool cta_try_release_barriers(Cta *cta)
         }
         *b = (Barrier){.red_and = 1};
         cta->epoch++;
+        released = true;
+    }
+    if (cta->cluster_arrived && cta->cluster_arrived >= live_warps) {
+        cta->cluster_phase++;
+        cta->cluster_arrived = 0;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            Warp *w = &cta->warps[i];
+            if (w->state == WARP_AT_BARRIER && w->barrier_id == CLUSTER_BARRIER) {
+                w->state = WARP_READY;
+                w->cluster_arrived_in = 0;
+            }
+        }
         released = true;
     }
     return released;
@@ -1222,6 +1279,7 @@ static void warp_start(Cta *cta, Warp *w, uint32_t i, const Function *k)
     w->left_early = 0;
     w->state = WARP_READY;
     w->barrier_id = 0;
+    w->cluster_lanes = w->cluster_arrived_in = 0;
     w->depth = 0;
     w->carry = 0;
     w->pending_red_dst = NO_INDEX;
@@ -1473,6 +1531,10 @@ static bool warp_settle(ExecCtx *x)
     if (w->state != WARP_DONE) {
         w->state = WARP_DONE;
         w->cta->done_warps++;
+        /* an exited thread is not waited for: nor is its arrival counted
+         * among the live warps' */
+        if (w->cluster_arrived_in == w->cta->cluster_phase + 1)
+            w->cta->cluster_arrived--;
         cta_try_release_barriers(w->cta);
     }
     return false;

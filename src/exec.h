@@ -26,6 +26,7 @@
 #define WARP_SIZE 32
 #define FULL_MASK 0xFFFFFFFFu
 #define MAX_BARRIERS 16
+#define CLUSTER_BARRIER MAX_BARRIERS /* Warp.barrier_id of a warp in barrier.cluster.wait */
 #define RPC_NONE UINT32_MAX /* a stack entry that never reconverges (bottom, call) */
 
 typedef struct {
@@ -75,6 +76,10 @@ typedef struct {
                                the join: still "elsewhere" for the divergence map */
     WarpState state;
     uint32_t barrier_id;    /* when WARP_AT_BARRIER */
+    /* barrier.cluster: the lanes that arrived in the cluster barrier's
+     * current phase, and the phase + 1 of the warp's arrival (all its live
+     * lanes; 0: none since its last wait) */
+    uint32_t cluster_lanes, cluster_arrived_in;
     StackEntry *stack;
     uint32_t depth, stack_cap;
     Frame *frames;
@@ -141,6 +146,10 @@ struct Cta {
     uint32_t shared_cap;    /* bytes allocated at shared */
     bool shared_lent;       /* shared is the caller's (cta_lend), not to be freed */
     Barrier barriers[MAX_BARRIERS];
+    /* barrier.cluster.arrive/.wait: a cluster is this CTA alone, so its
+     * barrier is the CTA's: warps arrived in the current phase, and the
+     * phases completed */
+    uint32_t cluster_arrived, cluster_phase;
     uint64_t clock;         /* for %clock: instructions issued so far in this CTA */
     SharedShadow *shadow;   /* shared_size entries when spec->checks asks, else NULL */
     uint32_t shadow_cap;

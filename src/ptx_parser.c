@@ -1634,6 +1634,32 @@ static bool check_vector(Parser *p, const Insn *in, unsigned i, const Token *ope
 /* Registers and special registers against the types their slots hold
  * (operand_roles).  Immediates were decoded at their type already; symbol
  * addresses are not checked.  tok[i] is where operand i starts. */
+/* `barrier` takes a scope, a memory order or .wait only as
+ * barrier.cluster.arrive{.release,.relaxed}{.aligned} and
+ * barrier.cluster.wait{.acquire}{.aligned}, without operands. */
+static bool check_barrier_form(Parser *p, const Insn *in, const Token *at, const char *opname)
+{
+    if (in->scope == SCOPE_NONE) {
+        if (in->mode == BAR_WAIT || in->sem != SEM_NONE)
+            return fail(p, at, WS_ERR_INPUT, "'%s': .wait and a memory order belong to barrier.cluster "
+                        "(barrier.cluster.arrive, barrier.cluster.wait)", opname);
+        return true;
+    }
+    if (in->scope != SCOPE_CLUSTER)
+        return fail(p, at, WS_ERR_INPUT, "'%s': a barrier's only scope is .cluster", opname);
+    if (in->mode != BAR_ARRIVE && in->mode != BAR_WAIT)
+        return fail(p, at, WS_ERR_INPUT, "'%s': barrier.cluster is .arrive or .wait", opname);
+    if (in->nopd)
+        return fail(p, at, WS_ERR_INPUT, "'%s' takes no operands, got %u", opname, in->nopd);
+    bool sem_ok = in->mode == BAR_ARRIVE
+                      ? in->sem == SEM_NONE || in->sem == SEM_RELEASE || in->sem == SEM_RELAXED
+                      : in->sem == SEM_NONE || in->sem == SEM_ACQUIRE;
+    if (!sem_ok || (in->flags & FL_WARP))
+        return fail(p, at, WS_ERR_INPUT, "'%s': barrier.cluster.arrive takes .release or .relaxed, "
+                    "barrier.cluster.wait .acquire (and either .aligned)", opname);
+    return true;
+}
+
 static bool check_operand_types(Parser *p, const Insn *in, const Token *const *tok, const char *opname)
 {
     for (unsigned i = 0; i < in->nopd; i++) {
@@ -1806,6 +1832,8 @@ static bool parse_instruction_here(Parser *p)
                 ok = fail(p, ot, WS_ERR_INPUT, "'%s' works on %u element%s but operand %u has %u", opname, in.vec,
                           in.vec == 1 ? "" : "s", i + 1, have);
         }
+        if (ok && (in.op == OP_BAR || in.op == OP_BARRIER))
+            ok = check_barrier_form(p, &in, ot, opname);
         if (ok)
             ok = check_operand_types(p, &in, opd_tok, opname);
     }

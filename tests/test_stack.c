@@ -567,6 +567,80 @@ START_TEST(test_barrier_four_warps)
 }
 END_TEST
 
+/* barrier.cluster.arrive/.wait with a cluster of one CTA: the CTA's
+ * barrier split in two.  A warp's wait ends once every live warp arrived,
+ * wherever those warps are: warp 0 waits at a CTA barrier between its
+ * arrival and its wait, which the others reach only after theirs (a wait
+ * that also waited for every warp to reach a wait would deadlock). */
+START_TEST(test_barrier_cluster)
+{
+    const char *ptx = KHEAD
+        ".shared .align 4 .b32 sh[128];\n"
+        "mov.u64 %rd10, sh;\nadd.s64 %rd11, %rd10, %rd3;\n"
+        "mul.lo.u32 %r2, %r1, 5;\nst.shared.u32 [%rd11], %r2;\n"
+        "barrier.cluster.arrive.release.aligned;\n"
+        "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra FIRST;\n"
+        "barrier.cluster.wait.acquire.aligned;\n"
+        "bar.sync 0;\nbra.uni READ;\n"
+        "FIRST:\n"
+        "bar.sync 0;\n"
+        "barrier.cluster.wait.aligned;\n"
+        "READ:\n"
+        "sub.u32 %r3, 127, %r1;\nmul.wide.u32 %rd12, %r3, 4;\nadd.s64 %rd13, %rd10, %rd12;\n"
+        "ld.shared.u32 %r4, [%rd13];\nst.global.u32 [%rd2], %r4;\n"
+        /* a second phase: the barrier is used again */
+        "barrier.cluster.arrive;\nbarrier.cluster.wait;\n"
+        "st.shared.u32 [%rd11], %r1;\n"
+        "barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\n"
+        "ld.shared.u32 %r5, [%rd13];\nst.global.u32 [%rd2+512], %r5;\n"
+        "ret;\n}\n";
+    uint32_t out[256];
+    memset(out, 0xEE, sizeof out);
+    run_ok(ptx, 1, 128, out, sizeof out);
+    for (uint32_t t = 0; t < 128; t++) {
+        EQ32(out[t], (127 - t) * 5);
+        EQ32(out[128 + t], 127 - t);
+    }
+
+    /* a warp that arrived and exited is not waited for, nor counted for another */
+    const char *exits = KHEAD
+        "barrier.cluster.arrive.aligned;\n"
+        "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra DONE;\n"
+        "barrier.cluster.wait.aligned;\n"
+        "barrier.cluster.arrive.aligned;\nbarrier.cluster.wait.aligned;\n"
+        "st.global.u32 [%rd2], %r1;\n"
+        "DONE:\nret;\n}\n";
+    memset(out, 0xEE, sizeof out);
+    run_ok(exits, 1, 96, out, sizeof out);
+    for (uint32_t t = 0; t < 96; t++)
+        EQ32(out[t], t < 32 ? 0xEEEEEEEE : t);
+
+    /* a wait with no arrival before it, and two arrivals without a wait */
+    const char *no_arrive = KHEAD "barrier.cluster.wait;\nret;\n}\n";
+    char *err = run_err(no_arrive, 1, 32, out, sizeof out);
+    ck_assert_msg(err && strstr(err, "without a barrier.cluster.arrive"), "got: %s", err ? err : "success");
+    g_free(err);
+    const char *twice = KHEAD "barrier.cluster.arrive;\nbarrier.cluster.arrive;\nret;\n}\n";
+    err = run_err(twice, 1, 32, out, sizeof out);
+    ck_assert_msg(err && strstr(err, "again before barrier.cluster.wait"), "got: %s", err ? err : "success");
+    g_free(err);
+
+    /* forms that are not PTX: each a clear error at its line */
+    static const char *const bad[] = {
+        "barrier.cluster.sync;", "barrier.wait;", "bar.wait 0;", "barrier.cluster.arrive 0;",
+        "barrier.cluster.wait.release;", "barrier.cluster.arrive.acquire;", "barrier.gpu.arrive;",
+        "barrier.sync.acquire 0;",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        char *text = g_strconcat(KHEAD, bad[i], "\nret;\n}\n", NULL);
+        err = run_err(text, 1, 32, out, sizeof out);
+        ck_assert_msg(err && strstr(err, ":14:"), "'%s' gave: %s", bad[i], err ? err : "success");
+        g_free(err);
+        g_free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_bar_red)
 {
     const char *ptx = KHEAD
@@ -814,6 +888,7 @@ static Suite *stack_suite(void)
     TCase *b = tcase_create("barriers");
     tcase_set_timeout(b, 120);
     tcase_add_test(b, test_barrier_four_warps);
+    tcase_add_test(b, test_barrier_cluster);
     tcase_add_test(b, test_bar_red);
     tcase_add_test(b, test_named_barrier_producer_consumer);
     tcase_add_test(b, test_bar_red_thread_count);
