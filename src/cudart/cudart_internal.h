@@ -39,7 +39,8 @@ typedef struct {
     CudartModule *mod;
     uint32_t kernel;        /* function index, NO_INDEX when the module lacks it */
     uint32_t regs;          /* cfg_estimate_registers */
-    uint32_t max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    uint32_t max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize, */
+    bool max_dynamic_smem_set; /* once set (else 48 KiB less static shared memory) */
     bool unsupported_reported; /* its PTX uses an instruction warpsim lacks: said once */
     /* profile: summed over launches */
     uint64_t calls, warp_insts;

@@ -66,14 +66,44 @@ static cudaError_t kernel_ready(CudartKernel *k)
     return cudaSuccess;
 }
 
+static uint64_t static_shared_bytes(const Module *m, uint32_t kernel)
+{
+    uint64_t *offsets = NULL;
+    uint32_t size = 0;
+    LaunchSpec spec = {.kernel = kernel, .grid = {1, 1, 1}, .block = {1, 1, 1}};
+    GError *e = NULL;
+    if (!launch_prepare(m, &spec, &offsets, &size, &e))
+        g_clear_error(&e);
+    g_free(offsets);
+    return size;
+}
+
+/* Without the opt-in, a block may use 48 KiB of shared memory (CUDA's
+ * default on every GPU that allows more; those before allow no more). */
+#define SHARED_WITHOUT_OPT_IN 49152u
+
+/* The most dynamic shared memory a launch of the kernel may ask for:
+ * cudaFuncAttributeMaxDynamicSharedMemorySize once set, else what 48 KiB
+ * leaves beside its static shared memory (as cudaFuncGetAttributes says). */
+static uint64_t max_dynamic_smem(const CudartDevice *d, const CudartKernel *k)
+{
+    if (k->max_dynamic_smem_set)
+        return k->max_dynamic_smem;
+    uint64_t cap = MIN(SHARED_WITHOUT_OPT_IN, d->gpu->smem_per_block);
+    uint64_t fixed = static_shared_bytes(k->mod->module, k->kernel);
+    return cap > fixed ? cap - fixed : 0;
+}
+
 cudaError_t cudart_kernel_op(CudartDevice *d, CudartKernel *k, const void *func, dim3 grid, dim3 block,
                              size_t smem, void **args, CudartOp *op)
 {
-    (void)d;
     memset(op, 0, sizeof *op);
     cudaError_t err = kernel_ready(k);
     if (err)
         return err;
+    /* more than the kernel opted in to (a GPU refuses the launch) */
+    if (smem && smem > max_dynamic_smem(d, k))
+        return cudaErrorInvalidValue;
     const Module *mod = k->mod->module;
     const Function *f = module_func(mod, k->kernel);
     if (f->params->len && !args)
@@ -342,18 +372,6 @@ static CudartKernel *loaded_kernel(CudartDevice *d, const void *func)
     return k && k->mod && k->mod->module && k->kernel != NO_INDEX ? k : NULL;
 }
 
-static uint64_t static_shared_bytes(const Module *m, uint32_t kernel)
-{
-    uint64_t *offsets = NULL;
-    uint32_t size = 0;
-    LaunchSpec spec = {.kernel = kernel, .grid = {1, 1, 1}, .block = {1, 1, 1}};
-    GError *e = NULL;
-    if (!launch_prepare(m, &spec, &offsets, &size, &e))
-        g_clear_error(&e);
-    g_free(offsets);
-    return size;
-}
-
 /* The architecture of a module's `.target sm_XY[a|f]` as XY, 0 when the
  * target names none. */
 static int ptx_target_arch(const Module *m)
@@ -389,8 +407,7 @@ CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
      * .target sm_75), not the PTX ISA version: CUB picks its kernels by it */
     attr->binaryVersion = (int)(d->gpu->cc_major * 10 + d->gpu->cc_minor);
     attr->ptxVersion = ptx_target_arch(m) ? ptx_target_arch(m) : attr->binaryVersion;
-    attr->maxDynamicSharedSizeBytes = (int)(k->max_dynamic_smem ? k->max_dynamic_smem
-                                                                : d->gpu->smem_per_block - attr->sharedSizeBytes);
+    attr->maxDynamicSharedSizeBytes = (int)max_dynamic_smem(d, k);
     attr->preferredShmemCarveout = -1;
     return cudart_leave(d, cudaSuccess);
 }
@@ -402,9 +419,11 @@ CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttri
     if (!k)
         return cudart_leave(d, cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        if (value < 0 || (uint32_t)value > d->gpu->smem_per_block)
+        /* with its static shared memory, within what a block may opt in to */
+        if (value < 0 || (uint64_t)value + static_shared_bytes(k->mod->module, k->kernel) > d->gpu->smem_per_block)
             return cudart_leave(d, cudaErrorInvalidValue);
         k->max_dynamic_smem = (uint32_t)value;
+        k->max_dynamic_smem_set = true;
         return cudart_leave(d, cudaSuccess);
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)

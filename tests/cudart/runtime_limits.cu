@@ -120,6 +120,28 @@ int main(int argc, char **argv)
     for (int i = 0; i < 128; i++)
         if (out[i] != 127 - i) return 1;
 
+    // --- dynamic shared memory past 48 KiB needs the kernel's opt-in
+    cudaFuncAttributes fa;
+    checkCudaErrors(cudaFuncGetAttributes(&fa, sharedUser));
+    if (fa.maxDynamicSharedSizeBytes != 49152 - (int)fa.sharedSizeBytes) {
+        std::printf("maxDynamicSharedSizeBytes %d before the opt-in, expected %d\n", fa.maxDynamicSharedSizeBytes,
+                    49152 - (int)fa.sharedSizeBytes);
+        return 1;
+    }
+    sharedUser<<<1, 128, 64 * 1024>>>(out);
+    if (cudaGetLastError() != cudaErrorInvalidValue) {
+        std::printf("64 KiB of dynamic shared memory without the opt-in was not refused\n");
+        return 1;
+    }
+    checkCudaErrors(cudaFuncSetAttribute(sharedUser, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    checkCudaErrors(cudaFuncGetAttributes(&fa, sharedUser));
+    if (fa.maxDynamicSharedSizeBytes != 64 * 1024) return 1;
+    sharedUser<<<1, 128, 64 * 1024>>>(out);
+    checkCudaErrors(cudaGetLastError());
+    checkCudaErrors(cudaDeviceSynchronize());
+    sharedUser<<<1, 128, 64 * 1024 + 4>>>(out); // past what it opted in to
+    if (cudaGetLastError() != cudaErrorInvalidValue) return 1;
+
     // --- stream attributes
     cudaStream_t s;
     checkCudaErrors(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, 0));
