@@ -781,15 +781,34 @@ static bool hang_check(ExecCtx *x, uint32_t target)
                    x->cta->coop_slot ? "cooperative grid not waiting at a barrier" : "block");
         if (x->error && *x->error) { /* followed by every warp's state */
             GString *s = g_string_new((*x->error)->message);
-            uint32_t parked = w->live & ~x->active;
-            if (parked)
+            /* lanes parked on a reconvergence stack while their warp's
+             * others loop: this warp's, else the first such warp's (a lock
+             * holder parked in one warp while whole warps spin for it) */
+            uint32_t parked = w->live & ~x->active, looping = x->active;
+            const Warp *holder = w;
+            for (uint32_t i = 0; !parked && i < x->cta->nwarps; i++) {
+                const Warp *o = &x->cta->warps[i];
+                if (o == w || o->state == WARP_DONE || !o->depth)
+                    continue;
+                uint32_t top = o->stack[o->depth - 1].mask & o->live;
+                if (o->live & ~top) {
+                    parked = o->live & ~top;
+                    looping = top;
+                    holder = o;
+                }
+            }
+            if (parked) {
+                char which[32] = "this warp";
+                if (holder != w)
+                    g_snprintf(which, sizeof which, "warp %u", holder->index);
                 g_string_append_printf(s,
-                                       "\n  lanes 0x%08x of this warp wait on its reconvergence stack until the "
+                                       "\n  lanes 0x%08x of %s wait on its reconvergence stack until the "
                                        "looping lanes 0x%08x leave the loop: a lock that one lane of a warp "
                                        "holds while the others spin for it never ends under reconvergence "
                                        "stacks (pre-Volta scheduling, which warpsim models; GPUs since Volta "
                                        "schedule threads independently and finish it)",
-                                       parked, x->active);
+                                       parked, which, looping);
+            }
             launch_describe_warps(s, x->cta);
             g_free((*x->error)->message);
             (*x->error)->message = g_string_free(s, FALSE);

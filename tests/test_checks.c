@@ -4,7 +4,7 @@
  * shared read (racecheck), a read of shared memory nobody wrote
  * (initcheck), a barrier in divergent code (synccheck), a spin-wait nobody
  * ends (hang), a lock one lane of a warp holds while the others spin (a
- * hang under reconvergence stacks), an endless loop (instruction and cycle
+ * hang under reconvergence stacks, found by that warp or another), an endless loop (instruction and cycle
  * budgets), and PTX contract violations a compiler bug would make (a
  * divergent bra.uni, an ldu whose lanes disagree).  Correct kernels next
  * to them — the barrier version, a producer/consumer spin that does end, a
@@ -41,6 +41,10 @@ static const Planted planted[] = {
     {"spin", 0, 0, 0, "hang: every unfinished warp of the block loops back", NULL, NULL},
     {"spin_lock", 0, 0, 0, "hang: every unfinished warp of the block loops back", "thread (1,0,0) in block (0,0,0)",
      "lanes 0x00000001 of this warp wait on its reconvergence stack until the looping lanes 0xfffffffe"},
+    /* the same with two warps: the one that finds the hang spins whole,
+     * the holder is parked in the other */
+    {"spin_lock_warps", 0, 0, 0, "hang: every unfinished warp of the block loops back", NULL,
+     "lanes 0x00000001 of warp 0 wait on its reconvergence stack until the looping lanes 0xfffffffe"},
     {"lock_per_warp", LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL},
     {"early_return", LAUNCH_CHECK_RACE | LAUNCH_CHECK_INIT, 0, 0, NULL, NULL, NULL}, /* and its output is right */
     {"count_forever", 0, 200000, 0, "instruction budget of 200000 warp instructions exhausted", NULL, NULL},
