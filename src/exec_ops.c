@@ -1510,6 +1510,17 @@ static bool exec_RED(ExecCtx *x)
 static bool exec_MEMBAR(ExecCtx *x) { (void)x; return true; }
 static bool exec_FENCE(ExecCtx *x) { (void)x; return true; }
 static bool exec_NANOSLEEP(ExecCtx *x) { (void)x; return true; }
+static bool exec_GRIDDEP_LAUNCH(ExecCtx *x) { (void)x; return true; }
+static bool exec_GRIDDEP_WAIT(ExecCtx *x) { (void)x; return true; }
+
+/* A GPU with no debugger attached stops the launch at a breakpoint. */
+static bool exec_BRKPT(ExecCtx *x)
+{
+    if (x->exec == 0)
+        return true;
+    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "brkpt executed: a breakpoint, which stops the launch "
+                      "when no debugger is attached");
+}
 
 /* ------------------------------------------------------------------ */
 /* warp-wide operations: they see exactly the lanes executing them       */

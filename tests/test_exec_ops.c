@@ -2357,6 +2357,32 @@ START_TEST(test_vote_match_own_mask)
 }
 END_TEST
 
+/* griddepcontrol (programmatic dependent launch) has nothing to wait for
+ * when launches run one after another; brkpt stops the launch, but only
+ * when executed. */
+START_TEST(test_griddepcontrol_brkpt)
+{
+    const char *ptx =
+        HEADER ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+               "griddepcontrol.wait;\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               "setp.gt.u32 %p1, %r1, 40;\n@%p1 brkpt;\n"
+               "add.u32 %r2, %r1, 9;\nst.global.u32 [%rd3], %r2;\n"
+               "griddepcontrol.launch_dependents;\nret;\n}\n";
+    uint32_t out[32];
+    run_kernel(ptx, 1, 32, out, sizeof out, NULL, 0);
+    for (uint32_t l = 0; l < 32; l++)
+        EQ32(out[l], l + 9);
+    uint32_t wide[64];
+    TuBuf bufs[2] = {{wide, sizeof wide}, {out, sizeof out}};
+    char *err = tu_run(ptx, "k", 1, 64, bufs, 2, NULL, 0);
+    ck_assert_msg(err && strstr(err, "brkpt executed") && strstr(err, "thread (41,0,0)"), "got: %s",
+                  err ? err : "success");
+    g_free(err);
+}
+END_TEST
+
 START_TEST(test_shfl)
 {
     const char *ptx =
@@ -3337,6 +3363,7 @@ static Suite *ops_suite(void)
     tcase_set_timeout(w, 120);
     tcase_add_test(w, test_vote_divergent);
     tcase_add_test(w, test_vote_match_own_mask);
+    tcase_add_test(w, test_griddepcontrol_brkpt);
     tcase_add_test(w, test_shfl);
     tcase_add_test(w, test_register_rows_shared_safely);
     tcase_add_test(w, test_kernel_parameter_as_call_argument);
