@@ -43,10 +43,16 @@ static char *fault_text(const ExecCtx *x, uint32_t lane, const char *fmt, va_lis
     warp_lane_tid(x->w, lane, &tid);
     char where[512];
     char *insn = insn_to_string(x->m, x->fn, x->in);
+    /* the CUDA source line too, when the PTX has line info (nvcc -lineinfo, -G) */
+    const GPtrArray *files = x->m->files;
+    const char *src = files && x->in->src_line && x->in->src_file < files->len
+                          ? g_ptr_array_index(files, x->in->src_file) : NULL;
+    char *source = src ? g_strdup_printf(",\n  from %s:%u", src, x->in->src_line) : g_strdup("");
     char *text = g_strdup_printf("%s: error: %s\n  by thread (%u,%u,%u) in block (%u,%u,%u), warp %u lane %u, "
-                                 "function %s, executing `%s`",
+                                 "function %s, executing `%s`%s",
                                  insn_where(x, where, sizeof where), what, tid.x, tid.y, tid.z, x->cta->ctaid.x,
-                                 x->cta->ctaid.y, x->cta->ctaid.z, x->w->index, lane, x->fn->name, insn);
+                                 x->cta->ctaid.y, x->cta->ctaid.z, x->w->index, lane, x->fn->name, insn, source);
+    g_free(source);
     g_free(insn);
     g_free(what);
     return text;

@@ -2383,6 +2383,27 @@ START_TEST(test_griddepcontrol_brkpt)
 }
 END_TEST
 
+/* A fault names the CUDA source line too when the PTX carries line info
+ * (.file and .loc, as nvcc -lineinfo writes them). */
+START_TEST(test_fault_source_line)
+{
+    const char *ptx =
+        HEADER ".file 1 \"/src/kern.cu\"\n"
+               ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+               ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+               ".loc 1 7 3\n"
+               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4096;\nadd.s64 %rd3, %rd1, %rd2;\n"
+               ".loc 1 12 5\n"
+               "st.global.u32 [%rd3], %r1;\nret;\n}\n";
+    uint32_t out[32], in[1];
+    TuBuf bufs[2] = {{out, sizeof out}, {in, sizeof in}};
+    char *err = tu_run(ptx, "k", 1, 32, bufs, 2, NULL, 0);
+    ck_assert_msg(err && strstr(err, "invalid global write") && strstr(err, "from /src/kern.cu:12"), "got: %s",
+                  err ? err : "success");
+    g_free(err);
+}
+END_TEST
+
 START_TEST(test_shfl)
 {
     const char *ptx =
@@ -3364,6 +3385,7 @@ static Suite *ops_suite(void)
     tcase_add_test(w, test_vote_divergent);
     tcase_add_test(w, test_vote_match_own_mask);
     tcase_add_test(w, test_griddepcontrol_brkpt);
+    tcase_add_test(w, test_fault_source_line);
     tcase_add_test(w, test_shfl);
     tcase_add_test(w, test_register_rows_shared_safely);
     tcase_add_test(w, test_kernel_parameter_as_call_argument);
