@@ -646,6 +646,12 @@ static inline void load_lanes(uint64_t *restrict dst, const uint8_t *mem, const 
                               unsigned esz, bool sgn)
 {
     if (exec == FULL_MASK) {
+        /* a gather the compiler leaves scalar: unrolled, it is a load and
+         * a store a lane (with store_lanes: banks functional 43.9 -> 41.0 M host
+         * instructions, stride 36.6 -> 35.4 M) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             dst[l] = load_lane(mem + addr[l], esz, sgn);
     } else {
@@ -668,6 +674,9 @@ static inline void store_lane(uint8_t *p, uint64_t v, unsigned esz)
 static inline void store_lanes(uint8_t *mem, const uint64_t *src, const uint64_t *addr, uint32_t exec, unsigned esz)
 {
     if (exec == FULL_MASK) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8 /* as load_lanes */
+#endif
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             store_lane(mem + addr[l], src[l], esz);
     } else {
