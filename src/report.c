@@ -103,6 +103,7 @@ static json_t *divergence_map(const Module *m, const LaunchStats *s)
 typedef struct {
     uint32_t line;
     uint64_t count, stall;
+    const Insn *in;     /* an instruction written on the line (its source line) */
 } LineCount;
 
 static gint by_line(gconstpointer a, gconstpointer b)
@@ -123,7 +124,8 @@ static json_t *line_counts(const Module *m, const LaunchStats *s, const TimingSt
         const uint64_t *stall = ts && f < ts->nfuncs && ts->insn_stall ? ts->insn_stall[f] : NULL;
         for (uint32_t i = 0; i < func_ninsns(fn); i++)
             if (s->insn_warp_count[f][i]) {
-                LineCount lc = {func_insn(fn, i)->line, s->insn_warp_count[f][i], stall ? stall[i] : 0};
+                LineCount lc = {func_insn(fn, i)->line, s->insn_warp_count[f][i], stall ? stall[i] : 0,
+                                func_insn(fn, i)};
                 g_array_append_val(all, lc);
             }
     }
@@ -136,6 +138,11 @@ static json_t *line_counts(const Module *m, const LaunchStats *s, const TimingSt
             lc.stall += g_array_index(all, LineCount, i).stall;
         }
         json_t *e = json_pack("{sIsI}", "line", (json_int_t)lc.line, "warp_insts", (json_int_t)lc.count);
+        /* the CUDA source line it came from, when the PTX has line info */
+        const GPtrArray *files = m->files;
+        if (lc.in->src_line && files && lc.in->src_file < files->len && g_ptr_array_index(files, lc.in->src_file))
+            json_object_set_new(e, "source", json_sprintf("%s:%u", (const char *)g_ptr_array_index(files, lc.in->src_file),
+                                                          lc.in->src_line));
         if (ts)
             json_object_set_new(e, "stall_cycles", json_integer((json_int_t)lc.stall));
         json_array_append_new(out, e);
@@ -310,10 +317,14 @@ static void print_timing(FILE *out, json_t *mx)
         if (!hot || v > json_integer_value(json_object_get(hot, "stall_cycles")))
             hot = e;
     }
-    if (hot && total > 0)
-        fprintf(out, "  hot line      PTX line %" JSON_INTEGER_FORMAT ": %" JSON_INTEGER_FORMAT " stall cycles (%.1f%% of all)\n",
-                json_integer_value(json_object_get(hot, "line")), json_integer_value(json_object_get(hot, "stall_cycles")),
+    if (hot && total > 0) {
+        const char *source = json_string_value(json_object_get(hot, "source"));
+        fprintf(out, "  hot line      PTX line %" JSON_INTEGER_FORMAT "%s%s%s: %" JSON_INTEGER_FORMAT
+                " stall cycles (%.1f%% of all)\n",
+                json_integer_value(json_object_get(hot, "line")), source ? " (" : "", source ? source : "",
+                source ? ")" : "", json_integer_value(json_object_get(hot, "stall_cycles")),
                 100.0 * (double)json_integer_value(json_object_get(hot, "stall_cycles")) / (double)total);
+    }
 }
 
 void report_print_summary(FILE *out, json_t *report)

@@ -505,6 +505,37 @@ static json_t *find_block(json_t *map, const char *func, json_int_t block)
     return NULL;
 }
 
+/* PTX with line info (nvcc's .file/.loc): each line count names the CUDA
+ * source line (traces/coalescing: line 72 of the PTX, strideFloat's add,
+ * is line 16 of coalescing.cu). */
+START_TEST(line_counts_name_source_lines)
+{
+    Manifest *m = load_ok("traces/coalescing/stride_s1.json");
+    RunOptions opt = {0};
+    json_t *report = NULL;
+    guint failed = 99;
+    GError *e = NULL;
+    ck_assert_msg(manifest_run(m, &opt, &report, &failed, &e), "%s", e ? e->message : "?");
+    json_t *l = json_array_get(json_object_get(report, "launches"), 0);
+    json_t *lines = json_object_get(json_object_get(l, "metrics"), "warpsim__line_counts"), *lc;
+    size_t i;
+    bool seen = false;
+    ck_assert_uint_gt(json_array_size(lines), 0);
+    json_array_foreach(lines, i, lc) {
+        const char *source = json_string_value(json_object_get(lc, "source"));
+        ck_assert_msg(source && g_str_has_prefix(source, "coalescing.cu:"), "line %d: source %s",
+                      (int)json_integer_value(json_object_get(lc, "line")), source ? source : "(none)");
+        if (json_integer_value(json_object_get(lc, "line")) == 72) {
+            ck_assert_str_eq(source, "coalescing.cu:16");
+            seen = true;
+        }
+    }
+    ck_assert(seen);
+    json_decref(report);
+    manifest_free(m);
+}
+END_TEST
+
 /* tests/manifests/tiny.cu: scale(x, 40) over 2 CTAs of 32 threads; the
  * second warp splits at the bounds check (8 lanes in range, 24 out). */
 START_TEST(e2e_scale)
@@ -1065,6 +1096,7 @@ static Suite *manifest_suite(void)
     TCase *e2e = tcase_create("end_to_end");
     tcase_add_checked_fixture(e2e, setup_tmp, teardown_tmp);
     tcase_add_test(e2e, e2e_scale);
+    tcase_add_test(e2e, line_counts_name_source_lines);
     tcase_add_test(e2e, e2e_multi_launch);
     tcase_add_test(e2e, e2e_malloc_heap_bytes);
     tcase_add_test(e2e, e2e_failed_check);
