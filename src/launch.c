@@ -668,6 +668,28 @@ bool launch_ctas_run_apart(const Module *m, const LaunchSpec *spec)
            launch_ctas_independent(m, spec->kernel);
 }
 
+/* An instruction through which CTAs may see each other's progress: a
+ * global atomic or reduction; a strong load or store of memory other CTAs
+ * can reach (volatile, .cv, or relaxed/acquire/release at gpu or system
+ * scope: what cub's decoupled look-back and a hand-written chained scan
+ * spin on, and no data race in the PTX memory model); a fence at gpu or
+ * system scope (__threadfence(), the other half of such code). */
+static bool insn_crosses_ctas(const Insn *in)
+{
+    if (in->op == OP_ATOM || in->op == OP_RED)
+        return in->space != SPACE_SHARED;
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE)
+        return in->scope >= SCOPE_GPU;
+    if (in->op != OP_LD && in->op != OP_ST)
+        return false;
+    if (in->space == SPACE_SHARED || in->space == SPACE_LOCAL || in->space == SPACE_PARAM || in->space == SPACE_CONST)
+        return false;
+    bool strong = in->sem == SEM_RELAXED || in->sem == SEM_ACQUIRE || in->sem == SEM_RELEASE ||
+                  in->sem == SEM_ACQ_REL || in->sem == SEM_SC;
+    return in->sem == SEM_VOLATILE || in->cache == CACHE_CV ||
+           (strong && (in->scope == SCOPE_NONE || in->scope >= SCOPE_GPU));
+}
+
 bool launch_ctas_independent(const Module *m, uint32_t kernel)
 {
     bool indirect;
@@ -682,8 +704,7 @@ bool launch_ctas_independent(const Module *m, uint32_t kernel)
             break;
         }
         for (uint32_t i = 0; i < func_ninsns(fn) && independent; i++) {
-            const Insn *in = func_insn(fn, i);
-            if ((in->op == OP_ATOM || in->op == OP_RED) && in->space != SPACE_SHARED)
+            if (insn_crosses_ctas(func_insn(fn, i)))
                 independent = false;
         }
     }

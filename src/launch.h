@@ -171,7 +171,9 @@ LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t
 bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);
 
 /* True when the kernel's CTAs can run in any order with the same results:
- * no global atomics or reductions, no calls to built-ins with side effects
+ * no global atomics or reductions, no strong (volatile, or relaxed, acquire
+ * or release at gpu or system scope) global or generic loads and stores,
+ * no fences at gpu or system scope, no calls to built-ins with side effects
  * in order (printf, malloc), no indirect calls.  Plain global stores from
  * different CTAs to the same word are a data race in CUDA; warpsim does not
  * order them. */

@@ -836,10 +836,11 @@ static json_t *report_with_threads(const char *manifest, uint32_t threads, bool 
 
 START_TEST(threads_do_not_change_results)
 {
-    /* many CTAs without atomics (run in parallel), a 3-D grid, and
-     * atomics (kept in order) */
+    /* many CTAs without atomics (run in parallel), a 3-D grid, atomics
+     * and CTAs that watch each other through volatile flags (kept in order) */
     const char *manifests[] = {"traces/matmul_tiled/launch.json", "traces/dec2zero/random.json",
                                "tests/gpu-probe/lib/grid3d.json", "tests/gpu-probe/lib/atomics.json",
+                               "tests/manifests/e2e/chain.json",
                                /* one launch 4 times: its host threads are the run's, reused */
                                "traces/labs/ilp_tlp/serial.json"};
     /* functional, and timed on GPUs with and without L1 for global loads
@@ -920,6 +921,19 @@ START_TEST(which_launches_run_in_parallel)
     ck_assert(!independent(" atom.global.add.u32 %r1, [%rd1], 1;\n"));
     ck_assert(!independent(" red.global.add.u32 [%rd1], 1;\n"));
     ck_assert(!independent(" atom.add.u32 %r1, [%rd1], 1;\n")); /* generic: may be global */
+    /* strong loads and stores other CTAs can watch (a chained scan's flags,
+     * cub's decoupled look-back), and fences beyond the CTA */
+    ck_assert(!independent(" ld.volatile.global.u32 %r1, [%rd1];\n"));
+    ck_assert(!independent(" st.volatile.u32 [%rd1], 1;\n"));
+    ck_assert(!independent(" ld.relaxed.gpu.global.u32 %r1, [%rd1];\n"));
+    ck_assert(!independent(" st.release.sys.u32 [%rd1], 1;\n"));
+    ck_assert(!independent(" ld.global.cv.u32 %r1, [%rd1];\n"));
+    ck_assert(!independent(" membar.gl;\n"));
+    ck_assert(!independent(" fence.acq_rel.gpu;\n"));
+    ck_assert(independent(" ld.volatile.shared.u32 %r1, [s];\n"));
+    ck_assert(independent(" ld.relaxed.cta.global.u32 %r1, [%rd1];\n"));
+    ck_assert(independent(" membar.cta;\n"));
+    ck_assert(independent(" ld.global.cg.u32 %r1, [%rd1];\n"));
     ck_assert(!independent(" { .param .b64 a;\n st.param.b64 [a], %rd1;\n call.uni helper, (a);\n }\n"));
     ck_assert(!independent(" { .param .b64 f;\n .param .b64 a;\n .param .b32 r;\n st.param.b64 [f], %rd1;\n"
                            " st.param.b64 [a], %rd1;\n call.uni (r), vprintf, (f, a);\n }\n"));
