@@ -809,10 +809,11 @@ static bool hang_check(ExecCtx *x, uint32_t target)
                     g_snprintf(which, sizeof which, "warp %u", holder->index);
                 g_string_append_printf(s,
                                        "\n  lanes 0x%08x of %s wait on its reconvergence stack until the "
-                                       "looping lanes 0x%08x leave the loop: a lock that one lane of a warp "
-                                       "holds while the others spin for it never ends under reconvergence "
-                                       "stacks (pre-Volta scheduling, which warpsim models; GPUs since Volta "
-                                       "schedule threads independently and finish it)",
+                                       "looping lanes 0x%08x leave the loop: if those wait for a parked lane "
+                                       "(a lock one lane of a warp holds while the others spin for it), the "
+                                       "wait never ends under reconvergence stacks (pre-Volta scheduling, "
+                                       "which warpsim models; GPUs since Volta schedule threads independently "
+                                       "and finish it)",
                                        parked, which, looping);
             }
             launch_describe_warps(s, x->cta);
