@@ -1631,9 +1631,6 @@ static bool check_vector(Parser *p, const Insn *in, unsigned i, const Token *ope
     return true;
 }
 
-/* Registers and special registers against the types their slots hold
- * (operand_roles).  Immediates were decoded at their type already; symbol
- * addresses are not checked.  tok[i] is where operand i starts. */
 /* `barrier` takes a scope, a memory order or .wait only as
  * barrier.cluster.arrive{.release,.relaxed}{.aligned} and
  * barrier.cluster.wait{.acquire}{.aligned}, without operands. */
@@ -1660,6 +1657,9 @@ static bool check_barrier_form(Parser *p, const Insn *in, const Token *at, const
     return true;
 }
 
+/* Registers and special registers against the types their slots hold
+ * (operand_roles).  Immediates were decoded at their type already; symbol
+ * addresses are not checked.  tok[i] is where operand i starts. */
 static bool check_operand_types(Parser *p, const Insn *in, const Token *const *tok, const char *opname)
 {
     for (unsigned i = 0; i < in->nopd; i++) {
