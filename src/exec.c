@@ -44,9 +44,7 @@ static char *fault_text(const ExecCtx *x, uint32_t lane, const char *fmt, va_lis
     char where[512];
     char *insn = insn_to_string(x->m, x->fn, x->in);
     /* the CUDA source line too, when the PTX has line info (nvcc -lineinfo, -G) */
-    const GPtrArray *files = x->m->files;
-    const char *src = files && x->in->src_line && x->in->src_file < files->len
-                          ? g_ptr_array_index(files, x->in->src_file) : NULL;
+    const char *src = insn_source_file(x->m, x->in);
     char *source = src ? g_strdup_printf(",\n  from %s:%u", src, x->in->src_line) : g_strdup("");
     char *text = g_strdup_printf("%s: error: %s\n  by thread (%u,%u,%u) in block (%u,%u,%u), warp %u lane %u, "
                                  "function %s, executing `%s`%s",

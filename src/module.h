@@ -227,6 +227,14 @@ static inline bool insn_barrier_aligned(const Insn *in)
     return in->op == OP_BAR || (in->flags & FL_ALIGNED);
 }
 
+/* The CUDA source file of the instruction's line info (.loc: src_line in
+ * it), or NULL when the PTX has none for it (nvcc without -lineinfo/-G). */
+static inline const char *insn_source_file(const Module *m, const Insn *in)
+{
+    return in->src_line && m->files && in->src_file < m->files->len ? g_ptr_array_index(m->files, in->src_file)
+                                                                     : NULL;
+}
+
 /* The instruction reads a clock (%clock, %clock64, %globaltimer...): its
  * result depends on when it runs, so it neither runs ahead nor moves. */
 static inline bool insn_reads_clock(const Insn *in)

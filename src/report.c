@@ -139,10 +139,9 @@ static json_t *line_counts(const Module *m, const LaunchStats *s, const TimingSt
         }
         json_t *e = json_pack("{sIsI}", "line", (json_int_t)lc.line, "warp_insts", (json_int_t)lc.count);
         /* the CUDA source line it came from, when the PTX has line info */
-        const GPtrArray *files = m->files;
-        if (lc.in->src_line && files && lc.in->src_file < files->len && g_ptr_array_index(files, lc.in->src_file))
-            json_object_set_new(e, "source", json_sprintf("%s:%u", (const char *)g_ptr_array_index(files, lc.in->src_file),
-                                                          lc.in->src_line));
+        const char *src = insn_source_file(m, lc.in);
+        if (src)
+            json_object_set_new(e, "source", json_sprintf("%s:%u", src, lc.in->src_line));
         if (ts)
             json_object_set_new(e, "stall_cycles", json_integer((json_int_t)lc.stall));
         json_array_append_new(out, e);
