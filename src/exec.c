@@ -1070,6 +1070,17 @@ static bool barrier_arrive(ExecCtx *x, bool wait)
     return true;
 }
 
+/* synccheck for barrier.cluster.arrive/.wait (`what`): the .aligned form
+ * needs the whole warp. */
+static bool cluster_aligned_ok(ExecCtx *x, const char *what)
+{
+    if (!insn_barrier_aligned(x->in) || x->exec == x->w->live)
+        return true;
+    return exec_fault(x, (uint32_t)__builtin_ctz(x->exec), "synccheck: barrier.cluster.%s.aligned reached in "
+                      "divergent code: %u of the warp's %u live threads execute it", what, lane_count(x->exec),
+                      lane_count(x->w->live));
+}
+
 /* barrier.cluster.arrive: a warp has arrived once all its live lanes have
  * (the .aligned form: at once); a second arrival before a wait is an error. */
 static bool cluster_arrive(ExecCtx *x)
@@ -1077,9 +1088,8 @@ static bool cluster_arrive(ExecCtx *x)
     Warp *w = x->w;
     Cta *cta = x->cta;
     uint32_t lane = (uint32_t)__builtin_ctz(x->exec);
-    if (insn_barrier_aligned(x->in) && x->exec != w->live)
-        return exec_fault(x, lane, "synccheck: barrier.cluster.arrive.aligned reached in divergent code: %u of "
-                          "the warp's %u live threads execute it", lane_count(x->exec), lane_count(w->live));
+    if (!cluster_aligned_ok(x, "arrive"))
+        return false;
     if (w->cluster_arrived_in || (w->cluster_lanes & x->exec))
         return exec_fault(x, lane, "barrier.cluster.arrive again before barrier.cluster.wait");
     w->cluster_lanes |= x->exec;
@@ -1097,9 +1107,8 @@ static bool cluster_wait(ExecCtx *x)
 {
     Warp *w = x->w;
     uint32_t lane = (uint32_t)__builtin_ctz(x->exec);
-    if (insn_barrier_aligned(x->in) && x->exec != w->live)
-        return exec_fault(x, lane, "synccheck: barrier.cluster.wait.aligned reached in divergent code: %u of "
-                          "the warp's %u live threads execute it", lane_count(x->exec), lane_count(w->live));
+    if (!cluster_aligned_ok(x, "wait"))
+        return false;
     if (!w->cluster_arrived_in)
         return exec_fault(x, lane, "barrier.cluster.wait without a barrier.cluster.arrive of %s before it",
                           w->cluster_lanes ? "all the warp's live threads" : "the warp");
