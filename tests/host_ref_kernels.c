@@ -1832,6 +1832,383 @@ static bool model_pb_syrk(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* traces/app_kernels: application-style kernels (session 70).  Every float
+ * operation of the CUDA source is an _rn intrinsic, so these models follow
+ * it one rounding at a time and are bit-exact. */
+
+/* One launch of hotspotTile: HS_STEPS = 4 steps of the whole grid, a missing
+ * neighbour at the grid's edge being the cell itself (what the tiles give). */
+static bool model_hotspot_tile(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float k, cp, ca, amb;
+    if (!need_args(l, 8, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !f32_arg(l, 1, &k, error) || !f32_arg(l, 2, &cp, error) || !f32_arg(l, 3, &ca, error) ||
+        !f32_arg(l, 4, &amb, error))
+        return false;
+    size_t nn = (size_t)n;
+    if (nn == 0 || nn > 46340 || l->block[0] != 16 || l->block[1] != 16 ||
+        (size_t)l->grid[0] * 8 < nn || (size_t)l->grid[1] * 8 < nn) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs 16 x 16 blocks whose 8 x 8 centres cover the grid", l->kernel);
+        return false;
+    }
+    const float *pw = buf_arg(l, 5, HT_F32, nn * nn, error);
+    const float *tin = pw ? buf_arg(l, 6, HT_F32, nn * nn, error) : NULL;
+    float *tout = tin ? buf_arg(l, 7, HT_F32, nn * nn, error) : NULL;
+    if (!tout)
+        return false;
+    float *t = g_new(float, nn * nn), *u = g_new(float, nn * nn);
+    memcpy(t, tin, nn * nn * sizeof *t);
+    for (int s = 0; s < 4; s++) {
+        for (size_t y = 0; y < nn; y++)
+            for (size_t x = 0; x < nn; x++) {
+                size_t yn = y == 0 ? y : y - 1, ys = y == nn - 1 ? y : y + 1;
+                size_t xw = x == 0 ? x : x - 1, xe = x == nn - 1 ? x : x + 1;
+                float c = t[y * nn + x];
+                float lap = (t[yn * nn + x] + t[ys * nn + x]) + (t[y * nn + xw] + t[y * nn + xe]);
+                lap = lap - 4.0f * c;
+                float v = fmaf(ca, amb - c, c);
+                v = fmaf(cp, pw[y * nn + x], v);
+                u[y * nn + x] = fmaf(k, lap, v);
+            }
+        float *sw = t;
+        t = u;
+        u = sw;
+    }
+    memcpy(tout, t, nn * nn * sizeof *t);
+    g_free(t);
+    g_free(u);
+    return true;
+}
+
+/* One launch of pathRows: rows row0 + 1 ... row0 + steps of the DP. */
+static bool model_path_rows(const HostLaunch *l, GError **error)
+{
+    int64_t cols, row0, steps;
+    if (!need_args(l, 6, error) || !int_arg(l, 0, &cols, error) || !nonneg(l, cols, error) ||
+        !int_arg(l, 1, &row0, error) || !nonneg(l, row0, error) || !int_arg(l, 2, &steps, error))
+        return false;
+    if (steps < 1 || steps > 127 || l->block[0] != 256 ||
+        (size_t)l->grid[0] * (size_t)(256 - 2 * steps) < (size_t)cols) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs blocks of 256 whose 256 - 2 steps columns cover the row", l->kernel);
+        return false;
+    }
+    size_t c = (size_t)cols;
+    const int32_t *wall = buf_arg(l, 3, HT_S32, ((size_t)row0 + (size_t)steps + 1) * c, error);
+    const int32_t *src = wall ? buf_arg(l, 4, HT_S32, c, error) : NULL;
+    int32_t *dst = src ? buf_arg(l, 5, HT_S32, c, error) : NULL;
+    if (!dst)
+        return false;
+    int32_t *a = g_new(int32_t, c), *b = g_new(int32_t, c);
+    memcpy(a, src, c * sizeof *a);
+    for (int64_t r = row0 + 1; r <= row0 + steps; r++) {
+        for (size_t j = 0; j < c; j++) {
+            int32_t m = a[j];
+            if (j > 0 && a[j - 1] < m)
+                m = a[j - 1];
+            if (j + 1 < c && a[j + 1] < m)
+                m = a[j + 1];
+            b[j] = m + wall[(size_t)r * c + j];
+        }
+        int32_t *sw = a;
+        a = b;
+        b = sw;
+    }
+    memcpy(dst, a, c * sizeof *a);
+    g_free(a);
+    g_free(b);
+    return true;
+}
+
+/* nwBatch: one pair of 64-long sequences per block; the last row of each
+ * pair's score matrix (linear gap penalty). */
+static bool model_nw_batch(const HostLaunch *l, GError **error)
+{
+    int64_t match, mismatch, gap;
+    if (!need_args(l, 6, error) || !int_arg(l, 0, &match, error) ||
+        !int_arg(l, 1, &mismatch, error) || !int_arg(l, 2, &gap, error))
+        return false;
+    if (l->block[0] != 64) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: needs blocks of 64", l->kernel);
+        return false;
+    }
+    size_t pairs = l->grid[0];
+    const uint8_t *sa = buf_arg(l, 3, HT_U8, pairs * 64, error);
+    const uint8_t *sb = sa ? buf_arg(l, 4, HT_U8, pairs * 64, error) : NULL;
+    int32_t *last = sb ? buf_arg(l, 5, HT_S32, pairs * 64, error) : NULL;
+    if (!last)
+        return false;
+    static int32_t h[65][65];
+    for (size_t p = 0; p < pairs; p++) {
+        for (int i = 0; i <= 64; i++)
+            h[i][0] = h[0][i] = (int32_t)(i * gap);
+        for (int i = 1; i <= 64; i++)
+            for (int j = 1; j <= 64; j++) {
+                int32_t d = h[i - 1][j - 1] + (int32_t)(sa[p * 64 + i - 1] == sb[p * 64 + j - 1] ? match : mismatch);
+                int32_t up = h[i - 1][j] + (int32_t)gap, left = h[i][j - 1] + (int32_t)gap;
+                int32_t m = d > up ? d : up;
+                h[i][j] = m > left ? m : left;
+            }
+        for (int j = 0; j < 64; j++)
+            last[p * 64 + j] = h[64][j + 1];
+    }
+    return true;
+}
+
+/* One BFS level: the frontier (at level 1, the source alone, which takes
+ * cost 1) leaves it; its unvisited neighbours get level + 1 and join the
+ * next frontier.  Order-independent. */
+static bool model_bfs_level(const HostLaunch *l, GError **error)
+{
+    int64_t n, level, src;
+    if (!need_args(l, 8, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !int_arg(l, 1, &level, error) || !int_arg(l, 2, &src, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const int32_t *deg = buf_arg(l, 3, HT_S32, m, error);
+    const int32_t *adj = deg ? buf_arg(l, 4, HT_S32, m * 16, error) : NULL;
+    int32_t *cost = adj ? buf_arg(l, 5, HT_S32, (size_t)n, error) : NULL;
+    uint8_t *fin = cost ? buf_arg(l, 6, HT_U8, m, error) : NULL;
+    uint8_t *fout = fin ? buf_arg(l, 7, HT_U8, (size_t)n, error) : NULL;
+    if (!fout)
+        return false;
+    for (size_t v = 0; v < m; v++) {
+        bool frontier = fin[v];
+        if (level == 1 && (int64_t)v == src) {
+            cost[v] = 1;
+            frontier = true;
+        }
+        if (!frontier)
+            continue;
+        fin[v] = 0;
+        if (deg[v] > 16) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: degree %d over 16", l->kernel, deg[v]);
+            return false;
+        }
+        if (!indices_within(l, adj + v * 16, (size_t)MAX(deg[v], 0), (size_t)n, error))
+            return false;
+        for (int e = 0; e < deg[v]; e++) {
+            int32_t u = adj[v * 16 + e];
+            if (cost[u] == 0) {
+                cost[u] = (int32_t)(level + 1);
+                fout[u] = 1;
+            }
+        }
+    }
+    return true;
+}
+
+/* kmeansAssign: nearest of 32 centroids (the global kmCentroids), 16
+ * feature-major features; the first of equal distances wins. */
+static bool model_kmeans_assign(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error))
+        return false;
+    HostBuf *cent = l->globals ? g_hash_table_lookup(l->globals, "kmCentroids") : NULL;
+    if (!cent || cent->type != HT_F32 || cent->count < 512) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs the global 'kmCentroids' as 512 f32 values", l->kernel);
+        return false;
+    }
+    const float *c = (const float *)cent->data;
+    size_t nn = (size_t)n, m = MIN(nn, threads_x(l));
+    const float *f = buf_arg(l, 1, HT_F32, nn * 16, error);
+    int32_t *assign = f ? buf_arg(l, 2, HT_S32, m, error) : NULL;
+    float *dist = assign ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    if (!dist)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        float best = INFINITY;
+        int32_t bk = 0;
+        for (int k = 0; k < 32; k++) {
+            float s = 0.0f;
+            for (int d = 0; d < 16; d++) {
+                float diff = f[(size_t)d * nn + i] - c[k * 16 + d];
+                s = fmaf(diff, diff, s);
+            }
+            if (s < best) {
+                best = s;
+                bk = k;
+            }
+        }
+        assign[i] = bk;
+        dist[i] = best;
+    }
+    return true;
+}
+
+/* spmvCsrWarp: lane l sums the row's elements l, l + 32, ... with fma.rn,
+ * then the __shfl_down_sync tree (16, 8, 4, 2, 1) of warp_shfl_sum. */
+static bool model_spmv_csr_warp(const HostLaunch *l, GError **error)
+{
+    int64_t rows;
+    if (!need_args(l, 6, error) || !int_arg(l, 0, &rows, error) || !nonneg(l, rows, error))
+        return false;
+    size_t m = MIN((size_t)rows, threads_x(l) / 32), ncol = 0, nval = 0, nx = 0;
+    const int32_t *rp = buf_arg(l, 1, HT_S32, m + 1, error);
+    const int32_t *col = rp ? buf_all(l, 2, HT_S32, &ncol, error) : NULL;
+    const float *val = col ? buf_all(l, 3, HT_F32, &nval, error) : NULL;
+    const float *x = val ? buf_all(l, 4, HT_F32, &nx, error) : NULL;
+    float *y = x ? buf_arg(l, 5, HT_F32, m, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t r = 0; r < m; r++) {
+        if (rp[r] < 0 || rp[r] > rp[r + 1] || (size_t)rp[r + 1] > MIN(ncol, nval)) {
+            g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT, "%s: error: row %zu's range is wrong", l->kernel, r);
+            return false;
+        }
+        if (!indices_within(l, col + rp[r], (size_t)(rp[r + 1] - rp[r]), nx, error))
+            return false;
+        float s[32];
+        for (int ln = 0; ln < 32; ln++) {
+            s[ln] = 0.0f;
+            for (int32_t j = rp[r] + ln; j < rp[r + 1]; j += 32)
+                s[ln] = fmaf(val[j], x[col[j]], s[ln]);
+        }
+        y[r] = warp_shfl_sum(s);
+    }
+    return true;
+}
+
+/* binary16, round to nearest even, from a double that holds the exact value
+ * to be rounded (true of every use below: halves' products and sums are
+ * exact in double) */
+static uint16_t app_f64_to_half(double x)
+{
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    if (isnan(x))
+        return 0x7fff;
+    if (a >= 65520.0)
+        return sign | 0x7c00;
+    int e;
+    frexp(a, &e);
+    double q = e - 1 < -14 ? 0x1p-24 : ldexp(1.0, e - 11);
+    double r = nearbyint(a / q) * q;
+    if (r == 0)
+        return sign;
+    frexp(r, &e);
+    if (e - 1 < -14)
+        return sign | (uint16_t)(r / 0x1p-24);
+    return sign | (uint16_t)(((e + 14) << 10) | ((uint16_t)(r / ldexp(1.0, e - 11)) - 1024));
+}
+
+static double app_half_to_f64(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* hfma2Chains: four chains h = h * h + c of __half2 (c = -1.5 low, -1.25
+ * high), then (h0 + h1) + (h2 + h3); out holds the half2 bits. */
+static bool model_hfma2_chains(const HostLaunch *l, GError **error)
+{
+    int64_t n, rounds;
+    if (!need_args(l, 4, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !int_arg(l, 1, &rounds, error))
+        return false;
+    size_t m = MIN((size_t)n, threads_x(l));
+    const float *in = buf_arg(l, 2, HT_F32, 2 * m, error);
+    uint32_t *out = in ? buf_arg(l, 3, HT_U32, m, error) : NULL;
+    if (!out)
+        return false;
+    static const double c[2] = {-1.5, -1.25};
+    for (size_t i = 0; i < m; i++) {
+        float fx = in[2 * i], fy = in[2 * i + 1];
+        float init[4][2] = {{fx, fy}, {fy, fx}, {-fx, fy}, {fx, -fy}};
+        uint32_t r = 0;
+        for (int hf = 0; hf < 2; hf++) {
+            uint16_t h[4];
+            for (int k = 0; k < 4; k++)
+                h[k] = app_f64_to_half(init[k][hf]);
+            for (int64_t it = 0; it < rounds; it++)
+                for (int k = 0; k < 4; k++) {
+                    double v = app_half_to_f64(h[k]);
+                    h[k] = app_f64_to_half(v * v + c[hf]);
+                }
+            uint16_t s01 = app_f64_to_half(app_half_to_f64(h[0]) + app_half_to_f64(h[1]));
+            uint16_t s23 = app_f64_to_half(app_half_to_f64(h[2]) + app_half_to_f64(h[3]));
+            r |= (uint32_t)app_f64_to_half(app_half_to_f64(s01) + app_half_to_f64(s23)) << (16 * hf);
+        }
+        out[i] = r;
+    }
+    return true;
+}
+
+/* clenshawF64: the 256-term Chebyshev series (global chebCoef) by
+ * Clenshaw's recurrence at the 2 * threads points. */
+static bool model_clenshaw_f64(const HostLaunch *l, GError **error)
+{
+    if (!need_args(l, 2, error))
+        return false;
+    HostBuf *coef = l->globals ? g_hash_table_lookup(l->globals, "chebCoef") : NULL;
+    if (!coef || coef->type != HT_F64 || coef->count < 256) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_INPUT,
+                    "%s: error: needs the global 'chebCoef' as 256 f64 values", l->kernel);
+        return false;
+    }
+    const double *c = (const double *)coef->data;
+    size_t m = 2 * threads_x(l);
+    const double *x = buf_arg(l, 0, HT_F64, m, error);
+    double *y = x ? buf_arg(l, 1, HT_F64, m, error) : NULL;
+    if (!y)
+        return false;
+    for (size_t i = 0; i < m; i++) {
+        double t = x[i], t2 = t + t, b1 = 0.0, b2 = 0.0;
+        for (int k = 255; k >= 1; k--) {
+            double b0 = fma(t2, b1, c[k] - b2);
+            b2 = b1;
+            b1 = b0;
+        }
+        y[i] = fma(t, b1, c[0] - b2);
+    }
+    return true;
+}
+
+/* histBytes: counts of the bytes of nwords 32-bit words, added to bins. */
+static bool model_hist_bytes(const HostLaunch *l, GError **error)
+{
+    int64_t nwords;
+    if (!need_args(l, 3, error) || !int_arg(l, 0, &nwords, error) || !nonneg(l, nwords, error))
+        return false;
+    const uint8_t *d = buf_arg(l, 1, HT_U8, 4 * (size_t)nwords, error);
+    uint32_t *bins = d ? buf_arg(l, 2, HT_U32, 256, error) : NULL;
+    if (!bins)
+        return false;
+    for (size_t i = 0; i < 4 * (size_t)nwords; i++)
+        bins[d[i]]++;
+    return true;
+}
+
+/* blockCompact: each block's 8 * blockDim.x elements above the threshold,
+ * in order, from the block's own offset; their number in counts. */
+static bool model_block_compact(const HostLaunch *l, GError **error)
+{
+    int64_t n;
+    float th;
+    if (!need_args(l, 5, error) || !int_arg(l, 0, &n, error) || !nonneg(l, n, error) ||
+        !f32_arg(l, 1, &th, error))
+        return false;
+    size_t per = (size_t)l->block[0] * 8, nb = l->grid[0], m = MIN((size_t)n, nb * per);
+    const float *in = buf_arg(l, 2, HT_F32, m, error);
+    float *out = in ? buf_arg(l, 3, HT_F32, m, error) : NULL;
+    int32_t *counts = out ? buf_arg(l, 4, HT_S32, nb, error) : NULL;
+    if (!counts)
+        return false;
+    for (size_t b = 0; b < nb; b++) {
+        int32_t w = 0;
+        for (size_t i = b * per; i < m && i < (b + 1) * per; i++)
+            if (in[i] > th)
+                out[b * per + (size_t)w++] = in[i];
+        counts[b] = w;
+    }
+    return true;
+}
+
 /* ---- registry: kernel entry name (and PTX file where names collide) ---- */
 
 static const struct {
@@ -1944,6 +2321,16 @@ static const struct {
     {"conv2d", "polybench.ptx", model_pb_conv2d},
     {"jacobi2d", "polybench.ptx", model_pb_jacobi2d},
     {"syrk", "polybench.ptx", model_pb_syrk},
+    {"hotspotTile", "app_kernels.ptx", model_hotspot_tile},
+    {"pathRows", "app_kernels.ptx", model_path_rows},
+    {"nwBatch", "app_kernels.ptx", model_nw_batch},
+    {"bfsLevel", "app_kernels.ptx", model_bfs_level},
+    {"kmeansAssign", "app_kernels.ptx", model_kmeans_assign},
+    {"spmvCsrWarp", "app_kernels.ptx", model_spmv_csr_warp},
+    {"hfma2Chains", "app_kernels.ptx", model_hfma2_chains},
+    {"clenshawF64", "app_kernels.ptx", model_clenshaw_f64},
+    {"histBytes", "app_kernels.ptx", model_hist_bytes},
+    {"blockCompact", "app_kernels.ptx", model_block_compact},
 };
 
 HostModel host_ref_find_model(const char *kernel, const char *ptx)

@@ -34,7 +34,7 @@ def init_bytes(buf, base):
         if k == 'zeros': v = 0
         elif k == 'const': v = init['value']
         elif k == 'iota': v = init['start'] + i * init['step']
-        elif k == 'values': v = init['values'][i]
+        elif k == 'values': v = init['values'][i] if i < len(init['values']) else 0  # the rest is 0 (docs/manifest.md)
         elif k == 'random':
             state, r = splitmix64(state)
             lo, hi = init['min'], init['max']
