@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "fileio.h"
 
 /* defined by the generated configs_bundled.c (tools/embed-configs.py) */
 extern const char *const config_bundled_name_list[];
@@ -450,7 +451,7 @@ static bool read_file(Source *s, const char *path, GError **error)
 {
     GError *io = NULL;
     gsize len;
-    if (!g_file_get_contents(path, &s->text, &len, &io)) {
+    if (!file_read_all(path, &s->text, &len, &io)) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: %s", path, io->message);
         g_error_free(io);
         return false;

@@ -15,6 +15,7 @@
 
 #include "cfg.h"
 #include "errors.h"
+#include "fileio.h"
 #include "timing.h"
 
 typedef struct {
@@ -111,7 +112,7 @@ void html_report_note_launch(HtmlReport *h, json_t *entry, const Module *m, uint
     }
     if (!g_hash_table_contains(h->sources, m->path)) {
         char *text = NULL;
-        if (!g_file_get_contents(m->path, &text, NULL, NULL))
+        if (!file_read_all(m->path, &text, NULL, NULL))
             text = NULL;
         g_hash_table_insert(h->sources, g_strdup(m->path), text);
     }

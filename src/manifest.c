@@ -16,6 +16,7 @@
 
 #include "cfg.h"
 #include "errors.h"
+#include "fileio.h"
 #include "fpconv.h"
 #include "html_report.h"
 #include "hostpool.h"
@@ -525,7 +526,7 @@ static bool init_fill(const InitSpec *in, PtxType t, uint64_t count, uint8_t *ds
         gchar *data;
         gsize len;
         GError *e = NULL;
-        if (!g_file_get_contents(in->file, &data, &len, &e)) {
+        if (!file_read_all(in->file, &data, &len, &e)) {
             g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: %s.path: %s", manifest, jpath, e->message);
             g_error_free(e);
             return false;
@@ -1001,7 +1002,7 @@ Manifest *manifest_load(const char *path, GError **error)
     gchar *text;
     gsize len;
     GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
+    if (!file_read_all(path, &text, &len, &io)) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: %s", path, io->message);
         g_error_free(io);
         return NULL;
@@ -1411,7 +1412,7 @@ static guint compare_expects(const Run *r, json_t *checks, json_t *details, GStr
             gchar *want;
             gsize len;
             GError *io = NULL;
-            if (!g_file_get_contents(e->file, &want, &len, &io) || len != bytes) {
+            if (!file_read_all(e->file, &want, &len, &io) || len != bytes) {
                 if (io)
                     g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: %s.file: %s", r->m->path, e->jpath,
                                 io->message);

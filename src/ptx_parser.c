@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "fileio.h"
 #include "fpconv.h"
 #include "ptx_lexer.h"
 
@@ -2485,7 +2486,7 @@ Module *ptx_parse_file(const char *path, GError **error)
     char *text = NULL;
     gsize len = 0;
     GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
+    if (!file_read_all(path, &text, &len, &io)) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "%s: error: cannot read: %s", path, io->message);
         g_error_free(io);
         return NULL;

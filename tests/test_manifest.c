@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "errors.h"
@@ -249,6 +250,33 @@ START_TEST(init_file)
     ck_assert_uint_eq(elem(b, 2, 5), 0x8000);
     g_bytes_unref(b);
     g_free(path);
+}
+END_TEST
+
+/* A FIFO or a device named as an input is refused before it is read: a
+ * FIFO without a writer would block forever, /dev/zero never ends. */
+START_TEST(inputs_must_be_regular_files)
+{
+    char *dir = g_dir_make_tmp("warpsim-fifo-XXXXXX", NULL);
+    ck_assert_ptr_nonnull(dir);
+    char *fifo = g_build_filename(dir, "in.json", NULL);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    GError *e = NULL;
+    ck_assert_ptr_null(manifest_load(fifo, &e));
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->code, WS_ERR_IO);
+    ck_assert_msg(strstr(e->message, "is a FIFO, not a regular file"), "%s", e->message);
+    g_clear_error(&e);
+    ck_assert_ptr_null(ptx_parse_file(fifo, &e));
+    ck_assert_msg(e && strstr(e->message, "is a FIFO"), "%s", e ? e->message : "no error");
+    g_clear_error(&e);
+    ck_assert_ptr_null(manifest_load("/dev/zero", &e));
+    ck_assert_msg(e && strstr(e->message, "/dev/zero\" is a device"), "%s", e ? e->message : "no error");
+    g_clear_error(&e);
+    g_unlink(fifo);
+    g_rmdir(dir);
+    g_free(fifo);
+    g_free(dir);
 }
 END_TEST
 
@@ -1099,6 +1127,7 @@ static Suite *manifest_suite(void)
     tcase_add_test(tc, init_values);
     tcase_add_test(tc, init_values_negative_hex_rejected);
     tcase_add_test(tc, init_file);
+    tcase_add_test(tc, inputs_must_be_regular_files);
     tcase_add_test(tc, init_random_integers);
     tcase_add_test(tc, init_random_floats);
     tcase_add_test(tc, bad_manifests);

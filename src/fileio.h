@@ -1,0 +1,17 @@
+/* fileio.h — reading the files a user names (PTX, manifests, configs, inputs).
+ *
+ * Contract: file_read_all() is g_file_get_contents() for input files: it
+ * refuses anything but a regular file (a FIFO would block forever, a device
+ * such as /dev/zero never ends) before reading, with a G_FILE_ERROR the
+ * caller words into its own "file: error: ..." message.  The text it
+ * returns is the caller's (g_free).
+ */
+#ifndef WARPSIM_FILEIO_H
+#define WARPSIM_FILEIO_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+bool file_read_all(const char *path, gchar **contents, gsize *len, GError **error);
+
+#endif
