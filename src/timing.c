@@ -1979,7 +1979,10 @@ static G_ALWAYS_INLINE inline void account_wait(Model *md, Sm *sm, WarpSlot *s, 
         if (ts->insn_stall && ts->insn_stall[func])
             ts->insn_stall[func][pc] += t - from;
     }
-    ts->state_cycles[STATE_SELECTED]++;
+    /* a warp-cycle is selected once, however many of the warp's
+     * instructions a dual-issue scheduler takes in it: the states are
+     * shares of warp-cycles and sum to them */
+    ts->state_cycles[STATE_SELECTED] += from <= t;
     s->stall_from = t + 1;
 }
 

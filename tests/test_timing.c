@@ -405,6 +405,19 @@ START_TEST(states_add_up_and_runs_repeat)
     ck_assert_uint_eq(a.ts.warp_active_cycles, b.ts.warp_active_cycles);
     ck_assert_uint_eq(a.ts.state_cycles[STATE_WAIT], b.ts.state_cycles[STATE_WAIT]);
     ck_assert_uint_eq(a.ls.ctas, 300);
+    /* a dual-issue scheduler (GF104, Kepler) may take two of a warp's
+     * instructions in one cycle: still one selected warp-cycle, so the
+     * states still sum to the warp-cycles and selected stays below the
+     * instructions when any cycle issued two */
+    for (const char *const *c = (const char *const[]){"gtx460", "k40", NULL}; *c; c++) {
+        Result d;
+        run_timed(k, 300, 256, 8, 0, *c, no_overrides, &d);
+        sum = 0;
+        for (int s = 0; s < STATE_COUNT; s++)
+            sum += d.ts.state_cycles[s];
+        ck_assert_uint_eq(sum, d.ts.warp_active_cycles);
+        ck_assert_uint_lt(d.ts.state_cycles[STATE_SELECTED], d.ls.warp_insts);
+    }
     g_free(k);
 }
 END_TEST
