@@ -47,8 +47,9 @@ static int cmd_run(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
     char **overrides = NULL;
-    gint64 max_insts = 0, max_cycles = 0;
-    gint threads = 0, sample_waves = 0;
+    /* -1: not given (0 is refused, as the messages below say) */
+    gint64 max_insts = -1, max_cycles = -1;
+    gint threads = -1, sample_waves = -1;
     gboolean quiet = FALSE, functional = FALSE, racecheck = FALSE, initcheck = FALSE, keep_going = FALSE;
     gboolean lockstep = FALSE;
     char *issue_order = NULL;
@@ -99,16 +100,24 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: expected one MANIFEST argument (see warpsim run --help)");
         goto out;
     }
-    if (max_insts < 0 || max_cycles < 0) {
+    if (max_insts == 0 || max_insts < -1 || max_cycles == 0 || max_cycles < -1) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions and --max-cycles must be positive");
         goto out;
     }
-    if (sample_waves == 1 || sample_waves < 0) {
+    if (sample_waves != -1 && sample_waves < 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
                     "run: --sample-waves needs at least 2 waves (the first one fills the GPU)");
         goto out;
     }
-    if (threads < 0 || threads > 1024) {
+    /* what only the timing model does is refused rather than ignored: a
+     * runaway kernel under --functional would never stop at --max-cycles */
+    if (functional && (max_cycles > 0 || sample_waves > 0)) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: %s needs the timing model (drop --functional%s)",
+                    max_cycles > 0 ? "--max-cycles" : "--sample-waves",
+                    max_cycles > 0 ? ", or stop a functional run with --max-instructions" : "");
+        goto out;
+    }
+    if (threads == 0 || threads < -1 || threads > 1024) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --threads must be between 1 and 1024");
         goto out;
     }
@@ -131,9 +140,10 @@ static int cmd_run(int argc, char **argv, GError **error)
         goto out;
     RunOptions opt = {.config = gpu, .functional = functional, .keep_going = keep_going,
                       .config_name = gpu->name, .dump_dir = dump_dir,
-                      .max_instructions = (uint64_t)max_insts, .max_cycles = (uint64_t)max_cycles,
-                      .threads = threads ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
-                      .sample_waves = (uint32_t)sample_waves, .ptx_order = ptx_order,
+                      .max_instructions = max_insts > 0 ? (uint64_t)max_insts : 0,
+                      .max_cycles = max_cycles > 0 ? (uint64_t)max_cycles : 0,
+                      .threads = threads > 0 ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
+                      .sample_waves = sample_waves > 0 ? (uint32_t)sample_waves : 0, .ptx_order = ptx_order,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
     if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))
         goto out;

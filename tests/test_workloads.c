@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #define WARPSIM_BIN BUILD_ROOT "/src/warpsim"
 #define HOST_REF_BIN BUILD_ROOT "/tests/host_reference"
@@ -504,6 +505,45 @@ START_TEST(multi_wave_grids_match_across_host_threads)
 }
 END_TEST
 
+/* Options the run would ignore or that its messages call invalid are
+ * refused (exit 2, the option named), not silently dropped: under
+ * --functional a runaway kernel would never reach --max-cycles. */
+START_TEST(run_refuses_options_it_would_ignore)
+{
+    static const struct {
+        const char *args[4];
+        const char *says;
+    } cases[] = {
+        {{"--functional", "--max-cycles", "1000", NULL}, "--max-cycles needs the timing model"},
+        {{"--functional", "--sample-waves", "3", NULL}, "--sample-waves needs the timing model"},
+        {{"--threads", "0", NULL}, "--threads must be between 1 and 1024"},
+        {{"--max-instructions", "0", NULL}, "must be positive"},
+        {{"--max-cycles", "0", NULL}, "must be positive"},
+        {{"--sample-waves", "0", NULL}, "needs at least 2 waves"},
+    };
+    char *manifest = g_build_filename(SOURCE_ROOT, "traces", "saxpy", "launch.json", NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GPtrArray *argv = g_ptr_array_new();
+        g_ptr_array_add(argv, (char *)WARPSIM_BIN);
+        g_ptr_array_add(argv, (char *)"run");
+        g_ptr_array_add(argv, manifest);
+        g_ptr_array_add(argv, (char *)"-q");
+        for (const char *const *a = cases[i].args; *a; a++)
+            g_ptr_array_add(argv, (char *)*a);
+        g_ptr_array_add(argv, NULL);
+        char *err = NULL;
+        int status = 0;
+        ck_assert(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err,
+                               &status, NULL));
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(err, cases[i].says),
+                      "%s %s: status %d, stderr %s", cases[i].args[0], cases[i].args[1], status, err);
+        g_free(err);
+        g_ptr_array_free(argv, TRUE);
+    }
+    g_free(manifest);
+}
+END_TEST
+
 static Suite *workloads_suite(void)
 {
     Suite *s = suite_create("workloads");
@@ -517,6 +557,7 @@ static Suite *workloads_suite(void)
     tcase_add_test(run, dec2zero_divergence_follows_the_input);
     tcase_add_test(run, seed004_divergence_only_when_lane0_branches);
     tcase_add_test(run, multi_wave_grids_match_across_host_threads);
+    tcase_add_test(run, run_refuses_options_it_would_ignore);
     suite_add_tcase(s, run);
     return s;
 }
