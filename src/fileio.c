@@ -1,7 +1,6 @@
 /* fileio.c — see fileio.h. */
 #include "fileio.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 
