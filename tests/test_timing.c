@@ -409,9 +409,10 @@ START_TEST(states_add_up_and_runs_repeat)
      * instructions in one cycle: still one selected warp-cycle, so the
      * states still sum to the warp-cycles and selected stays below the
      * instructions when any cycle issued two */
-    for (const char *const *c = (const char *const[]){"gtx460", "k40", NULL}; *c; c++) {
+    static const char *const dual_issue[] = {"gtx460", "k40"};
+    for (size_t i = 0; i < G_N_ELEMENTS(dual_issue); i++) {
         Result d;
-        run_timed(k, 300, 256, 8, 0, *c, no_overrides, &d);
+        run_timed(k, 300, 256, 8, 0, dual_issue[i], no_overrides, &d);
         sum = 0;
         for (int s = 0; s < STATE_COUNT; s++)
             sum += d.ts.state_cycles[s];
