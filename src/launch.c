@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "cta_overlap.h"
 #include "errors.h"
 #include "exec.h"
 #include "hostpool.h"
@@ -662,10 +663,10 @@ bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_o
     return true;
 }
 
-bool launch_ctas_run_apart(const Module *m, const LaunchSpec *spec)
+bool launch_ctas_run_apart(const ModuleImage *img, const LaunchSpec *spec)
 {
     return !spec->max_instructions && !(spec->checks & LAUNCH_CHECK_INIT) && !spec->cooperative &&
-           launch_ctas_independent(m, spec->kernel);
+           launch_ctas_independent(img->module, spec->kernel) && !cta_overlap_possible(img, spec, NULL);
 }
 
 /* An instruction through which CTAs may see each other's progress: a
@@ -864,7 +865,7 @@ bool launch_run(ModuleImage *img, const LaunchSpec *spec, LaunchStats *stats, GE
     uint64_t first, end;
     launch_cta_range(spec, &first, &end);
     uint32_t nthreads = (uint32_t)MIN((uint64_t)MAX(spec->host_threads, 1u), end - first);
-    if (nthreads > 1 && launch_ctas_run_apart(m, spec)) {
+    if (nthreads > 1 && launch_ctas_run_apart(img, spec)) {
         LaunchShare *sh = launch_share_new(img, spec, nthreads - 1, error);
         return sh && launch_share_join(sh, stats, error);
     }

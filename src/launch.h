@@ -176,7 +176,8 @@ bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);
  * no fences at gpu or system scope, no calls to built-ins with side effects
  * in order (printf, malloc), no indirect calls.  Plain global stores from
  * different CTAs to the same word are a data race in CUDA; warpsim does not
- * order them. */
+ * order them: launch_ctas_run_apart() also asks cta_overlap.h whether
+ * the launch's plain accesses can meet. */
 bool launch_ctas_independent(const Module *m, uint32_t kernel);
 
 /* True when something in the launch can tell the order its accesses
@@ -191,7 +192,9 @@ static inline bool launch_order_watched(const LaunchSpec *spec)
 
 /* True when the launch's CTAs may run apart (on several host threads, or
  * each SM of the timing model a quantum ahead of the others) with the
- * results of the reference order: the CTAs are independent, no
+ * results of the reference order: the CTAs are independent, no CTA
+ * writes global bytes another reads or writes (cta_overlap.h: bfs's
+ * frontier test reads costs other CTAs of the launch set), no
  * instruction budget must stop the launch at one issued instruction, and
  * nothing tells the order of different CTAs' accesses.  Global initcheck
  * does (it notes which bytes any thread wrote, so a read of another CTA's
@@ -200,7 +203,7 @@ static inline bool launch_order_watched(const LaunchSpec *spec)
  * faults are reported in launch order whenever they happen.  Otherwise the
  * CTAs keep the reference order: one after another (launch_run), the SMs
  * in lockstep (timing). */
-bool launch_ctas_run_apart(const Module *m, const LaunchSpec *spec);
+bool launch_ctas_run_apart(const ModuleImage *img, const LaunchSpec *spec);
 
 /* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
  * CTAs x fastest, then y, then z (launch order). */

@@ -72,7 +72,7 @@ bool sampling_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg
      * joins them when the detailed waves are done */
     LaunchShare *others = NULL;
     if (spec->host_threads > 1 && !spec->max_cycles && !launch_order_watched(spec) &&
-        launch_ctas_run_apart(img->module, spec)) {
+        launch_ctas_run_apart(img, spec)) {
         uint32_t helpers = spec->host_threads / 2;
         detailed.host_threads = spec->host_threads - helpers;
         others = launch_share_new(img, &remaining, helpers, error);

@@ -3269,7 +3269,7 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     /* a budget stops the launch at an issued instruction and reports where
      * each warp is: nothing may have run beyond it */
     md.run_ahead = !spec->max_instructions && !spec->max_cycles;
-    bool apart = launch_ctas_run_apart(md.m, spec);
+    bool apart = launch_ctas_run_apart(md.img, spec);
     /* global accesses too, where only a race could tell (global_recordable)
      * and no check watches the order of accesses */
     md.run_ahead_global = md.run_ahead && apart && !launch_order_watched(spec);
