@@ -633,16 +633,9 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
 #define CFG_LIVENESS_MAX_BYTES (256ull << 20)
 
 /* Above this many registers the interference matrix (nregs^2 bits) is not
- * worth it: every register keeps a row of its own. */
+ * worth it: every register named keeps a row of its own (slots_referenced). */
 #define PACK_MAX_REGS 8192
 
-static void slots_identity(Cfg *c)
-{
-    c->nslots = MAX(c->nregs, 1u);
-    c->slot_of = g_new(uint32_t, c->nslots);
-    for (uint32_t r = 0; r < c->nslots; r++)
-        c->slot_of[r] = r;
-}
 
 /* Registers the executor reads or writes outside instructions (the .reg
  * parameters and return values of a .func, copied at call and return):
@@ -658,6 +651,155 @@ static void mark_pinned(const Module *m, const Function *f, uint64_t *pinned)
         }
 }
 
+/* Without packing: a row for each register an instruction or a call names
+ * (or the executor copies, mark_pinned), in order, and one more that all
+ * the others share: nothing writes them, so it stays zero.  A function
+ * declaring `%f<50000>` and using a few costs a few rows, not 50000 for
+ * each of the timing model's resident warps. */
+static void slots_referenced(const Module *m, const Function *f, const uint32_t *dmask, Cfg *c)
+{
+    uint64_t *named = g_new0(uint64_t, c->words);
+    mark_pinned(m, f, named);
+    CfgRegList uses = {0}, defs = {0};
+    for (uint32_t i = 0; i < c->ninsns; i++) {
+        const Insn *in = func_insn(f, i);
+        insn_regs(f, in, dmask[in->op], &uses, &defs);
+        for (uint32_t j = 0; j < uses.n; j++)
+            if (uses.v[j] < c->nregs)
+                bit_set(named, uses.v[j]);
+        for (uint32_t j = 0; j < defs.n; j++)
+            if (defs.v[j] < c->nregs)
+                bit_set(named, defs.v[j]);
+    }
+    c->slot_of = g_new(uint32_t, MAX(c->nregs, 1u));
+    uint32_t next = 0;
+    for (uint32_t r = 0; r < c->nregs; r++)
+        if (bit_get(named, r))
+            c->slot_of[r] = next++;
+    for (uint32_t r = 0; r < c->nregs; r++)
+        if (!bit_get(named, r))
+            c->slot_of[r] = next;
+    c->nslots = next + (next < c->nregs || !c->nregs);
+    g_free(named);
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+}
+
+/* pack_slots' interference for functions above PACK_MAX_REGS, as sorted
+ * adjacency lists (pairs) instead of a matrix: a chain of 60000 adds with
+ * 4 registers live needs 4 rows, not one per register.  Gives up (false)
+ * past PACK_MAX_EDGES pairs. */
+#define PACK_MAX_EDGES ((size_t)1 << 25)
+
+static int compare_u64_pairs(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t *dmask, Cfg *c)
+{
+    uint32_t n = c->nregs, w = c->words;
+    GArray *pairs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    uint64_t *live = g_new(uint64_t, w);
+    CfgRegList uses = {0}, defs = {0};
+    bool fits = true;
+#define ADD_PAIR(d, x)                                                                                                 \
+    do {                                                                                                               \
+        uint64_t e1 = (uint64_t)(d) << 32 | (x), e2 = (uint64_t)(x) << 32 | (d);                                        \
+        g_array_append_val(pairs, e1);                                                                                 \
+        g_array_append_val(pairs, e2);                                                                                 \
+    } while (0)
+    for (uint32_t b = 0; b < c->nblocks && fits; b++) {
+        const BasicBlock *bb = &c->blocks[b];
+        memcpy(live, c->live_out + (size_t)b * w, w * sizeof(uint64_t));
+        for (uint32_t i = bb->last + 1; i-- > bb->first && fits;) {
+            const Insn *in = func_insn(f, i);
+            insn_regs(f, in, dmask[in->op], &uses, &defs);
+            for (uint32_t j = 0; j < defs.n; j++) {
+                uint32_t d = defs.v[j];
+                if (d >= n)
+                    continue;
+                for (uint32_t x = 0; x < w; x++)
+                    for (uint64_t bits = live[x]; bits; bits &= bits - 1)
+                        ADD_PAIR(d, x * 64 + (uint32_t)__builtin_ctzll(bits));
+                for (uint32_t k = 0; k < uses.n; k++)
+                    if (uses.v[k] < n)
+                        ADD_PAIR(d, uses.v[k]);
+                for (uint32_t k = 0; k < defs.n; k++)
+                    if (defs.v[k] < n)
+                        ADD_PAIR(d, defs.v[k]);
+            }
+            fits = pairs->len <= PACK_MAX_EDGES;
+            if (in->guard == NO_INDEX)
+                for (uint32_t j = 0; j < defs.n; j++)
+                    if (defs.v[j] < n)
+                        bit_clear(live, defs.v[j]);
+            for (uint32_t j = 0; j < uses.n; j++)
+                if (uses.v[j] < n)
+                    bit_set(live, uses.v[j]);
+        }
+    }
+#undef ADD_PAIR
+    g_free(live);
+    cfg_reglist_clear(&uses);
+    cfg_reglist_clear(&defs);
+    if (!fits) {
+        g_array_free(pairs, TRUE);
+        return false;
+    }
+    qsort(pairs->data, pairs->len, sizeof(uint64_t), compare_u64_pairs);
+    /* adjacency: first[r] .. first[r + 1] in the sorted pairs */
+    const uint64_t *e = (const uint64_t *)pairs->data;
+    uint32_t *first = g_new0(uint32_t, (size_t)n + 1);
+    for (guint k = 0; k < pairs->len; k++)
+        first[(e[k] >> 32) + 1]++;
+    for (uint32_t r = 0; r < n; r++)
+        first[r + 1] += first[r];
+    uint64_t *pinned = g_new0(uint64_t, w);
+    mark_pinned(m, f, pinned);
+    c->slot_of = g_new(uint32_t, n);
+    uint32_t next = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (bit_get(pinned, r))
+            c->slot_of[r] = next++;
+    uint32_t first_shared = next;
+    GArray *taken = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (uint32_t r = 0; r < n; r++) {
+        if (bit_get(pinned, r))
+            continue;
+        g_array_set_size(taken, 0);
+        for (uint32_t k = first[r]; k < first[r + 1]; k++) {
+            uint32_t q = (uint32_t)e[k];
+            if (q < r && !bit_get(pinned, q)) /* coloured already */
+                g_array_append_val(taken, c->slot_of[q]);
+        }
+        qsort(taken->data, taken->len, sizeof(uint32_t), compare_u32);
+        uint32_t s = first_shared;
+        for (guint k = 0; k < taken->len; k++) {
+            uint32_t t = g_array_index(taken, uint32_t, k);
+            if (t == s)
+                s++;
+            else if (t > s)
+                break;
+        }
+        c->slot_of[r] = s;
+        next = MAX(next, s + 1);
+    }
+    c->nslots = MAX(next, 1u);
+    g_array_free(taken, TRUE);
+    g_free(first);
+    g_free(pinned);
+    g_array_free(pairs, TRUE);
+    return true;
+}
+
 /* Gives registers that are never needed at the same time one storage row.
  * Interference, per lane (each lane's row entries are private to it, and
  * writes touch active lanes only, so per-thread liveness is exact): an
@@ -669,10 +811,12 @@ static void mark_pinned(const Module *m, const Function *f, uint64_t *pinned)
 static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask, Cfg *c)
 {
     uint32_t n = c->nregs, w = c->words;
-    if (n == 0 || n > PACK_MAX_REGS) {
-        slots_identity(c);
+    if (n == 0 || (n > PACK_MAX_REGS && !pack_slots_sparse(m, f, dmask, c))) {
+        slots_referenced(m, f, dmask, c);
         return;
     }
+    if (n > PACK_MAX_REGS)
+        return;
     uint64_t *conflict = g_new0(uint64_t, (size_t)n * w);
     uint64_t *live = g_new(uint64_t, w), *pinned = g_new0(uint64_t, w);
     CfgRegList uses = {0}, defs = {0};

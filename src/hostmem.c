@@ -120,13 +120,18 @@ void *hostmem_alloc0_mapped_now(size_t bytes)
     return p;
 }
 
-void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned)
+void *hostmem_try_alloc_sparse(size_t bytes, size_t touched, size_t spanned)
 {
     if (bytes < HOSTMEM_MAPPED_BYTES)
-        return hostmem_alloc(bytes);
+        return heap_alloc(bytes, false);
     /* the huge pages the touched part lies in, one more where it straddles */
     size_t huge_pages = MIN(spanned, bytes) / HOSTMEM_HUGE_BYTES + 1;
-    return or_abort(try_alloc0(bytes, touched / (HOSTMEM_HUGE_BYTES / 4) >= huge_pages), bytes);
+    return try_alloc0(bytes, touched / (HOSTMEM_HUGE_BYTES / 4) >= huge_pages);
+}
+
+void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned)
+{
+    return or_abort(hostmem_try_alloc_sparse(bytes, touched, spanned), bytes);
 }
 
 void *hostmem_alloc(size_t bytes)

@@ -39,6 +39,7 @@ void *hostmem_alloc(size_t bytes);
 void *hostmem_alloc0(size_t bytes);
 void *hostmem_alloc_sparse(size_t bytes, size_t touched, size_t spanned);
 void *hostmem_try_alloc0(size_t bytes);
+void *hostmem_try_alloc_sparse(size_t bytes, size_t touched, size_t spanned); /* NULL when out of memory */
 /* hostmem_alloc0(n) in 4 KiB pages, all of them mapped at once where the
  * kernel can (Linux 5.14 on): one call instead of a fault at each page's
  * first touch, about 0.65 against 1 us a page on the project's VMs.  For

@@ -502,7 +502,8 @@ static MemSys *keep_take_memsys(TimingKeep *k, const GpuConfig *cfg)
 
 /* Region `kind` of at least `bytes`: the kept one when it is large enough
  * (not cleared: *stale is set), else a new zeroed mapping of `bytes` (in
- * 4 KiB pages when `sparse`, hostmem.h); its size as allocated in *made. */
+ * 4 KiB pages when `sparse`, hostmem.h), NULL when the host has no such
+ * memory; its size as allocated in *made. */
 static uint8_t *keep_take_region(TimingKeep *k, KeptRegionKind kind, size_t bytes, bool sparse, size_t *made,
                                  bool *stale)
 {
@@ -520,7 +521,10 @@ static uint8_t *keep_take_region(TimingKeep *k, KeptRegionKind kind, size_t byte
     }
     hostmem_free(r.base, r.made);
     *made = bytes;
-    return sparse ? hostmem_alloc_sparse(bytes, 0, bytes) : hostmem_alloc0(bytes);
+    uint8_t *p = sparse ? hostmem_try_alloc_sparse(bytes, 0, bytes) : hostmem_try_alloc0(bytes);
+    if (!p)
+        *made = 0;
+    return p;
 }
 
 /* The kept arena, reset, or a new one. */
@@ -3228,6 +3232,28 @@ static void settle_unfinished(Model *md, uint64_t end)
     }
 }
 
+/* The launch cannot start: the host has not the `bytes` its SMs' state
+ * needs (mostly resident warps' registers: a kernel naming tens of
+ * thousands of registers, times every warp the GPU holds). */
+static bool out_of_host_memory(Model *md, uint32_t nthreads, size_t bytes, GError **error)
+{
+    const Function *fn = module_func(md->m, md->spec.kernel);
+    g_set_error(error, WARPSIM_ERROR, WS_ERR_UNSUPPORTED,
+                "%s:%u: error: kernel %s: the timing model needs %.1f GiB of host memory for the SMs' resident "
+                "warps (%u register rows per thread), more than this host gives; --functional runs it without "
+                "the timing model",
+                md->m->path, fn->line, fn->name, (double)bytes / (1u << 30), fn->cfg ? fn->cfg->nslots : 0);
+    if (md->by_quanta) {
+        for (uint32_t k = 0; k < nthreads; k++) {
+            timing_stats_clear(&md->per_thread[k].ts);
+            launch_stats_clear(&md->per_thread[k].stats);
+        }
+        g_aligned_free(md->per_thread);
+    }
+    model_free(md);
+    return false;
+}
+
 bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, uint32_t regs_per_thread,
                 LaunchStats *stats, TimingStats *ts, GError **error)
 {
@@ -3336,6 +3362,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
     md.block_bytes = carving.used;
     md.block = keep_take_region(spec->timing_keep, KEPT_BLOCK, md.block_bytes, false, &md.block_made,
                                 &md.block_stale);
+    if (!md.block)
+        return out_of_host_memory(&md, nthreads, md.block_bytes, error);
     /* The block's last huge page is cleared whole by the host at its first
      * touch, the SMs' arrays rarely fill it, and the run-ahead lists of a
      * small launch fit in what is left (transcendentals: 534 of 546 KiB,
@@ -3353,6 +3381,8 @@ bool timing_run(ModuleImage *img, const LaunchSpec *spec, const GpuConfig *cfg, 
         bool stale; /* harmless: warp_attach_regs clears what a warp reads */
         md.regs_pool =
             keep_take_region(spec->timing_keep, KEPT_REGS_POOL, pool_bytes, true, &md.regs_pool_made, &stale);
+        if (!md.regs_pool)
+            return out_of_host_memory(&md, nthreads, pool_bytes, error);
     }
     for (uint32_t i = 0; i < md.nsms; i++) {
         Sm *sm = &md.sms[i];

@@ -1200,6 +1200,76 @@ static uint64_t check_live_walk(const Function *f)
     return k.checked;
 }
 
+/* A kernel of `n` adds, each of the one before (so 2 registers live),
+ * in %f<declared>, with a jump to the next line every 100 adds so that
+ * liveness crosses blocks. */
+static char *long_chain_kernel(uint32_t n, uint32_t declared)
+{
+    GString *s = g_string_new(".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p)\n{\n .reg .b64 %rd<2>;\n .reg .b32 %r<2>;\n"
+                              " .reg .pred %q<2>;\n");
+    g_string_append_printf(s, " .reg .f32 %%f<%u>;\n ld.param.u64 %%rd1, [p];\n mov.u32 %%r1, %%tid.x;\n"
+                              " setp.eq.u32 %%q1, %%r1, 0;\n mov.f32 %%f0, 0f3F800000;\n", declared);
+    for (uint32_t i = 1; i <= n; i++) {
+        if (i % 100 == 0)
+            g_string_append_printf(s, " @%%q1 bra L%u;\nL%u:\n", i, i);
+        g_string_append_printf(s, " add.f32 %%f%u, %%f%u, 0f3F800000;\n", i, i - 1);
+    }
+    g_string_append_printf(s, " st.global.f32 [%%rd1], %%f%u;\n ret;\n}\n", n);
+    return g_string_free(s, FALSE);
+}
+
+/* Above PACK_MAX_REGS (8192) registers, rows are not one per declared
+ * register: an unused declaration costs nothing, and a long chain shares
+ * a few rows (a 60000-register chain timed on h200 needed 16 GB). */
+START_TEST(test_many_registers_share_rows)
+{
+    static const uint32_t shapes[][2] = {{3, 50000}, {9000, 9001}, {100, 101}};
+    for (size_t k = 0; k < G_N_ELEMENTS(shapes); k++) {
+        char *ptx = long_chain_kernel(shapes[k][0], shapes[k][1]);
+        GError *err = NULL;
+        Module *m = ptx_parse_string(ptx, "chain.ptx", &err);
+        ck_assert_msg(m && cfg_build_all(m, &err), "%s", err ? err->message : "?");
+        /* check_invariants' test of rows, with one assertion at the end:
+         * Check's per-assertion cost would dominate 9000 registers */
+        const Function *f = module_func(m, 0);
+        const Cfg *c = f->cfg;
+        CfgRegList uses = {0}, defs = {0};
+        uint64_t *live = g_new(uint64_t, c->words);
+        uint64_t clobbers = 0;
+        for (uint32_t b = 0; b < c->nblocks; b++) {
+            const BasicBlock *bb = &c->blocks[b];
+            for (uint32_t x = 0; x < c->words; x++)
+                live[x] = 0;
+            for (uint32_t r = 0; r < c->nregs; r++)
+                if (cfg_live_out(c, b, r))
+                    live[r / 64] |= 1ull << (r % 64);
+            for (uint32_t i = bb->last + 1; i-- > bb->first;) {
+                cfg_insn_regs(f, func_insn(f, i), &uses, &defs);
+                for (uint32_t j = 0; j < defs.n; j++)
+                    for (uint32_t x = 0; x < c->words; x++)
+                        for (uint64_t bits = live[x]; bits; bits &= bits - 1) {
+                            uint32_t r = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                            clobbers += r != defs.v[j] && c->slot_of[r] == c->slot_of[defs.v[j]];
+                        }
+                for (uint32_t j = 0; func_insn(f, i)->guard == NO_INDEX && j < defs.n; j++)
+                    live[defs.v[j] / 64] &= ~(1ull << (defs.v[j] % 64));
+                for (uint32_t j = 0; j < uses.n; j++)
+                    live[uses.v[j] / 64] |= 1ull << (uses.v[j] % 64);
+            }
+        }
+        g_free(live);
+        cfg_reglist_clear(&uses);
+        cfg_reglist_clear(&defs);
+        ck_assert_msg(clobbers == 0, "%u adds: %llu writes land in a live register's row", shapes[k][0],
+                      (unsigned long long)clobbers);
+        ck_assert_msg(c->nslots <= 12, "%u adds in %%f<%u>: %u rows", shapes[k][0], shapes[k][1], c->nslots);
+        module_free(m);
+        g_free(ptx);
+    }
+}
+END_TEST
+
 START_TEST(test_traces_invariants)
 {
     char *root = tu_source_path("traces");
@@ -1281,6 +1351,7 @@ static Suite *cfg_suite(void)
     tcase_add_test(p, test_parsed_call_loop);
     tcase_add_test(p, test_parsed_guarded_ret);
     tcase_add_test(p, test_traces_invariants);
+    tcase_add_test(p, test_many_registers_share_rows);
     tcase_add_test(p, test_schedule_hoists_loads);
     tcase_add_test(p, test_schedule_interleaves_chains);
     tcase_set_timeout(p, 60);
