@@ -651,6 +651,20 @@ static void mark_pinned(const Module *m, const Function *f, uint64_t *pinned)
         }
 }
 
+/* The registers the executor copies (mark_pinned, into `pinned`) get the
+ * first rows, one each; allocates c->slot_of and returns the first row the
+ * others may share. */
+static uint32_t slots_pin_first(const Module *m, const Function *f, Cfg *c, uint64_t *pinned)
+{
+    mark_pinned(m, f, pinned);
+    c->slot_of = g_new(uint32_t, MAX(c->nregs, 1u));
+    uint32_t next = 0;
+    for (uint32_t r = 0; r < c->nregs; r++)
+        if (bit_get(pinned, r))
+            c->slot_of[r] = next++;
+    return next;
+}
+
 /* Without packing: a row for each register an instruction or a call names
  * (or the executor copies, mark_pinned), in order, and one more that all
  * the others share: nothing writes them, so it stays zero.  A function
@@ -754,7 +768,8 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
         g_array_free(pairs, TRUE);
         return false;
     }
-    qsort(pairs->data, pairs->len, sizeof(uint64_t), compare_u64_pairs);
+    if (pairs->len > 1)
+        qsort(pairs->data, pairs->len, sizeof(uint64_t), compare_u64_pairs);
     /* adjacency: first[r] .. first[r + 1] in the sorted pairs */
     const uint64_t *e = (const uint64_t *)pairs->data;
     uint32_t *first = g_new0(uint32_t, (size_t)n + 1);
@@ -763,13 +778,7 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
     for (uint32_t r = 0; r < n; r++)
         first[r + 1] += first[r];
     uint64_t *pinned = g_new0(uint64_t, w);
-    mark_pinned(m, f, pinned);
-    c->slot_of = g_new(uint32_t, n);
-    uint32_t next = 0;
-    for (uint32_t r = 0; r < n; r++)
-        if (bit_get(pinned, r))
-            c->slot_of[r] = next++;
-    uint32_t first_shared = next;
+    uint32_t first_shared = slots_pin_first(m, f, c, pinned), next = first_shared;
     GArray *taken = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (uint32_t r = 0; r < n; r++) {
         if (bit_get(pinned, r))
@@ -780,7 +789,8 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
             if (q < r && !bit_get(pinned, q)) /* coloured already */
                 g_array_append_val(taken, c->slot_of[q]);
         }
-        qsort(taken->data, taken->len, sizeof(uint32_t), compare_u32);
+        if (taken->len > 1) /* (an empty GArray's data is NULL, which qsort must not get) */
+            qsort(taken->data, taken->len, sizeof(uint32_t), compare_u32);
         uint32_t s = first_shared;
         for (guint k = 0; k < taken->len; k++) {
             uint32_t t = g_array_index(taken, uint32_t, k);
@@ -849,13 +859,7 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
                 uint32_t r = x * 64 + (uint32_t)__builtin_ctzll(bits);
                 bit_set(conflict + (size_t)r * w, a);
             }
-    mark_pinned(m, f, pinned);
-    c->slot_of = g_new(uint32_t, n);
-    uint32_t next = 0;
-    for (uint32_t r = 0; r < n; r++)
-        if (bit_get(pinned, r))
-            c->slot_of[r] = next++;
-    uint32_t first_shared = next;
+    uint32_t first_shared = slots_pin_first(m, f, c, pinned), next = first_shared;
     uint64_t *taken = g_new(uint64_t, (n + 63) / 64 + 1);
     for (uint32_t r = 0; r < n; r++) {
         if (bit_get(pinned, r))
