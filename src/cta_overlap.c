@@ -632,7 +632,7 @@ static void collect_access(Analysis *a, const Insn *in, GArray *accesses)
         for (unsigned i = 0; i < in->nopd; i++)
             if (in->opd[i].kind == OPD_ADDR && space_may_be_global(insn_operand_space(in, i))) {
                 Val addr = address(a, &in->opd[i]);
-                if (in->space != SPACE_GLOBAL && addr.objects == OBJ_PRIVATE)
+                if (insn_operand_space(in, i) != SPACE_GLOBAL && addr.objects == OBJ_PRIVATE)
                     continue;
                 x.addr = val_top(OBJ_ANY);
                 x.store = true;
@@ -649,23 +649,11 @@ static void collect_access(Analysis *a, const Insn *in, GArray *accesses)
     g_array_append_val(accesses, x);
 }
 
-/* Whether function f or one it calls accesses global or generic memory. */
-static bool calls_access_memory(const Module *m, uint32_t f, bool *seen)
+/* Whether an instruction of fn names global or generic memory. */
+static bool names_global_memory(const Function *fn)
 {
-    if (seen[f])
-        return false;
-    seen[f] = true;
-    const Function *fn = module_func(m, f);
     for (uint32_t i = 0; i < func_ninsns(fn); i++) {
         const Insn *in = func_insn(fn, i);
-        if (in->op == OP_CALL) {
-            if (in->call >= fn->calls->len)
-                return true;
-            const CallSite *cs = &g_array_index(fn->calls, CallSite, in->call);
-            if (cs->callee == NO_INDEX || cs->callee >= m->funcs->len || calls_access_memory(m, cs->callee, seen))
-                return true;
-            continue;
-        }
         if (in->op == OP_PREFETCH || in->op == OP_PREFETCHU)
             continue;
         for (unsigned k = 0; k < in->nopd; k++)
@@ -694,17 +682,11 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
     if (ctas <= 1)
         return false; /* no other CTA to meet */
     /* callees are not followed: one that touches memory could touch anything */
-    bool *seen = g_new0(bool, m->funcs->len);
-    bool opaque = false;
-    for (uint32_t i = 0; i < func_ninsns(a.fn) && !opaque; i++) {
-        const Insn *in = func_insn(a.fn, i);
-        if (in->op != OP_CALL)
-            continue;
-        const CallSite *cs = in->call < a.fn->calls->len ? &g_array_index(a.fn->calls, CallSite, in->call) : NULL;
-        opaque = !cs || cs->callee == NO_INDEX || cs->callee >= m->funcs->len ||
-                 calls_access_memory(m, cs->callee, seen);
-    }
-    g_free(seen);
+    bool opaque;
+    gboolean *funcs = launch_kernel_functions(m, spec->kernel, &opaque);
+    for (uint32_t f = 0; f < m->funcs->len && !opaque; f++)
+        opaque = funcs[f] && f != spec->kernel && names_global_memory(module_func(m, f));
+    g_free(funcs);
     if (opaque)
         return true;
     a.regs = g_new0(Val, MAX(a.fn->regs->len, 1u));

@@ -233,10 +233,7 @@ bool launch_pack_param(const Module *m, uint32_t kernel, uint32_t index, uint64_
 /* ------------------------------------------------------------------ */
 /* running a grid                                                       */
 
-/* The functions a launch of `kernel` can execute: the kernel and everything it
- * calls, directly or through calls it makes.  An indirect call could reach any
- * defined function, so it marks them all and sets *indirect. */
-static gboolean *kernel_functions(const Module *m, uint32_t kernel, bool *indirect)
+gboolean *launch_kernel_functions(const Module *m, uint32_t kernel, bool *indirect)
 {
     gboolean *seen = g_new0(gboolean, MAX(m->funcs->len, 1u));
     GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -298,7 +295,7 @@ static void mark_used_vars(const Module *m, const gboolean *funcs, gboolean *use
 static uint32_t shared_layout(const Module *m, const LaunchSpec *spec, uint64_t *offsets)
 {
     bool indirect;
-    gboolean *funcs = kernel_functions(m, spec->kernel, &indirect);
+    gboolean *funcs = launch_kernel_functions(m, spec->kernel, &indirect);
     gboolean *used = g_new0(gboolean, MAX(m->vars->len, 1u));
     mark_used_vars(m, funcs, used);
     uint64_t top = 0, ext_align = 16;
@@ -694,7 +691,7 @@ static bool insn_crosses_ctas(const Insn *in)
 bool launch_ctas_independent(const Module *m, uint32_t kernel)
 {
     bool indirect;
-    gboolean *funcs = kernel_functions(m, kernel, &indirect);
+    gboolean *funcs = launch_kernel_functions(m, kernel, &indirect);
     bool independent = !indirect;
     for (guint f = 0; f < m->funcs->len && independent; f++) {
         const Function *fn = module_func(m, f);

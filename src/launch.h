@@ -170,6 +170,12 @@ typedef struct LaunchShare LaunchShare;
 LaunchShare *launch_share_new(ModuleImage *img, const LaunchSpec *spec, uint32_t helpers, GError **error);
 bool launch_share_join(LaunchShare *sh, LaunchStats *stats, GError **error);
 
+/* The functions a launch of `kernel` can execute, a flag per function of
+ * the module (g_free it): the kernel and everything it calls, directly or
+ * through calls it makes.  An indirect call could reach any defined
+ * function, so it marks them all and sets *indirect. */
+gboolean *launch_kernel_functions(const Module *m, uint32_t kernel, bool *indirect);
+
 /* True when the kernel's CTAs can run in any order with the same results:
  * no global atomics or reductions, no strong (volatile, or relaxed, acquire
  * or release at gpu or system scope) global or generic loads and stores,
