@@ -633,9 +633,8 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
 #define CFG_LIVENESS_MAX_BYTES (256ull << 20)
 
 /* Above this many registers the interference matrix (nregs^2 bits) is not
- * worth it: every register named keeps a row of its own (slots_referenced). */
+ * worth it: pack_slots_sparse keeps the interference as pairs instead. */
 #define PACK_MAX_REGS 8192
-
 
 /* Registers the executor reads or writes outside instructions (the .reg
  * parameters and return values of a .func, copied at call and return):
@@ -821,12 +820,15 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
 static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask, Cfg *c)
 {
     uint32_t n = c->nregs, w = c->words;
-    if (n == 0 || (n > PACK_MAX_REGS && !pack_slots_sparse(m, f, dmask, c))) {
-        slots_referenced(m, f, dmask, c);
+    if (n > PACK_MAX_REGS) {
+        if (!pack_slots_sparse(m, f, dmask, c))
+            slots_referenced(m, f, dmask, c);
         return;
     }
-    if (n > PACK_MAX_REGS)
+    if (n == 0) {
+        slots_referenced(m, f, dmask, c); /* one row, never used */
         return;
+    }
     uint64_t *conflict = g_new0(uint64_t, (size_t)n * w);
     uint64_t *live = g_new(uint64_t, w), *pinned = g_new0(uint64_t, w);
     CfgRegList uses = {0}, defs = {0};
