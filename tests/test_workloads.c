@@ -143,7 +143,8 @@ static json_t *run_warpsim_mode(const char *manifest, const char *threads, bool 
 {
     char *tmpdir = g_dir_make_tmp("warpsim-workload-XXXXXX", NULL);
     char *report_path = g_build_filename(tmpdir, "report.json", NULL);
-    const char *argv[8] = {WARPSIM_BIN, "run", manifest, "--json", report_path};
+    /* 5 fixed, 3 optional, and the NULL after them */
+    const char *argv[9] = {WARPSIM_BIN, "run", manifest, "--json", report_path};
     int argc = 5;
     if (functional)
         argv[argc++] = "--functional";
