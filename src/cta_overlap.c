@@ -17,6 +17,8 @@ typedef enum { V_BOTTOM, V_AFFINE, V_TOP } ValKind;
 #define OBJ_ANY (UINT64_C(1) << 63)     /* any allocation */
 #define OBJ_TABLE 62
 
+typedef __int128 Wide;
+
 /* What a register holds in every write of it: no write seen yet, the
  * affine function c[0] + sum c[k] * term_k (its mathematical value, which
  * the register's bits equal in every type it was read or written as), or
@@ -45,6 +47,10 @@ typedef struct {
     bool uniform;  /* a store of `value`, the same in every thread of the launch */
     int64_t value;
     uint32_t line;
+    /* affine only (access_ranges): its bytes [lo, end) over the launch
+     * ([0]) and in CTA 0 ([1]: its %ctaid terms left out); worked out once,
+     * since every store is paired with every access */
+    Wide lo[2], end[2];
 } Access;
 
 static Val val_top(uint64_t objects)
@@ -82,7 +88,6 @@ static uint64_t object_of(Analysis *a, uint64_t addr)
     return UINT64_C(1) << a->nobjs++;
 }
 
-typedef __int128 Wide;
 
 static void val_range(const Analysis *a, const Val *v, Wide *lo, Wide *hi)
 {
@@ -524,16 +529,18 @@ static Wide wide_abs(int64_t v)
 }
 
 /* The lowest and one past the highest byte an affine access touches in
- * the launch, or with its %ctaid terms left out (`in_cta`): in CTA 0. */
-static void access_bytes(const Analysis *a, const Access *x, bool in_cta, Wide *lo, Wide *end)
+ * the launch, and with its %ctaid terms left out (in CTA 0). */
+static void access_ranges(const Analysis *a, Access *x)
 {
     Val v = x->addr;
-    if (in_cta)
-        for (unsigned k = TERM_CTAID; k < NTERMS; k++)
-            v.c[k] = 0;
-    Wide hi;
-    val_range(a, &v, lo, &hi);
-    *end = hi + x->width;
+    for (unsigned in_cta = 0; in_cta < 2; in_cta++) {
+        if (in_cta)
+            for (unsigned k = TERM_CTAID; k < NTERMS; k++)
+                v.c[k] = 0;
+        Wide hi;
+        val_range(a, &v, &x->lo[in_cta], &hi);
+        x->end[in_cta] = hi + x->width;
+    }
 }
 
 /* Whether the bytes of affine accesses x in one CTA and y in another never
@@ -542,10 +549,7 @@ static bool affine_apart(const Analysis *a, const Access *x, const Access *y)
 {
     /* 1. their bytes over the whole launch do not meet (c[i] and
      *    c[i + n / 2] with i < n / 2) */
-    Wide lx, ex, ly, ey;
-    access_bytes(a, x, false, &lx, &ex);
-    access_bytes(a, y, false, &ly, &ey);
-    if (ex <= ly || ey <= lx)
+    if (x->end[0] <= y->lo[0] || y->end[0] <= x->lo[0])
         return true;
     bool same_cta_terms = true, same_terms = true;
     for (unsigned k = 1; k < NTERMS; k++) {
@@ -557,14 +561,12 @@ static bool affine_apart(const Analysis *a, const Access *x, const Access *y)
         return false;
     /* 2. each CTA's bytes of both lie in a window that the %ctaid terms
      *    step over (out[blockIdx.x], or a[i] with i a CTA's own range) */
-    access_bytes(a, x, true, &lx, &ex);
-    access_bytes(a, y, true, &ly, &ey);
     Term terms[7];
     unsigned n = 0;
     for (unsigned k = TERM_CTAID; k < NTERMS; k++)
         if (a->extent[k] > 1)
             terms[n++] = (Term){wide_abs(x->addr.c[k]), a->extent[k]};
-    if (spaced(terms, n, MAX(ex, ey) - MIN(lx, ly)))
+    if (spaced(terms, n, MAX(x->end[1], y->end[1]) - MIN(x->lo[1], y->lo[1])))
         return true;
     /* 3. different threads of the launch reach bytes at least the wider
      *    access apart, and so do the two accesses (their distance is one
@@ -596,8 +598,35 @@ static bool apart(const Analysis *a, const Access *x, const Access *y)
     return x->addr.kind == V_AFFINE && y->addr.kind == V_AFFINE && affine_apart(a, x, y);
 }
 
+/* Accesses that are the same for this analysis (lines aside): an
+ * unrolled loop repeats one, and each store meets every access. */
+static gboolean access_equal(gconstpointer p, gconstpointer q)
+{
+    const Access *x = p, *y = q;
+    return val_same(&x->addr, &y->addr) && x->width == y->width && x->store == y->store &&
+           x->uniform == y->uniform && (!x->uniform || x->value == y->value);
+}
+
+static guint access_hash(gconstpointer p)
+{
+    const Access *x = p;
+    uint64_t h = x->addr.kind * 31u + x->width * 7u + x->store + x->addr.objects;
+    for (unsigned k = 0; x->addr.kind == V_AFFINE && k < NTERMS; k++)
+        h = h * 0x9e3779b97f4a7c15u + (uint64_t)x->addr.c[k];
+    return (guint)(h ^ h >> 32);
+}
+
+/* Appends x unless an equal access is in already. */
+static void keep_access(GHashTable *seen, GArray *accesses, const Access *x)
+{
+    if (g_hash_table_contains(seen, x))
+        return;
+    g_array_append_val(accesses, *x);
+    g_hash_table_add(seen, g_memdup2(x, sizeof *x));
+}
+
 /* Records the global accesses of instruction `in`, if it has any. */
-static void collect_access(Analysis *a, const Insn *in, GArray *accesses)
+static void collect_access(Analysis *a, const Insn *in, GHashTable *seen, GArray *accesses)
 {
     Access x = {.line = in->line};
     unsigned vec = MAX(in->vec, 1u);
@@ -637,7 +666,7 @@ static void collect_access(Analysis *a, const Insn *in, GArray *accesses)
                 x.addr = val_top(OBJ_ANY);
                 x.store = true;
                 x.width = 16;
-                g_array_append_val(accesses, x);
+                keep_access(seen, accesses, &x);
             }
         return;
     }
@@ -646,7 +675,9 @@ static void collect_access(Analysis *a, const Insn *in, GArray *accesses)
     x.addr = address(a, &in->opd[mem]);
     if (insn_operand_space(in, (unsigned)mem) != SPACE_GLOBAL && x.addr.objects == OBJ_PRIVATE)
         return; /* a generic address of shared or local memory */
-    g_array_append_val(accesses, x);
+    if (x.addr.kind == V_AFFINE)
+        access_ranges(a, &x);
+    keep_access(seen, accesses, &x);
 }
 
 /* Whether an instruction of fn names global or generic memory. */
@@ -693,8 +724,10 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
     bool possible = true;
     if (settle(&a)) {
         GArray *accesses = g_array_new(FALSE, FALSE, sizeof(Access));
+        GHashTable *seen = g_hash_table_new_full(access_hash, access_equal, g_free, NULL);
         for (uint32_t i = 0; i < func_ninsns(a.fn); i++)
-            collect_access(&a, func_insn(a.fn, i), accesses);
+            collect_access(&a, func_insn(a.fn, i), seen, accesses);
+        g_hash_table_destroy(seen);
         possible = false;
         const Access *x = (const Access *)accesses->data;
         for (guint i = 0; i < accesses->len && !possible; i++) {
