@@ -259,11 +259,20 @@ static double metric_num(json_t *mx, const char *key)
     return json_number_value(json_object_get(mx, key));
 }
 
-/* The timing model's part of the summary: time, occupancy, memory, why warps waited, the hot line. */
-static void print_timing(FILE *out, json_t *mx)
+/* The timing model's part of the summary: time, occupancy, memory, why
+ * warps waited, the hot line.  A sampled launch (`sampling`, else NULL)
+ * says that its cycles are an estimate, with its bound, and that the lines
+ * after them describe the detailed waves alone (docs/metrics.md). */
+static void print_timing(FILE *out, json_t *mx, json_t *sampling)
 {
     fprintf(out, "  cycles        %" JSON_INTEGER_FORMAT " (%.2f us), IPC %.2f per SM\n", metric_int(mx, "sm__cycles_elapsed.max"),
             metric_num(mx, "gpu__time_duration.sum") / 1000.0, metric_num(mx, "ipc"));
+    if (json_is_true(json_object_get(sampling, "sampled")))
+        fprintf(out, "  sampled       cycles estimated from the first %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                     " waves (%" JSON_INTEGER_FORMAT " cycles timed), error bound %.1f%%; IPC and the lines below"
+                     " describe the timed waves alone\n",
+                metric_int(sampling, "detailed_waves"), metric_int(sampling, "waves"),
+                metric_int(sampling, "detailed_cycles"), metric_num(sampling, "error_bound_pct"));
     fprintf(out, "  occupancy     theoretical %.1f%% (%" JSON_INTEGER_FORMAT " blocks per SM, limited by %s), achieved %.1f%%\n",
             metric_num(mx, "sm__maximum_warps_per_active_cycle_pct"), metric_int(mx, "warpsim__blocks_per_sm"),
             json_string_value(json_object_get(mx, "warpsim__occupancy_limiter")),
@@ -352,7 +361,7 @@ void report_print_summary(FILE *out, json_t *report)
                 metric_int(mx, "launch__registers_per_thread"),
                 json_is_true(json_object_get(mx, "warpsim__registers_estimated")) ? " (estimated from the PTX)" : "");
         if (json_object_get(mx, "sm__cycles_elapsed.max"))
-            print_timing(out, mx);
+            print_timing(out, mx, json_object_get(l, "sampling"));
         json_t *err = json_object_get(l, "error");
         if (err)
             fprintf(out, "  fault         %s\n", json_string_value(err));

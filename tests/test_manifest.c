@@ -997,6 +997,19 @@ static GpuConfig *gpu_named(const char *name)
     return gpu;
 }
 
+/* The text summary of a report of one launch. */
+static char *summary_of_launch(json_t *launch)
+{
+    json_t *report = json_pack("{s:[O]}", "launches", launch);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_print_summary(f, report);
+    fclose(f);
+    json_decref(report);
+    return text;
+}
+
 /* A sampled launch's cycle estimate against the full run's: off by less
  * than max_error_pct and within the error bound it reports; returns that
  * bound. */
@@ -1053,6 +1066,12 @@ START_TEST(sampling_estimates_a_long_grid)
     ck_assert_int_eq(metric(full, "launch__grid_size"), metric(sampled, "launch__grid_size"));
     double bound = check_estimate(full, sampled, 5);
     ck_assert(bound >= 0 && bound < 50);
+    /* the text summary says which cycles are estimated, and from what */
+    char *text = summary_of_launch(sampled), *full_text = summary_of_launch(full);
+    ck_assert_msg(strstr(text, "cycles estimated from the first 4 of ") != NULL, "%s", text);
+    ck_assert_msg(strstr(full_text, "cycles estimated") == NULL, "%s", full_text);
+    free(text);
+    free(full_text);
     /* a grid of fewer waves than asked for runs in full */
     json_t *small = timed_launch("traces/matmul_tiled/launch.json", gpu, 64, 1);
     ck_assert(json_is_false(json_object_get(json_object_get(small, "sampling"), "sampled")));
