@@ -336,7 +336,7 @@ int cmd_analyze(int argc, char **argv, GError **error)
 {
     char *kernel = NULL, *config = NULL;
     gboolean divergence = FALSE, registers = FALSE, as_json = FALSE;
-    gint block = 0;
+    gint block = -1; /* not given */
     GOptionEntry entries[] = {
         {"divergence", 0, 0, G_OPTION_ARG_NONE, &divergence,
          "Classify registers and branches uniform or divergent; list bra.uni and ldu candidates", NULL},
@@ -365,7 +365,7 @@ int cmd_analyze(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "analyze: say what to analyse: --divergence and/or --registers");
         goto out;
     }
-    if (block < 0) {
+    if (block == 0 || block < -1) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "analyze: --block must be positive");
         goto out;
     }
@@ -386,7 +386,7 @@ int cmd_analyze(int argc, char **argv, GError **error)
             goto out;
     }
     AnalyzeOptions o = {.m = m, .divergence = divergence, .registers = registers, .as_json = as_json,
-                        .gpu = gpu, .block = (uint32_t)block};
+                        .gpu = gpu, .block = block > 0 ? (uint32_t)block : 0};
     json_t *funcs = json_array();
     doc = json_pack("{ssso}", "file", argv[1], "functions", funcs);
     for (uint32_t i = 0; i < m->funcs->len; i++) {

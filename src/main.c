@@ -12,6 +12,7 @@
 #include "cfg.h"
 #include "commands.h"
 #include "errors.h"
+#include "fileio.h"
 #include "isa.h"
 #include "manifest.h"
 #include "occupancy.h"
@@ -55,7 +56,7 @@ static int cmd_run(int argc, char **argv, GError **error)
     char *issue_order = NULL;
     GpuConfig *gpu = NULL;
     char *timeline_path = NULL, *html_path = NULL; /* docs/timeline.md, docs/html-report.md */
-    gint64 timeline_limit = 0;
+    gint64 timeline_limit = -1; /* not given */
     Timeline *timeline = NULL;
     HtmlReport *html = NULL;
     GOptionEntry entries[] = {
@@ -125,7 +126,7 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --timeline needs the timing model (drop --functional)");
         goto out;
     }
-    if (timeline_limit < 0 || (timeline_limit && !timeline_path)) {
+    if (timeline_limit == 0 || timeline_limit < -1 || (timeline_limit > 0 && !timeline_path)) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --timeline-limit takes a positive N, with --timeline");
         goto out;
     }
@@ -138,6 +139,10 @@ static int cmd_run(int argc, char **argv, GError **error)
     mf = manifest_load(argv[1], error);
     if (!mf)
         goto out;
+    /* said now, not after a long run */
+    if ((json_path && !file_check_writable(json_path, "report", error)) ||
+        (html_path && !file_check_writable(html_path, "HTML report", error)))
+        goto out;
     RunOptions opt = {.config = gpu, .functional = functional, .keep_going = keep_going,
                       .config_name = gpu->name, .dump_dir = dump_dir,
                       .max_instructions = max_insts > 0 ? (uint64_t)max_insts : 0,
@@ -145,7 +150,7 @@ static int cmd_run(int argc, char **argv, GError **error)
                       .threads = threads > 0 ? (uint32_t)threads : launch_host_cores(), .lockstep = lockstep,
                       .sample_waves = sample_waves > 0 ? (uint32_t)sample_waves : 0, .ptx_order = ptx_order,
                       .checks = (racecheck ? LAUNCH_CHECK_RACE : 0u) | (initcheck ? LAUNCH_CHECK_INIT : 0u)};
-    if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, (uint64_t)timeline_limit, error)))
+    if (timeline_path && !(opt.timeline = timeline = timeline_open(timeline_path, timeline_limit > 0 ? (uint64_t)timeline_limit : 0, error)))
         goto out;
     if (html_path)
         opt.html = html = html_report_new();
@@ -486,8 +491,11 @@ static int cmd_exec(int argc, char **argv, GError **error)
         g_setenv("WARPSIM_SUMMARY", "1", TRUE);
     if (issue_order)
         g_setenv("WARPSIM_ISSUE_ORDER", issue_order, TRUE);
-    if (json_path)
+    if (json_path) { /* written at the program's exit, whose status is the program's: said now */
+        if (!file_check_writable(json_path, "report", error))
+            goto out;
         g_setenv("WARPSIM_REPORT", json_path, TRUE);
+    }
     fflush(NULL);
     execvp(argv[first], argv + first);
     g_set_error(error, WARPSIM_ERROR, WS_ERR_IO, "exec: cannot run %s: %s", argv[first], g_strerror(errno));

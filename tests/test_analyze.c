@@ -686,6 +686,13 @@ START_TEST(command_reports_estimate_and_occupancy)
     ck_assert(strstr(err, "--divergence"));
     g_free(out);
     g_free(err);
+    /* --block 0 is refused, not taken for "not given" (then 256) */
+    const char *zero[] = {WARPSIM_BIN, "analyze", "--registers", "--block", "0", PRESSURE_CASES, NULL};
+    ck_assert(g_spawn_sync(NULL, (char **)zero, NULL, 0, NULL, NULL, &out, &err, &status, NULL));
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(err, "--block must be positive"), "%s",
+                  err);
+    g_free(out);
+    g_free(err);
 }
 END_TEST
 

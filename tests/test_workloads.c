@@ -528,13 +528,28 @@ START_TEST(racing_ctas_match_across_host_threads)
 }
 END_TEST
 
+/* `exec` writes its report when the program exits, with the program's
+ * status: a report it cannot write is refused before the program runs
+ * (else the run would end in 0 and no report). */
+START_TEST(exec_refuses_a_report_it_cannot_write)
+{
+    const char *argv[] = {WARPSIM_BIN, "exec", "--json", "/nonexistent-dir/r.json", "/bin/sh", "-c", "exit 0", NULL};
+    char *err = NULL;
+    int status = 0;
+    ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, NULL));
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(err, "cannot write the report"),
+                  "status %d, stderr %s", status, err);
+    g_free(err);
+}
+END_TEST
+
 /* Options the run would ignore or that its messages call invalid are
  * refused (exit 2, the option named), not silently dropped: under
  * --functional a runaway kernel would never reach --max-cycles. */
 START_TEST(run_refuses_options_it_would_ignore)
 {
     static const struct {
-        const char *args[4];
+        const char *args[5];
         const char *says;
     } cases[] = {
         {{"--functional", "--max-cycles", "1000", NULL}, "--max-cycles needs the timing model"},
@@ -543,6 +558,11 @@ START_TEST(run_refuses_options_it_would_ignore)
         {{"--max-instructions", "0", NULL}, "must be positive"},
         {{"--max-cycles", "0", NULL}, "must be positive"},
         {{"--sample-waves", "0", NULL}, "needs at least 2 waves"},
+        {{"--timeline", "/dev/null", "--timeline-limit", "0"}, "--timeline-limit takes a positive N"},
+        /* outputs that cannot be written are said before the run, not after */
+        {{"--json", "/nonexistent-dir/r.json", NULL}, "/nonexistent-dir/r.json: error: cannot write the report"},
+        {{"--html", "/nonexistent-dir/r.html", NULL}, "cannot write the HTML report"},
+        {{"--json", "/", NULL}, "cannot write the report: Is a directory"},
     };
     char *manifest = g_build_filename(SOURCE_ROOT, "traces", "saxpy", "launch.json", NULL);
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -582,6 +602,7 @@ static Suite *workloads_suite(void)
     tcase_add_test(run, multi_wave_grids_match_across_host_threads);
     tcase_add_test(run, racing_ctas_match_across_host_threads);
     tcase_add_test(run, run_refuses_options_it_would_ignore);
+    tcase_add_test(run, exec_refuses_a_report_it_cannot_write);
     suite_add_tcase(s, run);
     return s;
 }
