@@ -623,7 +623,10 @@ static bool apply_override(json_t *merged, const char *text, GError **error)
         else
             fail(&c, path, "unknown key");
     } else {
-        json_t *v = json_loads(eq + 1, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+        /* a key whose values are text takes the text as written
+         * (compute_capability=8.6, name=123), or a JSON string or object */
+        bool text_key = k->kind == K_STRING || k->kind == K_CHOICE || k->kind == K_CC;
+        json_t *v = text_key && eq[1] != '"' && eq[1] != '{' ? NULL : json_loads(eq + 1, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
         if (!v)
             v = json_string(eq + 1);
         if (!v) {

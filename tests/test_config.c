@@ -387,6 +387,14 @@ START_TEST(override_strings)
     c = load_ok("h200", name_ov);
     ck_assert_str_eq(c->name, "mine");
     config_free(c);
+
+    /* text keys take what looks like a number as text: no quotes needed */
+    const char *const text_ov[] = {"compute_capability=8.6", "display_name=1060", NULL};
+    c = load_ok("h200", text_ov);
+    ck_assert_int_eq(c->cc_major, 8);
+    ck_assert_int_eq(c->cc_minor, 6);
+    ck_assert_str_eq(c->display_name, "1060");
+    config_free(c);
 }
 END_TEST
 
