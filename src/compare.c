@@ -893,6 +893,18 @@ static bool rule_values(const CompareRule *rule, json_t *launch, double *a, doub
     return true;
 }
 
+/* Why a rule's metric may be missing from a launch: a functional run has
+ * no timing metrics.  Said only of the table's metrics that a functional
+ * report lacks; of any other name (a typo, a text metric such as the
+ * occupancy limiter) it would blame the wrong thing. */
+static const char *functional_hint(const char *metric, json_t *launch)
+{
+    json_t *numeric = json_object_get(launch, "numeric");
+    if (json_object_get(numeric, "sm__cycles_elapsed.max") || !metric_named(metric))
+        return "";
+    return " (a --functional run has no timing metrics)";
+}
+
 static bool op_holds(RuleOp op, double x, double threshold)
 {
     switch (op) {
@@ -918,9 +930,8 @@ gboolean compare_rule_eval(const CompareRule *rule, json_t *comparison, bool *tr
             double a, b;
             if (!rule_values(rule, l, &a, &b)) {
                 g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
-                            "compare: --fail-if '%s': launch %zu has no metric %s in both reports%s", rule->text, i,
-                            rule->metric, json_object_get(json_object_get(l, "numeric"), "sm__cycles_elapsed.max")
-                                              ? "" : " (a --functional run has no timing metrics)");
+                            "compare: --fail-if '%s': launch %zu has no numeric metric %s in both reports%s",
+                            rule->text, i, rule->metric, functional_hint(rule->metric, l));
                 json_decref(hits);
                 return FALSE;
             }

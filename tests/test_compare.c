@@ -350,6 +350,24 @@ START_TEST(rule_evaluation)
     compare_rule_free(r);
     json_decref(cmp);
 
+    /* a functional run lacks the timing metrics, and says so of those
+     * alone: not of a text metric or a name no report has */
+    json_t *fa = json_pack("{s:i,s:s}", "smsp__inst_executed.sum", 50, "warpsim__occupancy_limiter", "warps");
+    json_t *fb = json_pack("{s:i,s:s}", "smsp__inst_executed.sum", 50, "warpsim__occupancy_limiter", "warps");
+    cmp = compare_metrics(fa, fb);
+    static const struct { const char *rule; bool blames_functional; } missing[] = {
+        {"cycles>0", true}, {"warpsim__occupancy_limiter>0", false}, {"no_such_metric>0", false}};
+    for (size_t i = 0; i < G_N_ELEMENTS(missing); i++) {
+        r = compare_rule_parse(missing[i].rule, &error);
+        ck_assert(r);
+        ck_assert(!compare_rule_eval(r, cmp, &tripped, &res, &error));
+        ck_assert_msg((strstr(error->message, "--functional") != NULL) == missing[i].blames_functional, "%s",
+                      error->message);
+        g_clear_error(&error);
+        compare_rule_free(r);
+    }
+    json_decref(cmp);
+
     /* from zero: any increase is an infinite relative change */
     cmp = compare_metrics(cycles_metrics(1000, 0.5, 0, 0), cycles_metrics(1000, 0.5, 32, 0));
     ck_assert(trips("dram_bytes>+1000%", cmp));
