@@ -196,7 +196,8 @@ double cudart_copy_ns(const CudartDevice *d, uint64_t bytes, bool host_side);
 /* Host pointer for [p, p+n) of device memory, NULL when it is not a device range. */
 uint8_t *cudart_device_bytes(CudartDevice *d, const void *p, uint64_t n);
 
-/* Profile: one launch done (stats and timing may be NULL when it faulted). */
+/* Profile: one launch done.  A launch that faulted comes with `fault` and
+ * the counts of what ran before it (timing NULL when functional). */
 void cudart_profile_launch(CudartDevice *d, CudartKernel *k, Dim3 grid, Dim3 block, const LaunchStats *ls,
                            const TimingStats *ts, double sim_ns, const char *fault);
 /* At exit: writes the report and prints the summary table as asked. */

@@ -167,7 +167,7 @@ static cudaError_t run_kernel(CudartDevice *d, const CudartOp *op)
         if (e->code != WS_ERR_INPUT) {
             /* the kernel ran and faulted: the context is lost, as on a GPU */
             d->sticky_error = err;
-            cudart_profile_launch(d, k, g, b, NULL, NULL, 0, e->message);
+            cudart_profile_launch(d, k, g, b, &ls, timed ? &ts : NULL, ns, e->message);
         }
         g_error_free(e);
     }

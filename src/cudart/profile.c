@@ -20,10 +20,12 @@ void cudart_profile_launch(CudartDevice *d, CudartKernel *k, Dim3 grid, Dim3 blo
         return;
     const Module *m = k->mod->module;
     json_t *entry = report_add_launch(d->report, k->name, grid, block);
-    if (fault) {
+    /* a launch that faulted keeps the counts of what ran before the fault,
+     * as `warpsim run` reports it */
+    if (fault)
         json_object_set_new(entry, "error", json_string(fault));
+    if (!ls)
         return;
-    }
     json_t *mx = report_metrics_from_stats(m, k->kernel, ls, grid, block, k->regs, true);
     if (ts)
         report_add_timing_metrics(mx, m, ls, ts, d->gpu);

@@ -41,8 +41,22 @@ def config_value(source_root, name, key):
     return v["value"] if isinstance(v, dict) else v
 
 
+def faulted_launch_report(report):
+    """Problems with kernel_fault's JSON report (warpsim exec --json)."""
+    launches = report.get("launches", [])
+    if len(launches) != 1:
+        return [f"report has {len(launches)} launches, expected 1"]
+    launch, problems = launches[0], []
+    if "invalid global write" not in launch.get("error", ""):
+        problems.append("report: launch 0 has no 'error' naming the fault")
+    if not launch.get("metrics", {}).get("smsp__inst_executed.sum"):
+        problems.append("report: the faulted launch has no instruction count")
+    return problems
+
+
 def expectations(source_root):
-    """Per program: (extra args, stderr checks[, stdout checks[, warpsim exec options]])."""
+    """Per program: (extra args, stderr checks[, stdout checks[, warpsim exec options[, report check]]]):
+    a report check gets the program's `warpsim exec --json` report and returns its problems."""
     sms = config_value(source_root, "h200", "num_sms")
     with open(os.path.join(source_root, "configs", "h200.json")) as f:
         clock_mhz = json.load(f)["sm"]["clock_mhz"]["value"]
@@ -52,7 +66,8 @@ def expectations(source_root):
         "device_props": ([str(sms), major, minor], []),
         "cuda12_props": ([str(sms), major, minor, str(int(clock_mhz * 1000))], []),
         "unsupported": ([], [("cudaMalloc3DArray is not supported", 1), ("cudaIpcGetMemHandle is not supported", 1)]),
-        "kernel_fault": ([], [("error: invalid global write of size 4", 1)]),
+        # the faulted launch's report entry: the fault, and the counts of what ran before it
+        "kernel_fault": ([], [("error: invalid global write of size 4", 1)], [], [], faulted_launch_report),
         # one line per texture kernel (launched twice or not): kernel, PTX line, instruction
         "texture_kernels": ([], [("cannot run on warpsim", 3),
                                  ("kernel '_Z12fetchTextureyPfi' cannot run on warpsim: it uses 'tex.1d.", 1),
@@ -171,9 +186,19 @@ def build_and_run(prog, sources, nvcc, headers, build_dir, warpsim, special, stu
     extra, stderr_checks, *rest = special.get(prog, ([], []))
     stdout_checks = rest[0] if rest else []
     options = rest[1] if len(rest) > 1 else []
+    check_report = rest[2] if len(rest) > 2 else None
+    report_path = exe + ".report.json"
+    if check_report:
+        options = options + ["--json", report_path]
     run = subprocess.run([warpsim, "exec"] + options + [exe] + extra, capture_output=True, text=True, timeout=600,
                          env=program_environment())
     problems = []
+    if check_report:
+        try:
+            with open(report_path) as f:
+                problems += check_report(json.load(f))
+        except (OSError, ValueError) as e:
+            problems.append(f"report {report_path}: {e}")
     if run.returncode != 0:
         problems.append(f"exit status {run.returncode}")
     if f"PASS {prog}" not in run.stdout.splitlines():
