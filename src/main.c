@@ -443,6 +443,7 @@ static int cmd_exec(int argc, char **argv, GError **error)
     char *config = NULL, *json_path = NULL;
     gboolean functional = FALSE, summary = FALSE;
     char *issue_order = NULL;
+    gint64 max_insts = -1, max_cycles = -1; /* not given */
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_STRING, &config,
          "GPU configuration name or JSON file (default: $WARPSIM_CONFIG, else h200)", "NAME|FILE"},
@@ -452,6 +453,9 @@ static int cmd_exec(int argc, char **argv, GError **error)
          "FILE"},
         {"summary", 's', 0, G_OPTION_ARG_NONE, &summary,
          "Print a per-kernel table (calls, simulated time, instructions) on stderr at exit", NULL},
+        {"max-instructions", 0, 0, G_OPTION_ARG_INT64, &max_insts,
+         "Stop each launch after N warp instructions (it fails with cudaErrorLaunchTimeout)", "N"},
+        {"max-cycles", 0, 0, G_OPTION_ARG_INT64, &max_cycles, "Stop each timed launch at simulated cycle N", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARGS...] - run a CUDA program with every kernel on the simulator");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -471,6 +475,15 @@ static int cmd_exec(int argc, char **argv, GError **error)
     bool ptx_order;
     if (!schedule_parse_order(issue_order, "--issue-order", &ptx_order, error)) /* said here, not by the program */
         goto out;
+    if (max_insts == 0 || max_insts < -1 || max_cycles == 0 || max_cycles < -1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "exec: --max-instructions and --max-cycles must be positive");
+        goto out;
+    }
+    if (functional && max_cycles > 0) { /* a runaway kernel would never reach it */
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
+                    "exec: --max-cycles needs the timing model (drop --functional, or use --max-instructions)");
+        goto out;
+    }
     const char *config_name = config ? config : g_getenv("WARPSIM_CONFIG");
     if (!config_name || !*config_name)
         config_name = CONFIG_DEFAULT_NAME;
@@ -491,6 +504,15 @@ static int cmd_exec(int argc, char **argv, GError **error)
         g_setenv("WARPSIM_SUMMARY", "1", TRUE);
     if (issue_order)
         g_setenv("WARPSIM_ISSUE_ORDER", issue_order, TRUE);
+    char count[32];
+    if (max_insts > 0) {
+        g_snprintf(count, sizeof count, "%" G_GINT64_FORMAT, max_insts);
+        g_setenv("WARPSIM_MAX_INSTRUCTIONS", count, TRUE);
+    }
+    if (max_cycles > 0) {
+        g_snprintf(count, sizeof count, "%" G_GINT64_FORMAT, max_cycles);
+        g_setenv("WARPSIM_MAX_CYCLES", count, TRUE);
+    }
     if (json_path) { /* written at the program's exit, whose status is the program's: said now */
         if (!file_check_writable(json_path, "report", error))
             goto out;
@@ -519,7 +541,9 @@ static const Command commands[] = {
     {"cfg", cmd_cfg, "FILE.ptx [--kernel K] [--dot]", "print control-flow graphs with each branch's reconvergence point"},
     {"analyze", cmd_analyze, "FILE.ptx --divergence|--registers [--kernel K] [--config C] [--block N] [--json]",
      "static analyses: uniform/divergent registers and branches, register pressure and occupancy"},
-    {"exec", cmd_exec, "[--config C] [--functional] [--issue-order O] [--json FILE] [--summary] PROGRAM [ARGS...]",
+    {"exec", cmd_exec,
+     "[--config C] [--functional] [--issue-order O] [--json FILE] [--summary] [--max-instructions N] [--max-cycles N] "
+     "PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) with every kernel launch on the simulator"},
     {"compare", cmd_compare, "MANIFEST --ptx A.ptx --ptx B.ptx | A.json B.json [--fail-if RULE]",
      "run two versions of a workload on the same inputs: output check, metric and per-block deltas"},

@@ -130,6 +130,8 @@ typedef struct {
     bool functional;
     bool ptx_order;             /* WARPSIM_ISSUE_ORDER=ptx: modules not list-scheduled (schedule.h) */
     uint32_t host_threads;
+    uint64_t max_instructions;  /* WARPSIM_MAX_INSTRUCTIONS: each launch's budget, 0 = none */
+    uint64_t max_cycles;        /* WARPSIM_MAX_CYCLES: each timed launch's, 0 = none */
     struct HostPool *pool;      /* the launches' host threads (hostpool.h), owned */
     int owner_pid;              /* the process that set the device up (at_exit) */
     TimingKeep *timing_keep;    /* what timed launches keep between them (timing.h), owned */

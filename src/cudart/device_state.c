@@ -5,7 +5,8 @@
  * Environment: WARPSIM_CONFIG (GPU configuration name or file, default
  * h200), WARPSIM_FUNCTIONAL=1 (no timing model), WARPSIM_REPORT=FILE (JSON
  * report at exit), WARPSIM_SUMMARY=1 (per-kernel table on stderr at exit),
- * WARPSIM_THREADS=N (host threads per launch, default all cores).
+ * WARPSIM_THREADS=N (host threads per launch, default all cores),
+ * WARPSIM_MAX_INSTRUCTIONS=N and WARPSIM_MAX_CYCLES=N (each launch's budget).
  *
  * The CUDA release the program was built for (CudartDevice.abi_release)
  * is the soname it linked: this library is loaded under the name the
@@ -66,6 +67,23 @@ static bool env_flag(const char *name)
 {
     const char *v = g_getenv(name);
     return v && *v && strcmp(v, "0") != 0;
+}
+
+/* A positive count from the environment, 0 when unset; false (said) when
+ * it is set to anything else. */
+static bool env_count(const char *name, uint64_t *out)
+{
+    const char *v = g_getenv(name);
+    *out = 0;
+    if (!v || !*v)
+        return true;
+    guint64 n = 0;
+    if (!g_ascii_string_to_unsigned(v, 10, 1, G_MAXUINT64, &n, NULL)) {
+        cudart_message("error: %s=%s: expected a positive count", name, v);
+        return false;
+    }
+    *out = n;
+    return true;
 }
 
 static void kernel_free(gpointer p)
@@ -186,6 +204,9 @@ static void initialise(CudartDevice *d)
         g_error_free(order_error);
         d->init_error = cudaErrorInitializationError;
     }
+    if (!env_count("WARPSIM_MAX_INSTRUCTIONS", &d->max_instructions) ||
+        !env_count("WARPSIM_MAX_CYCLES", &d->max_cycles))
+        d->init_error = cudaErrorInitializationError; /* warpsim exec checked its options; a hand-set variable */
     const char *report = g_getenv("WARPSIM_REPORT");
     d->report_path = report && *report ? g_strdup(report) : NULL;
     const char *threads = g_getenv("WARPSIM_THREADS");

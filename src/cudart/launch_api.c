@@ -30,6 +30,8 @@ static cudaError_t launch_error_code(const GError *e)
         return cudaErrorMisalignedAddress;
     if (strstr(e->message, "error: invalid "))
         return cudaErrorIllegalAddress;
+    if (strstr(e->message, " budget of ")) /* --max-instructions, --max-cycles: a watchdog's timeout */
+        return cudaErrorLaunchTimeout;
     return cudaErrorLaunchFailure;
 }
 
@@ -144,6 +146,7 @@ static cudaError_t run_kernel(CudartDevice *d, const CudartOp *op)
         .params = op->u.kernel.params, .gridid = ++d->gridid, .nsm = gpu->num_sms,
         .host_threads = d->host_threads, .gpu = gpu, .regs_per_thread = k->regs,
         .cooperative = op->u.kernel.cooperative, .pool = d->pool, .timing_keep = d->timing_keep,
+        .max_instructions = d->max_instructions, .max_cycles = timed ? d->max_cycles : 0,
     };
     LaunchStats ls;
     TimingStats ts;

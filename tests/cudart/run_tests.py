@@ -67,6 +67,9 @@ def expectations(source_root):
         "cuda12_props": ([str(sms), major, minor, str(int(clock_mhz * 1000))], []),
         "unsupported": ([], [("cudaMalloc3DArray is not supported", 1), ("cudaIpcGetMemHandle is not supported", 1)]),
         # the faulted launch's report entry: the fault, and the counts of what ran before it
+        # stopped by its instruction budget, said once, instead of hanging
+        "runaway": ([], [("instruction budget of 20000 warp instructions exhausted", 1)], [],
+                    ["--max-instructions", "20000"]),
         "kernel_fault": ([], [("error: invalid global write of size 4", 1)], [], [], faulted_launch_report),
         # one line per texture kernel (launched twice or not): kernel, PTX line, instruction
         "texture_kernels": ([], [("cannot run on warpsim", 3),
