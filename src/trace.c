@@ -252,6 +252,9 @@ static void print_header(Trace *t, const TraceRecord *r, FILE *out)
             k->scheduled ? "" : ", PTX order");
     fprintf(out, "# mask: lane 0 first; 1 runs it, 0 on the path but guard false, . waits on another path, "
                  "- no live thread\n");
+    if (k->scheduled) /* `warpsim cfg` numbers the PTX's own order */
+        fprintf(out, "# pc: the instruction's place in the scheduled issue order (--issue-order ptx numbers the "
+                     "PTX's order, as warpsim cfg does); line: where the PTX has it\n");
     fprintf(out, "%10s  %-12s %5s %5s  %-32s  %s\n", t->opt.timing ? "cycle" : "issue", "block", "pc", "line",
             "mask", "instruction");
 }
