@@ -6,8 +6,11 @@
 
 #include "cfg.h"
 
-/* An affine value's terms: the constant, then %tid.x/y/z, %ctaid.x/y/z. */
-enum { TERM_CONST, TERM_TID, TERM_CTAID = TERM_TID + 3, NTERMS = TERM_CTAID + 3 };
+/* An affine value's terms: the constant, then %tid.x/y/z, %ctaid.x/y/z,
+ * with %tid.x as lane + 32 warp when the block's x is a multiple of 32
+ * (else lane alone: %tid.x, and warp 0), so that %tid.x / 32 and
+ * %tid.x % 32 (a warp per row) are affine too (split_pow2). */
+enum { TERM_CONST, TERM_LANE, TERM_WARP, TERM_TID_Y, TERM_TID_Z, TERM_CTAID, NTERMS = TERM_CTAID + 3 };
 
 typedef enum { V_BOTTOM, V_AFFINE, V_TOP } ValKind;
 
@@ -34,6 +37,7 @@ typedef struct {
     const LaunchSpec *spec;
     const Function *fn;
     int64_t extent[NTERMS]; /* a term's values are 0 .. extent - 1 */
+    int64_t ntid[3];        /* the block's shape (%ntid) */
     uint64_t obj_base[OBJ_TABLE];
     uint32_t nobjs;
     Val *regs;
@@ -199,7 +203,12 @@ static Val operand(Analysis *a, const Operand *o, PtxType t)
         switch ((PtxSreg)o->reg) {
         case SREG_TID: {
             Val v = val_const(0, 0);
-            v.c[TERM_TID + comp] = 1;
+            if (comp == 0) {
+                v.c[TERM_LANE] = 1;
+                v.c[TERM_WARP] = 32;
+            } else {
+                v.c[TERM_TID_Y + comp - 1] = 1;
+            }
             return v;
         }
         case SREG_CTAID: {
@@ -208,7 +217,7 @@ static Val operand(Analysis *a, const Operand *o, PtxType t)
             return v;
         }
         case SREG_NTID:
-            return val_const(a->extent[TERM_TID + comp], 0);
+            return val_const(a->ntid[comp], 0);
         case SREG_NCTAID:
             return val_const(a->extent[TERM_CTAID + comp], 0);
         default:
@@ -263,6 +272,104 @@ static Val affine_mul(const Analysis *a, const Val *x, const Val *y, PtxType t)
     for (unsigned i = 0; i < NTERMS; i++)
         c[i] = (Wide)v->c[i] * k->c[TERM_CONST]; /* |each| < 2^126 */
     return val_from_wide(a, c, objects, t);
+}
+
+/* x = 2^s hi + lo with hi affine and 0 <= lo < 2^s over the whole launch
+ * (lo: the terms whose coefficients 2^s does not divide, and the
+ * constant's remainder): then x >> s, x / 2^s are hi and x & (2^s - 1),
+ * x % 2^s are lo, exactly (%tid.x / 32 is the warp term).  False when
+ * x is not so split. */
+static bool split_pow2(const Analysis *a, const Val *x, unsigned s, Val *hi, Val *lo)
+{
+    if (x->kind != V_AFFINE || s == 0 || s > 62)
+        return false;
+    int64_t unit = INT64_C(1) << s;
+    *hi = (Val){.kind = V_AFFINE, .objects = x->objects};
+    *lo = *hi;
+    int64_t q = x->c[TERM_CONST] / unit, r = x->c[TERM_CONST] % unit;
+    if (r < 0) { /* floor, not truncation */
+        q--;
+        r += unit;
+    }
+    hi->c[TERM_CONST] = q;
+    lo->c[TERM_CONST] = r;
+    for (unsigned k = 1; k < NTERMS; k++) {
+        if (a->extent[k] <= 1)
+            continue; /* always 0 */
+        if (x->c[k] % unit == 0)
+            hi->c[k] = x->c[k] / unit;
+        else
+            lo->c[k] = x->c[k];
+    }
+    Wide l, h;
+    val_range(a, lo, &l, &h);
+    return l >= 0 && h < unit;
+}
+
+/* The shift when imm is 2^s (s > 0), else 0. */
+static unsigned log2_of(int64_t imm)
+{
+    return imm > 1 && (imm & (imm - 1)) == 0 ? (unsigned)__builtin_ctzll((uint64_t)imm) : 0;
+}
+
+/* v through val_from_wide: in type t, or V_TOP. */
+static Val val_in_type(const Analysis *a, const Val *v, PtxType t)
+{
+    Wide c[NTERMS];
+    for (unsigned k = 0; k < NTERMS; k++)
+        c[k] = v->c[k];
+    return val_from_wide(a, c, v->objects, t);
+}
+
+/* shr, div, rem and and of an affine value by a power of two (a mask of
+ * the low or the high bits, for and), as split_pow2 allows; V_TOP else. */
+static Val pow2_op(const Analysis *a, const Insn *in, const Val *x, int64_t k, PtxType t)
+{
+    unsigned bits = isa_type_size(t) * 8;
+    uint64_t mask = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1, uk = (uint64_t)k & mask;
+    Wide l, h;
+    val_range(a, x, &l, &h);
+    Val hi, lo;
+    unsigned s = 0;
+    switch (in->op) {
+    case OP_SHR: /* arithmetic shifts floor; logical ones need x >= 0 */
+        s = k > 0 && k < (int64_t)bits ? (unsigned)k : 0;
+        if ((isa_type_is_signed(t) || l >= 0) && split_pow2(a, x, s, &hi, &lo))
+            return val_in_type(a, &hi, t);
+        break;
+    case OP_DIV:
+    case OP_REM: /* a division truncates: floor only for x >= 0 */
+        if (l >= 0 && split_pow2(a, x, log2_of(k), &hi, &lo))
+            return val_in_type(a, in->op == OP_DIV ? &hi : &lo, t);
+        break;
+    case OP_AND: /* two's complement: the low bits are lo whatever x's sign */
+        if ((s = log2_of((int64_t)(uk + 1))) && split_pow2(a, x, s, &hi, &lo))
+            return val_in_type(a, &lo, t); /* x & (2^s - 1) */
+        if ((s = log2_of((int64_t)((~uk & mask) + 1))) && split_pow2(a, x, s, &hi, &lo)) {
+            Val unit = val_const(INT64_C(1) << s, 0);
+            return affine_mul(a, &hi, &unit, t); /* x & ~(2^s - 1) */
+        }
+        break;
+    default:
+        break;
+    }
+    return val_top(x->objects);
+}
+
+/* Whether y's bits lie below every set bit of x wherever they run (x a
+ * multiple of 2^s, 0 <= y < 2^s): then x | y and x ^ y are x + y
+ * (`blockIdx.x << 5 | lane`). */
+static bool bits_below(const Analysis *a, const Val *x, const Val *y)
+{
+    if (x->kind != V_AFFINE || y->kind != V_AFFINE)
+        return false;
+    unsigned s = 62;
+    for (unsigned k = 0; k < NTERMS; k++)
+        if (x->c[k] && (k == TERM_CONST || a->extent[k] > 1))
+            s = MIN(s, (unsigned)__builtin_ctzll((uint64_t)x->c[k]));
+    Wide l, h;
+    val_range(a, y, &l, &h);
+    return l >= 0 && h < ((Wide)1 << s);
 }
 
 /* A kernel parameter's value as type t at [param + imm]. */
@@ -423,6 +530,24 @@ static Val transfer(Analysis *a, const Insn *in, const CfgRegList *uses)
     case OP_CALL:
     case OP_ATOM:
         return val_top(OBJ_ANY);
+    case OP_OR:
+    case OP_XOR:
+        if (integer && in->nopd == 3) {
+            Val x = operand(a, &in->opd[1], t), y = operand(a, &in->opd[2], t);
+            if (!(val_is_const(&x) && val_is_const(&y)) && (bits_below(a, &x, &y) || bits_below(a, &y, &x)))
+                return affine_add(a, &x, &y, 1, t);
+        }
+        break;
+    case OP_SHR:
+    case OP_DIV:
+    case OP_REM:
+    case OP_AND:
+        if (integer && in->nopd == 3 && in->opd[2].kind == OPD_IMM) {
+            Val x = operand(a, &in->opd[1], t);
+            if (x.kind == V_AFFINE && !val_is_const(&x))
+                return pow2_op(a, in, &x, imm_as(in->opd[2].imm, t), t);
+        }
+        break;
     default:
         break;
     }
@@ -561,7 +686,7 @@ static bool affine_apart(const Analysis *a, const Access *x, const Access *y)
         return false;
     /* 2. each CTA's bytes of both lie in a window that the %ctaid terms
      *    step over (out[blockIdx.x], or a[i] with i a CTA's own range) */
-    Term terms[7];
+    Term terms[NTERMS];
     unsigned n = 0;
     for (unsigned k = TERM_CTAID; k < NTERMS; k++)
         if (a->extent[k] > 1)
@@ -706,10 +831,15 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
     const uint32_t block[3] = {spec->block.x, spec->block.y, spec->block.z};
     uint64_t ctas = 1;
     for (unsigned k = 0; k < 3; k++) {
-        a.extent[TERM_TID + k] = MAX(block[k], 1u);
+        a.ntid[k] = MAX(block[k], 1u);
         a.extent[TERM_CTAID + k] = MAX(grid[k], 1u);
         ctas *= MAX(grid[k], 1u);
     }
+    bool warps = a.ntid[0] % 32 == 0;
+    a.extent[TERM_LANE] = warps ? 32 : a.ntid[0];
+    a.extent[TERM_WARP] = warps ? a.ntid[0] / 32 : 1;
+    a.extent[TERM_TID_Y] = a.ntid[1];
+    a.extent[TERM_TID_Z] = a.ntid[2];
     if (ctas <= 1)
         return false; /* no other CTA to meet */
     /* callees are not followed: one that touches memory could touch anything */
