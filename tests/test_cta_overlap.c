@@ -185,46 +185,42 @@ START_TEST(unknown_pointers_and_wrapping_overlap)
 }
 END_TEST
 
-/* y[ctaid * (ntid / 32) + tid / 32] = sum over the row (gemv with a warp
- * per row): %tid.x / 32 and % 32 are the warp and the lane */
-#define WARP_ROW(split, lane_of)                                                        \
-    " shr.u32 %r3, %r10, 5;\n " split "\n " lane_of "\n mad.lo.s32 %r5, %r11, %r3, %r4;\n" \
-    " mul.wide.u32 %rd4, %r5, 4;\n add.s64 %rd5, %rd1, %rd4;\n"
+/* a[word] = %f1, with the word's index in `reg` (u32) */
+#define STORE_A(reg) " mul.wide.u32 %rd4, " reg ", 4;\n add.s64 %rd5, %rd1, %rd4;\n st.global.f32 [%rd5], %f1;\n"
+/* %r5 = ctaid * (ntid / 32) + warp, %r6 = lane, with the warp and lane
+ * worked out by `split` into %r4 and `lane_of` into %r6 */
+#define WARP_ROW(split, lane_of) \
+    " shr.u32 %r3, %r10, 5;\n " split "\n " lane_of "\n mad.lo.s32 %r5, %r11, %r3, %r4;\n"
+#define PER_WARP WARP_ROW("shr.u32 %r4, %r12, 5;", "and.b32 %r6, %r12, 31;")
+
+/* y[row] with a warp per row (gemv): %tid.x / 32 and % 32 are the warp
+ * and the lane, and bits that do not meet add up */
 START_TEST(warps_and_lanes_are_terms)
 {
-    Case c = {WARP_ROW("shr.u32 %r4, %r12, 5;", "and.b32 %r6, %r12, 31;") " st.global.f32 [%rd5], %f1;\n",
-              NULL, GRID(4), GRID(256), false, 0};
+    Case c = {PER_WARP STORE_A("%r5"), NULL, GRID(4), GRID(256), false, 0};
     ck_assert(!overlap(&c, NULL));
-    c.body = WARP_ROW("div.u32 %r4, %r12, 32;", "rem.u32 %r6, %r12, 32;") " st.global.f32 [%rd5], %f1;\n";
+    c.body = WARP_ROW("div.u32 %r4, %r12, 32;", "rem.u32 %r6, %r12, 32;") STORE_A("%r5");
     ck_assert(!overlap(&c, NULL));
-    /* a[lane] in every CTA: they meet */
-    c.body = WARP_ROW("shr.u32 %r4, %r12, 5;", "and.b32 %r6, %r12, 31;")
-        " mul.wide.u32 %rd6, %r6, 4;\n add.s64 %rd7, %rd1, %rd6;\n st.global.f32 [%rd7], %f1;\n";
+    c.body = PER_WARP STORE_A("%r6"); /* a[lane] in every CTA: they meet */
     ck_assert(overlap(&c, NULL));
-    /* a[warp] likewise */
-    c.body = WARP_ROW("shr.u32 %r4, %r12, 5;", "and.b32 %r6, %r12, 31;")
-        " mul.wide.u32 %rd6, %r4, 4;\n add.s64 %rd7, %rd1, %rd6;\n st.global.f32 [%rd7], %f1;\n";
+    c.body = PER_WARP STORE_A("%r4"); /* a[warp] likewise */
     ck_assert(overlap(&c, NULL));
     /* a block of 48 threads is not whole warps: tid / 32 stays unknown */
-    c.body = WARP_ROW("shr.u32 %r4, %r12, 5;", "and.b32 %r6, %r12, 31;") " st.global.f32 [%rd5], %f1;\n";
+    c.body = PER_WARP STORE_A("%r5");
     c.block = GRID(48);
     ck_assert(overlap(&c, NULL));
-    /* (i & ~31) + lane is i itself: each thread's own word */
+    /* (i & ~31) + (i & 31) is i itself: each thread's own word */
     c.block = GRID(64);
-    c.body = " and.b32 %r3, %r2, -32;\n and.b32 %r4, %r2, 31;\n add.s32 %r5, %r3, %r4;\n"
-             " mul.wide.u32 %rd4, %r5, 4;\n add.s64 %rd5, %rd1, %rd4;\n st.global.f32 [%rd5], %f1;\n";
+    c.body = " and.b32 %r3, %r2, -32;\n and.b32 %r4, %r2, 31;\n add.s32 %r5, %r3, %r4;\n" STORE_A("%r5");
     ck_assert(!overlap(&c, NULL));
     /* out[ctaid << 5 | lane], the same 32 words for every warp of a CTA */
-    c.body = " shl.b32 %r3, %r11, 5;\n and.b32 %r4, %r12, 31;\n or.b32 %r5, %r3, %r4;\n"
-             " mul.wide.u32 %rd4, %r5, 4;\n add.s64 %rd5, %rd1, %rd4;\n st.global.f32 [%rd5], %f1;\n";
+    c.body = " shl.b32 %r3, %r11, 5;\n and.b32 %r4, %r12, 31;\n or.b32 %r5, %r3, %r4;\n" STORE_A("%r5");
     ck_assert(!overlap(&c, NULL));
     /* ctaid << 4 | lane: the lane's bits reach the CTA's */
-    c.body = " shl.b32 %r3, %r11, 4;\n and.b32 %r4, %r12, 31;\n or.b32 %r5, %r3, %r4;\n"
-             " mul.wide.u32 %rd4, %r5, 4;\n add.s64 %rd5, %rd1, %rd4;\n st.global.f32 [%rd5], %f1;\n";
+    c.body = " shl.b32 %r3, %r11, 4;\n and.b32 %r4, %r12, 31;\n or.b32 %r5, %r3, %r4;\n" STORE_A("%r5");
     ck_assert(overlap(&c, NULL));
-    /* and i & 15 is not: CTAs share a[0..15] */
-    c.body = " and.b32 %r4, %r2, 15;\n mul.wide.u32 %rd4, %r4, 4;\n add.s64 %rd5, %rd1, %rd4;\n"
-             " st.global.f32 [%rd5], %f1;\n";
+    /* i & 15: CTAs share a[0..15] */
+    c.body = " and.b32 %r4, %r2, 15;\n" STORE_A("%r4");
     ck_assert(overlap(&c, NULL));
 }
 END_TEST
