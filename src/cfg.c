@@ -126,6 +126,19 @@ static inline bool bit_get(const uint64_t *s, uint32_t i) { return cfg_reg_in(s,
 static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
 static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
 
+/* Steps `live` (n registers) from after instruction `in` to before it:
+ * what it reads, and what was live after it unless it surely replaces it
+ * (an unguarded write). */
+static void live_before(uint64_t *live, const Insn *in, const CfgRegList *uses, const CfgRegList *defs, uint32_t n)
+{
+    for (uint32_t j = 0; in->guard == NO_INDEX && j < defs->n; j++)
+        if (defs->v[j] < n)
+            bit_clear(live, defs->v[j]);
+    for (uint32_t j = 0; j < uses->n; j++)
+        if (uses->v[j] < n)
+            bit_set(live, uses->v[j]);
+}
+
 void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
 {
     const Cfg *c = f->cfg;
@@ -136,16 +149,12 @@ void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
     for (uint32_t b = 0; b < c->nblocks; b++) {
         const BasicBlock *bb = &c->blocks[b];
         memcpy(live, c->live_out + (size_t)b * c->words, c->words * sizeof *live);
-        /* what is live before an instruction is live after the one above:
-         * its reads, and what was live after it unless it surely replaces it */
+        /* what is live before an instruction is live after the one above */
         for (uint32_t i = bb->last + 1; i-- > bb->first;) {
             visit(i, live, user);
             const Insn *in = func_insn(f, i);
             cfg_insn_regs(f, in, &uses, &defs);
-            for (uint32_t j = 0; in->guard == NO_INDEX && j < defs.n; j++)
-                bit_clear(live, defs.v[j]);
-            for (uint32_t j = 0; j < uses.n; j++)
-                bit_set(live, uses.v[j]);
+            live_before(live, in, &uses, &defs, c->nregs);
         }
     }
     cfg_reglist_clear(&uses);
@@ -750,13 +759,7 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
                         ADD_PAIR(d, defs.v[k]);
             }
             fits = pairs->len <= PACK_MAX_EDGES;
-            if (in->guard == NO_INDEX)
-                for (uint32_t j = 0; j < defs.n; j++)
-                    if (defs.v[j] < n)
-                        bit_clear(live, defs.v[j]);
-            for (uint32_t j = 0; j < uses.n; j++)
-                if (uses.v[j] < n)
-                    bit_set(live, uses.v[j]);
+            live_before(live, in, &uses, &defs, n);
         }
     }
 #undef ADD_PAIR
@@ -847,11 +850,7 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
                 for (uint32_t k = 0; k < defs.n; k++)
                     bit_set(row, defs.v[k]);
             }
-            if (in->guard == NO_INDEX)
-                for (uint32_t j = 0; j < defs.n; j++)
-                    bit_clear(live, defs.v[j]);
-            for (uint32_t j = 0; j < uses.n; j++)
-                bit_set(live, uses.v[j]);
+            live_before(live, in, &uses, &defs, n);
         }
     }
     /* the rows above are "d conflicts with x"; make the relation symmetric */
