@@ -14,8 +14,7 @@ void cudart_profile_launch(CudartDevice *d, CudartKernel *k, Dim3 grid, Dim3 blo
         g_ptr_array_add(d->kernel_order, k);
     k->calls++;
     k->sim_ns += sim_ns;
-    if (ls)
-        k->warp_insts += ls->warp_insts;
+    k->warp_insts += ls->warp_insts;
     if (!d->report_path && !d->summary)
         return;
     const Module *m = k->mod->module;
@@ -24,8 +23,6 @@ void cudart_profile_launch(CudartDevice *d, CudartKernel *k, Dim3 grid, Dim3 blo
      * as `warpsim run` reports it */
     if (fault)
         json_object_set_new(entry, "error", json_string(fault));
-    if (!ls)
-        return;
     json_t *mx = report_metrics_from_stats(m, k->kernel, ls, grid, block, k->regs, true);
     if (ts)
         report_add_timing_metrics(mx, m, ls, ts, d->gpu);
