@@ -44,6 +44,18 @@ bool command_parse_options(GOptionContext *ctx, int *argc, char ***argv, GError 
 
 /* ------------------------------------------------------------------ */
 
+/* --max-instructions and --max-cycles of `command`: -1 when not given,
+ * else positive. */
+static bool budgets_given_right(const char *command, gint64 max_insts, gint64 max_cycles, GError **error)
+{
+    if (max_insts == 0 || max_insts < -1 || max_cycles == 0 || max_cycles < -1) {
+        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "%s: --max-instructions and --max-cycles must be positive",
+                    command);
+        return false;
+    }
+    return true;
+}
+
 static int cmd_run(int argc, char **argv, GError **error)
 {
     char *config = NULL, *json_path = NULL, *dump_dir = NULL;
@@ -101,10 +113,8 @@ static int cmd_run(int argc, char **argv, GError **error)
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: expected one MANIFEST argument (see warpsim run --help)");
         goto out;
     }
-    if (max_insts == 0 || max_insts < -1 || max_cycles == 0 || max_cycles < -1) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "run: --max-instructions and --max-cycles must be positive");
+    if (!budgets_given_right("run", max_insts, max_cycles, error))
         goto out;
-    }
     if (sample_waves != -1 && sample_waves < 2) {
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
                     "run: --sample-waves needs at least 2 waves (the first one fills the GPU)");
@@ -475,10 +485,8 @@ static int cmd_exec(int argc, char **argv, GError **error)
     bool ptx_order;
     if (!schedule_parse_order(issue_order, "--issue-order", &ptx_order, error)) /* said here, not by the program */
         goto out;
-    if (max_insts == 0 || max_insts < -1 || max_cycles == 0 || max_cycles < -1) {
-        g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE, "exec: --max-instructions and --max-cycles must be positive");
+    if (!budgets_given_right("exec", max_insts, max_cycles, error))
         goto out;
-    }
     if (functional && max_cycles > 0) { /* a runaway kernel would never reach it */
         g_set_error(error, WARPSIM_ERROR, WS_ERR_USAGE,
                     "exec: --max-cycles needs the timing model (drop --functional, or use --max-instructions)");
