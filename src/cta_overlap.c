@@ -6,11 +6,14 @@
 
 #include "cfg.h"
 
-/* An affine value's terms: the constant, then %tid.x/y/z, %ctaid.x/y/z,
- * with %tid.x as lane + 32 warp when the block's x is a multiple of 32
- * (else lane alone: %tid.x, and warp 0), so that %tid.x / 32 and
- * %tid.x % 32 (a warp per row) are affine too (split_pow2). */
-enum { TERM_CONST, TERM_LANE, TERM_WARP, TERM_TID_Y, TERM_TID_Z, TERM_CTAID, NTERMS = TERM_CTAID + 3 };
+/* An affine value's terms: the constant, then the digits of the thread's
+ * index in its block (tid_digits: %tid.x, .y and .z each as its low bits,
+ * one term of two values per bit, and the odd rest of the block's size),
+ * then %ctaid.x/y/z.  In binary digits, shifts, divisions, remainders and
+ * masks by any power of two (%tid.x / 32 for a warp per row, %tid.x >> 4
+ * and & 15 for a 16 x 16 tile of a 1-D block) split a %tid exactly
+ * (split_pow2) and stay affine. */
+enum { TERM_CONST, TERM_TID, MAX_TID_TERMS = 13, TERM_CTAID = TERM_TID + MAX_TID_TERMS, NTERMS = TERM_CTAID + 3 };
 
 typedef enum { V_BOTTOM, V_AFFINE, V_TOP } ValKind;
 
@@ -38,6 +41,7 @@ typedef struct {
     const Function *fn;
     int64_t extent[NTERMS]; /* a term's values are 0 .. extent - 1 */
     int64_t ntid[3];        /* the block's shape (%ntid) */
+    Val tid[3];             /* %tid.x, .y and .z in the digit terms */
     uint64_t obj_base[OBJ_TABLE];
     uint32_t nobjs;
     Val *regs;
@@ -201,16 +205,8 @@ static Val operand(Analysis *a, const Operand *o, PtxType t)
     case OPD_SREG: {
         unsigned comp = MIN(o->component, 2u);
         switch ((PtxSreg)o->reg) {
-        case SREG_TID: {
-            Val v = val_const(0, 0);
-            if (comp == 0) {
-                v.c[TERM_LANE] = 1;
-                v.c[TERM_WARP] = 32;
-            } else {
-                v.c[TERM_TID_Y + comp - 1] = 1;
-            }
-            return v;
-        }
+        case SREG_TID:
+            return a->tid[comp];
         case SREG_CTAID: {
             Val v = val_const(0, 0);
             v.c[TERM_CTAID + comp] = 1;
@@ -819,6 +815,38 @@ static bool names_global_memory(const Function *fn)
     return false;
 }
 
+/* Lays out %tid.x, .y and .z over the digit terms: a block dimension of
+ * n = 2^k m threads (m odd) is k bits, each a term of extent 2, and a term
+ * of extent m (when m > 1) weighing 2^k: every thread index is one vector
+ * of digits and every vector one index, as the analysis needs.  A block of
+ * more digits than there are terms (more than 1024 threads) gets one term
+ * of extent n per dimension. */
+static void tid_digits(Analysis *a)
+{
+    unsigned digits = 0;
+    for (unsigned d = 0; d < 3; d++) {
+        uint64_t n = (uint64_t)a->ntid[d];
+        digits += (unsigned)__builtin_ctzll(n) + ((n >> __builtin_ctzll(n)) > 1);
+    }
+    bool binary = digits <= MAX_TID_TERMS;
+    unsigned next = TERM_TID;
+    for (unsigned k = TERM_TID; k < TERM_CTAID; k++)
+        a->extent[k] = 1;
+    for (unsigned d = 0; d < 3; d++) {
+        uint64_t n = (uint64_t)a->ntid[d];
+        unsigned bits = binary ? (unsigned)__builtin_ctzll(n) : 0;
+        a->tid[d] = val_const(0, 0);
+        for (unsigned b = 0; b < bits; b++) {
+            a->extent[next] = 2;
+            a->tid[d].c[next++] = INT64_C(1) << b;
+        }
+        if (n >> bits > 1) {
+            a->extent[next] = (int64_t)(n >> bits);
+            a->tid[d].c[next++] = INT64_C(1) << bits;
+        }
+    }
+}
+
 bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32_t *line)
 {
     const Module *m = img->module;
@@ -835,11 +863,7 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
         a.extent[TERM_CTAID + k] = MAX(grid[k], 1u);
         ctas *= MAX(grid[k], 1u);
     }
-    bool warps = a.ntid[0] % 32 == 0;
-    a.extent[TERM_LANE] = warps ? 32 : a.ntid[0];
-    a.extent[TERM_WARP] = warps ? a.ntid[0] / 32 : 1;
-    a.extent[TERM_TID_Y] = a.ntid[1];
-    a.extent[TERM_TID_Z] = a.ntid[2];
+    tid_digits(&a);
     if (ctas <= 1)
         return false; /* no other CTA to meet */
     /* callees are not followed: one that touches memory could touch anything */

@@ -14,9 +14,10 @@
  * gets, over all its definitions (no control flow is followed), either an
  * affine function of %tid and %ctaid with the launch's constants folded
  * in (%ntid, %nctaid, parameters: so `ntid.x * ctaid.x + tid.x` is
- * affine; %tid.x counts as lane + 32 warp in blocks of whole warps, so
- * that shifts, divisions, remainders and masks by powers of two that
- * split a value exactly, such as `tid.x / 32` and `tid.x % 32`, stay
+ * affine; each %tid counts in binary digits, the low bits of the block's
+ * size one term each, so that shifts, divisions, remainders and masks by
+ * powers of two that split a value exactly, such as `tid.x / 32`,
+ * `tid.x % 32` and `tid.x >> 4`, stay
  * affine), checked to wrap in no integer type it passes through, or
  * "unknown"; and the allocations it may point into, following C's rule
  * that pointer arithmetic stays inside its object.  Accesses of unknown

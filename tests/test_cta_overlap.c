@@ -205,10 +205,6 @@ START_TEST(warps_and_lanes_are_terms)
     ck_assert(overlap(&c, NULL));
     c.body = PER_WARP STORE_A("%r4"); /* a[warp] likewise */
     ck_assert(overlap(&c, NULL));
-    /* a block of 48 threads is not whole warps: tid / 32 stays unknown */
-    c.body = PER_WARP STORE_A("%r5");
-    c.block = GRID(48);
-    ck_assert(overlap(&c, NULL));
     /* (i & ~31) + (i & 31) is i itself: each thread's own word */
     c.block = GRID(64);
     c.body = " and.b32 %r3, %r2, -32;\n and.b32 %r4, %r2, 31;\n add.s32 %r5, %r3, %r4;\n" STORE_A("%r5");
@@ -221,6 +217,30 @@ START_TEST(warps_and_lanes_are_terms)
     ck_assert(overlap(&c, NULL));
     /* i & 15: CTAs share a[0..15] */
     c.body = " and.b32 %r4, %r2, 15;\n" STORE_A("%r4");
+    ck_assert(overlap(&c, NULL));
+}
+END_TEST
+
+/* a[(16 ctaid.y + tid.x / 16) * n + 16 ctaid.x + tid.x % 16]: a 16 x 16
+ * tile of a 1-D block of 256 (sgemm's), shifts and masks below the warp */
+#define TILE_OF(shift, mask) \
+    " mov.u32 %r3, %ctaid.y;\n shr.u32 %r4, %r12, " shift ";\n mad.lo.s32 %r5, %r3, 16, %r4;\n" \
+    " and.b32 %r6, %r12, " mask ";\n mad.lo.s32 %r7, %r11, 16, %r6;\n mad.lo.s32 %r8, %r5, %r1, %r7;\n"
+
+START_TEST(thread_indices_split_into_binary_digits)
+{
+    Case c = {TILE_OF("4", "15") STORE_A("%r8"), NULL, {2, 2, 1}, GRID(256), false, 32};
+    ck_assert(!overlap(&c, NULL));
+    /* tid.x % 32 for the column reaches the next CTA's tile */
+    c.body = TILE_OF("4", "31") STORE_A("%r8");
+    ck_assert(overlap(&c, NULL));
+    /* a block of 3 warps: tid.x / 32 is the odd part of 96, a warp per row */
+    c.body = PER_WARP STORE_A("%r5");
+    c.grid = GRID(4);
+    c.block = GRID(96);
+    ck_assert(!overlap(&c, NULL));
+    /* 48 threads: tid.x / 32 is 0 or 1 over 16 and 32 threads, unknown */
+    c.block = GRID(48);
     ck_assert(overlap(&c, NULL));
 }
 END_TEST
@@ -249,6 +269,7 @@ static Suite *suite(void)
     tcase_add_test(tc, unknown_pointers_and_wrapping_overlap);
     tcase_add_test(tc, callees_that_touch_memory_overlap);
     tcase_add_test(tc, warps_and_lanes_are_terms);
+    tcase_add_test(tc, thread_indices_split_into_binary_digits);
     suite_add_tcase(s, tc);
     return s;
 }
