@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "reaching.h"
 
 /* An affine value's terms: the constant, then the digits of the thread's
  * index in its block (tid_digits: %tid.x, .y and .z each as its low bits,
@@ -44,7 +45,9 @@ typedef struct {
     Val tid[3];             /* %tid.x, .y and .z in the digit terms */
     uint64_t obj_base[OBJ_TABLE];
     uint32_t nobjs;
-    Val *regs;
+    const Reaching *reach;
+    Val *written; /* per write of the kernel (reaching.h) */
+    uint32_t pc;  /* the instruction whose operands are read */
 } Analysis;
 
 /* A global access of the kernel, per thread. */
@@ -165,6 +168,20 @@ static bool val_same(const Val *x, const Val *y)
 
 /* ---------------------------------------------------------------- operands */
 
+/* What instruction a->pc reads in `reg`: the join of the writes that may
+ * reach it (0, the frame's start, where none may). */
+static Val reg_value(const Analysis *a, uint32_t reg)
+{
+    uint32_t n;
+    const uint32_t *from = reaching_sources(a->reach, a->pc, reg, &n);
+    if (n == 1 && from[0] != REACHING_ENTRY)
+        return a->written[from[0]];
+    Val v = {.kind = V_BOTTOM};
+    for (uint32_t k = 0; k < n; k++)
+        v = val_join(v, from[k] == REACHING_ENTRY ? val_const(0, 0) : a->written[from[k]]);
+    return v;
+}
+
 static int64_t imm_as(int64_t imm, PtxType t)
 {
     unsigned bits = isa_type_size(t) * 8;
@@ -195,7 +212,7 @@ static Val operand(Analysis *a, const Operand *o, PtxType t)
     case OPD_REG: {
         if (o->reg >= a->fn->regs->len)
             return val_top(OBJ_ANY);
-        Val v = a->regs[o->reg];
+        Val v = reg_value(a, o->reg);
         if (v.kind == V_AFFINE && (o->negate || !integer || !val_fits(a, &v, t)))
             return val_top(v.objects);
         return v;
@@ -458,7 +475,7 @@ static Val transfer(Analysis *a, const Insn *in, const CfgRegList *uses)
     uint64_t sources = 0;
     for (uint32_t i = 0; i < uses->n; i++)
         if (uses->v[i] < a->fn->regs->len)
-            sources |= a->regs[uses->v[i]].objects;
+            sources |= reg_value(a, uses->v[i]).objects;
     unsigned pointer = a->img->module->address_size / 8;
     switch (in->op) {
     case OP_MOV:
@@ -551,8 +568,9 @@ static Val transfer(Analysis *a, const Insn *in, const CfgRegList *uses)
     return k.kind == V_TOP ? val_top(sources) : k;
 }
 
-/* Values for every register of the kernel, over all its writes; false when
- * the iteration does not settle in time (then nothing is known). */
+/* Values for every write of the kernel, each read taking the writes that
+ * may reach it (reaching.h); false when the iteration does not settle in
+ * time (then nothing is known). */
 static bool settle(Analysis *a)
 {
     const Function *fn = a->fn;
@@ -566,11 +584,12 @@ static bool settle(Analysis *a)
             cfg_insn_regs(fn, in, &uses, &defs);
             if (!defs.n)
                 continue;
+            a->pc = i;
             Val v = transfer(a, in, &uses);
             for (uint32_t d = 0; d < defs.n; d++) {
                 if (defs.v[d] >= fn->regs->len)
                     continue;
-                Val *r = &a->regs[defs.v[d]];
+                Val *r = &a->written[reaching_first_write(a->reach, i) + d];
                 Val j = val_join(*r, v);
                 if (!val_same(r, &j)) {
                     *r = j;
@@ -874,13 +893,22 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
     g_free(funcs);
     if (opaque)
         return true;
-    a.regs = g_new0(Val, MAX(a.fn->regs->len, 1u));
+    Reaching *reach = reaching_new(a.fn);
+    if (!reach)
+        return true;
+    a.reach = reach;
+    a.written = g_new0(Val, MAX(reaching_writes(reach), 1u));
     bool possible = true;
     if (settle(&a)) {
         GArray *accesses = g_array_new(FALSE, FALSE, sizeof(Access));
         GHashTable *seen = g_hash_table_new_full(access_hash, access_equal, g_free, NULL);
-        for (uint32_t i = 0; i < func_ninsns(a.fn); i++)
-            collect_access(&a, func_insn(a.fn, i), seen, accesses);
+        const Cfg *cfg = a.fn->cfg;
+        for (uint32_t i = 0; i < func_ninsns(a.fn); i++) {
+            a.pc = i;
+            /* an instruction no path reaches touches nothing */
+            if (cfg->blocks[cfg->block_of[i]].flags & BB_REACHABLE)
+                collect_access(&a, func_insn(a.fn, i), seen, accesses);
+        }
         g_hash_table_destroy(seen);
         possible = false;
         const Access *x = (const Access *)accesses->data;
@@ -899,6 +927,7 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
         }
         g_array_free(accesses, TRUE);
     }
-    g_free(a.regs);
+    g_free(a.written);
+    reaching_free(reach);
     return possible;
 }

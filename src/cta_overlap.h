@@ -10,8 +10,11 @@
  * and the CTAs may run apart (launch_ctas_run_apart).  Atomics, strong
  * accesses and fences are launch_ctas_independent()'s concern, not this.
  *
- * The argument, sound rather than precise: each register of the kernel
- * gets, over all its definitions (no control flow is followed), either an
+ * The argument, sound rather than precise: each write of a register
+ * gets, and each read the join of the writes that may reach it (reaching.h:
+ * a register reused as a loop variable after an index keeps the index's
+ * value before the loop; a read that some path reaches before any write
+ * also sees the frame's 0), either an
  * affine function of %tid and %ctaid with the launch's constants folded
  * in (%ntid, %nctaid, parameters: so `ntid.x * ctaid.x + tid.x` is
  * affine; each %tid counts in binary digits, the low bits of the block's

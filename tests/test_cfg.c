@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "module.h"
 #include "ptx_parser.h"
+#include "reaching.h"
 #include "schedule.h"
 #include "testutil.h"
 
@@ -963,6 +964,70 @@ static Module *parse_or_fail(const char *text)
     return m;
 }
 
+/* The sources of instruction pc's read of `reg`, as the instructions that
+ * wrote them (their first write) or -1 for REACHING_ENTRY, ascending. */
+static GString *sources_of(const Reaching *r, const Function *f, uint32_t pc, const char *reg)
+{
+    uint32_t n;
+    const uint32_t *w = reaching_sources(r, pc, reg_named(f, reg), &n);
+    GString *s = g_string_new(NULL);
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t by = -1;
+        for (uint32_t i = 0; i < func_ninsns(f) && w[k] != REACHING_ENTRY; i++)
+            if (reaching_first_write(r, i) <= w[k] && w[k] < reaching_first_write(r, i + 1))
+                by = i;
+        g_string_append_printf(s, "%s%" G_GINT64_FORMAT, k ? " " : "", by);
+    }
+    return s;
+}
+
+#define ASSERT_SOURCES(r, f, pc, reg, want)                  \
+    do {                                                     \
+        GString *got_ = sources_of((r), (f), (pc), (reg));   \
+        ck_assert_str_eq(got_->str, (want));                 \
+        g_string_free(got_, TRUE);                           \
+    } while (0)
+
+/* A register reused for a loop variable after an index; guarded writes
+ * that do not hide the ones before; a read before any write. */
+START_TEST(test_reaching_writes)
+{
+    Module *m = parse_or_fail(
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u32 n)\n"
+        "{\n"
+        "    .reg .pred %p<3>;\n"
+        "    .reg .b32 %r<6>;\n"
+        "    ld.param.u32 %r1, [n];\n"       /* 0 */
+        "    mov.u32 %r2, %tid.x;\n"         /* 1 */
+        "    mov.u32 %r3, %r2;\n"            /* 2 */
+        "    setp.ge.u32 %p1, %r2, %r1;\n"   /* 3 */
+        "    @%p1 mov.u32 %r3, 7;\n"         /* 4 */
+        "    add.u32 %r4, %r3, 1;\n"         /* 5 */
+        "LOOP:\n"
+        "    add.u32 %r3, %r3, %r1;\n"       /* 6 */
+        "    setp.lt.u32 %p2, %r3, 100;\n"   /* 7 */
+        "    @%p2 bra LOOP;\n"               /* 8 */
+        "    @%p1 mov.u32 %r5, 1;\n"         /* 9 */
+        "    add.u32 %r4, %r5, %r3;\n"       /* 10 */
+        "    ret;\n"
+        "}\n");
+    const Function *f = module_func(m, module_find_kernel(m, "k", NULL));
+    Reaching *r = reaching_new(f);
+    ck_assert_ptr_nonnull(r);
+    ASSERT_SOURCES(r, f, 3, "%r1", "0");       /* written once, before every read */
+    ASSERT_SOURCES(r, f, 5, "%r3", "2 4");     /* the guarded write hides nothing */
+    ASSERT_SOURCES(r, f, 6, "%r3", "2 4 6");   /* into the loop, and around it */
+    ASSERT_SOURCES(r, f, 7, "%r3", "6");
+    ASSERT_SOURCES(r, f, 10, "%r3", "6");
+    ASSERT_SOURCES(r, f, 10, "%r5", "-1 9");   /* %p1 false: the frame's zero */
+    ASSERT_SOURCES(r, f, 5, "%r5", "");        /* not read there */
+    ck_assert_uint_eq(reaching_first_write(r, 3), 3); /* one write per instruction so far */
+    reaching_free(r);
+    module_free(m);
+}
+END_TEST
+
 START_TEST(test_parsed_call_loop)
 {
     Module *m = parse_or_fail(call_loop_ptx);
@@ -1334,6 +1399,7 @@ static Suite *cfg_suite(void)
     TCase *p = tcase_create("parsed");
     tcase_add_test(p, test_parsed_call_loop);
     tcase_add_test(p, test_parsed_guarded_ret);
+    tcase_add_test(p, test_reaching_writes);
     tcase_add_test(p, test_traces_invariants);
     tcase_add_test(p, test_many_registers_share_rows);
     tcase_add_test(p, test_schedule_hoists_loads);

@@ -245,6 +245,25 @@ START_TEST(thread_indices_split_into_binary_digits)
 }
 END_TEST
 
+/* Each read takes the writes that reach it: a register reused as a loop
+ * variable after it served as the index of a store (nvcc's habit) */
+START_TEST(reads_see_the_writes_that_reach_them)
+{
+    Case c = {" mov.u32 %r5, %r2;\n" STORE_A("%r5")
+              "LOOP:\n add.s32 %r5, %r5, %r1;\n setp.lt.u32 %p1, %r5, 100;\n @%p1 bra LOOP;\n",
+              NULL, GRID(8), GRID(64), false, 7};
+    ck_assert(!overlap(&c, NULL));
+    /* the store inside the loop sees the loop's writes too */
+    c.body = " mov.u32 %r5, %r2;\nLOOP:\n" STORE_A("%r5")
+             " add.s32 %r5, %r5, %r1;\n setp.lt.u32 %p1, %r5, 100;\n @%p1 bra LOOP;\n";
+    ck_assert(overlap(&c, NULL));
+    /* threads past n skip the write and store a[0], the register's start */
+    c.body = " setp.ge.u32 %p1, %r2, %r1;\n @%p1 bra SKIP;\n mov.u32 %r5, %r2;\nSKIP:\n" STORE_A("%r5");
+    c.n = 300;
+    ck_assert(overlap(&c, NULL));
+}
+END_TEST
+
 START_TEST(callees_that_touch_memory_overlap)
 {
     Case c = {" add.s64 %rd4, %rd1, %rd3;\n { .param .b64 arg; st.param.b64 [arg], %rd4;\n"
@@ -270,6 +289,7 @@ static Suite *suite(void)
     tcase_add_test(tc, callees_that_touch_memory_overlap);
     tcase_add_test(tc, warps_and_lanes_are_terms);
     tcase_add_test(tc, thread_indices_split_into_binary_digits);
+    tcase_add_test(tc, reads_see_the_writes_that_reach_them);
     suite_add_tcase(s, tc);
     return s;
 }
