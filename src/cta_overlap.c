@@ -47,6 +47,8 @@ typedef struct {
     uint32_t nobjs;
     const Reaching *reach;
     Val *written; /* per write of the kernel (reaching.h) */
+    uint64_t frozen; /* objects taken to be touched by no store of the launch (frozen_load) */
+    uint64_t folded; /* those of them frozen_load read */
     uint32_t pc;  /* the instruction whose operands are read */
 } Analysis;
 
@@ -233,6 +235,8 @@ static Val operand(Analysis *a, const Operand *o, PtxType t)
             return val_const(a->ntid[comp], 0);
         case SREG_NCTAID:
             return val_const(a->extent[TERM_CTAID + comp], 0);
+        case SREG_ENVREG: /* 0 but in a cooperative launch (exec.c): OpenCL's global offset */
+            return a->spec->cooperative ? val_top(0) : val_const(0, 0);
         default:
             return val_top(0);
         }
@@ -385,6 +389,30 @@ static bool bits_below(const Analysis *a, const Val *x, const Val *y)
     return l >= 0 && h < ((Wide)1 << s);
 }
 
+/* The address of memory operand m (as u64). */
+static Val address(Analysis *a, const Operand *m)
+{
+    if (m->kind != OPD_ADDR)
+        return val_top(OBJ_ANY);
+    Val base;
+    if (m->reg != NO_INDEX) {
+        base = operand(a, &(Operand){.kind = OPD_REG, .reg = m->reg}, PTX_TYPE_U64);
+        if (base.kind == V_BOTTOM)
+            return val_top(OBJ_ANY);
+    } else if (m->sym != NO_INDEX) {
+        return symbol_value(a, m->sym, m->imm);
+    } else {
+        base = val_const(0, 0);
+    }
+    Val off = val_const(m->imm, 0);
+    return affine_add(a, &base, &off, 1, PTX_TYPE_U64);
+}
+
+static bool space_may_be_global(PtxSpace s)
+{
+    return s == SPACE_GLOBAL || s == SPACE_GENERIC;
+}
+
 /* A kernel parameter's value as type t at [param + imm]. */
 static Val param_value(Analysis *a, const Operand *m, PtxType t, uint32_t element)
 {
@@ -404,6 +432,29 @@ static Val param_value(Analysis *a, const Operand *m, PtxType t, uint32_t elemen
     int64_t v = imm_as((int64_t)bits, t);
     /* a value inside an allocation may be a pointer to it; one that is not
      * is an integer (an access through it alone may touch anything) */
+    return val_const(v, size >= 4 ? object_of(a, (uint64_t)v) : 0);
+}
+
+/* A load of one integer at an address every thread shares, from an
+ * allocation no store of the launch touches (Analysis.frozen): what it
+ * reads is what memory holds now, a constant of the launch (a row width
+ * passed in a buffer); V_TOP otherwise. */
+static Val frozen_load(Analysis *a, const Insn *in, PtxType t)
+{
+    unsigned size = isa_type_size(t);
+    if (!a->frozen || in->nopd != 2 || in->opd[0].kind != OPD_REG || in->vec > 1 ||
+        !(isa_types[t].tclass & TC_INT) || size > 8 || !space_may_be_global(in->space))
+        return val_top(0);
+    Val at = address(a, &in->opd[1]);
+    if (!val_is_const(&at) || !at.objects || (at.objects & ~a->frozen))
+        return val_top(0);
+    const uint8_t *p = gmem_ptr(a->img->gmem, (uint64_t)at.c[TERM_CONST], size);
+    if (!p)
+        return val_top(0);
+    uint64_t bits = 0;
+    memcpy(&bits, p, size); /* little-endian host, as the executor assumes */
+    int64_t v = imm_as((int64_t)bits, t);
+    a->folded |= at.objects;
     return val_const(v, size >= 4 ? object_of(a, (uint64_t)v) : 0);
 }
 
@@ -537,6 +588,9 @@ static Val transfer(Analysis *a, const Insn *in, const CfgRegList *uses)
                 objects |= param_value(a, &in->opd[1], t, k).objects;
             return val_top(objects);
         }
+        Val k = frozen_load(a, in, t);
+        if (k.kind == V_AFFINE)
+            return k;
         /* a value from memory: a pointer to anything if it is as wide as one */
         return val_top(isa_type_size(t) >= pointer ? OBJ_ANY : 0);
     }
@@ -604,30 +658,6 @@ static bool settle(Analysis *a)
 }
 
 /* ---------------------------------------------------------------- accesses */
-
-/* The address of memory operand m (as u64). */
-static Val address(Analysis *a, const Operand *m)
-{
-    if (m->kind != OPD_ADDR)
-        return val_top(OBJ_ANY);
-    Val base;
-    if (m->reg != NO_INDEX) {
-        base = operand(a, &(Operand){.kind = OPD_REG, .reg = m->reg}, PTX_TYPE_U64);
-        if (base.kind == V_BOTTOM)
-            return val_top(OBJ_ANY);
-    } else if (m->sym != NO_INDEX) {
-        return symbol_value(a, m->sym, m->imm);
-    } else {
-        base = val_const(0, 0);
-    }
-    Val off = val_const(m->imm, 0);
-    return affine_add(a, &base, &off, 1, PTX_TYPE_U64);
-}
-
-static bool space_may_be_global(PtxSpace s)
-{
-    return s == SPACE_GLOBAL || s == SPACE_GENERIC;
-}
 
 /* The objects an access may touch: none of global memory when all of its
  * provenance is private, any when none is known. */
@@ -820,6 +850,43 @@ static void collect_access(Analysis *a, const Insn *in, GHashTable *seen, GArray
     keep_access(seen, accesses, &x);
 }
 
+/* The launch's global accesses (an instruction no path reaches touches
+ * nothing). */
+static GArray *gather_accesses(Analysis *a)
+{
+    GArray *accesses = g_array_new(FALSE, FALSE, sizeof(Access));
+    GHashTable *seen = g_hash_table_new_full(access_hash, access_equal, g_free, NULL);
+    const Cfg *cfg = a->fn->cfg;
+    for (uint32_t i = 0; i < func_ninsns(a->fn); i++) {
+        a->pc = i;
+        if (cfg->blocks[cfg->block_of[i]].flags & BB_REACHABLE)
+            collect_access(a, func_insn(a->fn, i), seen, accesses);
+    }
+    g_hash_table_destroy(seen);
+    return accesses;
+}
+
+/* Whether a store may meet an access of another CTA; *line (may be NULL)
+ * the first such store's. */
+static bool store_meets_access(const Analysis *a, const GArray *accesses, uint32_t *line)
+{
+    const Access *x = (const Access *)accesses->data;
+    for (guint i = 0; i < accesses->len; i++) {
+        if (!x[i].store)
+            continue;
+        for (guint j = 0; j < accesses->len; j++) {
+            if (x[j].store && j < i)
+                continue; /* that pair was checked from x[j] */
+            if (!apart(a, &x[i], &x[j])) {
+                if (line)
+                    *line = x[i].line;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Whether an instruction of fn names global or generic memory. */
 static bool names_global_memory(const Function *fn)
 {
@@ -897,35 +964,34 @@ bool cta_overlap_possible(const ModuleImage *img, const LaunchSpec *spec, uint32
     if (!reach)
         return true;
     a.reach = reach;
-    a.written = g_new0(Val, MAX(reaching_writes(reach), 1u));
+    a.written = g_new(Val, MAX(reaching_writes(reach), 1u));
+    /* Rounds: a load at one address of an allocation is taken to read
+     * what memory holds now, as it does when no store of the launch
+     * touches the allocation (frozen_load); when a store found may touch
+     * one whose loads were so read, that allocation is no longer taken so
+     * (nor any, when a store may touch anything) and the round repeats.
+     * The answer of a round whose stores touch none of them stands: the
+     * first store to touch one would have had to get its address from
+     * what was read before it, all of it as assumed. */
+    a.frozen = ~(OBJ_ANY | OBJ_PRIVATE);
     bool possible = true;
-    if (settle(&a)) {
-        GArray *accesses = g_array_new(FALSE, FALSE, sizeof(Access));
-        GHashTable *seen = g_hash_table_new_full(access_hash, access_equal, g_free, NULL);
-        const Cfg *cfg = a.fn->cfg;
-        for (uint32_t i = 0; i < func_ninsns(a.fn); i++) {
-            a.pc = i;
-            /* an instruction no path reaches touches nothing */
-            if (cfg->blocks[cfg->block_of[i]].flags & BB_REACHABLE)
-                collect_access(&a, func_insn(a.fn, i), seen, accesses);
-        }
-        g_hash_table_destroy(seen);
-        possible = false;
-        const Access *x = (const Access *)accesses->data;
-        for (guint i = 0; i < accesses->len && !possible; i++) {
-            if (!x[i].store)
-                continue;
-            for (guint j = 0; j < accesses->len && !possible; j++) {
-                if (x[j].store && j < i)
-                    continue; /* that pair was checked from x[j] */
-                if (!apart(&a, &x[i], &x[j])) {
-                    possible = true;
-                    if (line)
-                        *line = x[i].line;
-                }
-            }
-        }
+    for (unsigned round = 0; round < 8; round++) {
+        a.folded = 0;
+        memset(a.written, 0, MAX(reaching_writes(reach), 1u) * sizeof *a.written);
+        if (!settle(&a))
+            break;
+        GArray *accesses = gather_accesses(&a);
+        uint64_t stored = 0;
+        for (guint i = 0; i < accesses->len; i++)
+            if (g_array_index(accesses, Access, i).store)
+                stored |= access_objects(&g_array_index(accesses, Access, i));
+        bool holds = !(stored & (a.folded | OBJ_ANY)) || !a.folded;
+        if (holds)
+            possible = store_meets_access(&a, accesses, line);
         g_array_free(accesses, TRUE);
+        if (holds)
+            break;
+        a.frozen &= stored & OBJ_ANY ? 0 : ~stored;
     }
     g_free(a.written);
     reaching_free(reach);

@@ -25,7 +25,11 @@
  * "unknown"; and the allocations it may point into, following C's rule
  * that pointer arithmetic stays inside its object.  Accesses of unknown
  * address may touch all of the allocations they may point into (any, when
- * the address comes from memory).  Two affine accesses of different CTAs
+ * the address comes from memory), except a load at one address of an
+ * allocation no store of the launch touches, which reads the value memory
+ * holds now (a row width passed in a buffer; rounds check that the
+ * stores found with those values still touch none of those allocations).
+ * Two affine accesses of different CTAs
  * are apart when their %ctaid coefficients are equal and each CTA's bytes
  * lie in a window that the coefficients step over (bfs's `cost[u]`, at a
  * loaded index, is not: its CTAs race).  A kernel whose callees access

@@ -19,6 +19,7 @@ typedef struct {
     Dim3 grid, block;
     bool alias;
     uint32_t n;
+    uint32_t b0; /* b's first word before the launch */
 } Case;
 
 static char *ptx_of(const Case *c)
@@ -61,6 +62,7 @@ static bool overlap(const Case *c, uint32_t *line)
     ck_assert(k != NO_INDEX);
     uint64_t a = gmem_alloc(g, 4096, "a", &e), b = c->alias ? a : gmem_alloc(g, 4096, "b", &e);
     ck_assert(a && b);
+    memcpy(gmem_ptr(g, b, 4), &c->b0, 4);
     uint8_t *params = g_malloc0(module_func(m, k)->frame_param_bytes + 8);
     ck_assert(launch_pack_param(m, k, 0, a, params, &e));
     ck_assert(launch_pack_param(m, k, 1, b, params, &e));
@@ -81,7 +83,7 @@ START_TEST(own_elements_do_not_overlap)
 {
     /* a[i] += 1: each thread loads and stores its own word */
     Case c = {" add.s64 %rd4, %rd1, %rd3;\n ld.global.f32 %f1, [%rd4];\n st.global.f32 [%rd4], %f1;\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(!overlap(&c, NULL));
     /* reading b[i + 1], writing a[i]: other buffers, unless they are one */
     c.body = " add.s64 %rd4, %rd2, %rd3;\n ld.global.f32 %f1, [%rd4+4];\n"
@@ -99,7 +101,7 @@ START_TEST(a_neighbours_element_overlaps_at_cta_edges)
     /* a[i] = a[i + 1]: the last thread of a CTA reads the next CTA's first word */
     Case c = {" add.s64 %rd4, %rd1, %rd3;\n ld.global.f32 %f1, [%rd4+4];\n"
               " st.global.f32 [%rd4], %f1;\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(overlap(&c, NULL));
     /* one CTA has nobody to race with */
     c.grid = GRID(1);
@@ -113,7 +115,7 @@ START_TEST(halves_and_tiles_are_told_apart)
      * apart while n / 2 covers the grid, not when it is smaller */
     Case c = {" shr.u32 %r3, %r1, 1;\n mul.wide.u32 %rd6, %r3, 4;\n add.s64 %rd4, %rd1, %rd3;\n"
               " add.s64 %rd5, %rd4, %rd6;\n st.global.u32 [%rd4], 1;\n st.global.u32 [%rd5], 2;\n",
-              NULL, GRID(4), GRID(64), false, 512};
+              NULL, GRID(4), GRID(64), false, 512, 0};
     ck_assert(!overlap(&c, NULL));
     c.n = 256;
     ck_assert(overlap(&c, NULL));
@@ -121,7 +123,7 @@ START_TEST(halves_and_tiles_are_told_apart)
     Case t = {" mov.u32 %r3, %ctaid.y;\n mov.u32 %r4, %tid.y;\n mad.lo.s32 %r5, %r3, 16, %r4;\n"
               " mov.u32 %r6, %tid.x;\n mad.lo.s32 %r7, %r11, 16, %r6;\n mad.lo.s32 %r8, %r5, %r1, %r7;\n"
               " mul.wide.u32 %rd6, %r8, 4;\n add.s64 %rd7, %rd1, %rd6;\n st.global.u32 [%rd7], %r8;\n",
-              NULL, {2, 2, 1}, {16, 16, 1}, false, 32};
+              NULL, {2, 2, 1}, {16, 16, 1}, false, 32, 0};
     ck_assert(!overlap(&t, NULL));
     /* rows shorter than the grid's width: row r's end is row r + 1's start */
     t.n = 16;
@@ -130,7 +132,7 @@ START_TEST(halves_and_tiles_are_told_apart)
     Case r = {" mul.wide.u32 %rd4, %r11, 256;\n add.s64 %rd5, %rd1, %rd4;\n mul.wide.u32 %rd6, %r12, 4;\n"
               " add.s64 %rd7, %rd5, %rd6;\n ld.global.u32 %r3, [%rd7];\n sub.s32 %r4, 63, %r12;\n"
               " mul.wide.u32 %rd8, %r4, 4;\n add.s64 %rd9, %rd5, %rd8;\n st.global.u32 [%rd9], %r3;\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(!overlap(&r, NULL));
     /* ... unless the CTAs' blocks are closer than 64 words */
     r.body = " mul.wide.u32 %rd4, %r11, 128;\n add.s64 %rd5, %rd1, %rd4;\n mul.wide.u32 %rd6, %r12, 4;\n"
@@ -141,7 +143,7 @@ START_TEST(halves_and_tiles_are_told_apart)
      * writes its threads' words of the lower half */
     Case u = {" mul.wide.u32 %rd4, %r11, 4;\n add.s64 %rd5, %rd1, %rd4;\n ld.global.u32 %r3, [%rd5+2048];\n"
               " add.s64 %rd6, %rd1, %rd3;\n st.global.u32 [%rd6], %r3;\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(!overlap(&u, NULL));
     u.grid = GRID(9); /* the ninth CTA's words reach a[512] */
     ck_assert(overlap(&u, NULL));
@@ -154,7 +156,7 @@ START_TEST(loaded_indices_overlap_unless_the_value_is_one)
     Case c = {" add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r3, [%rd4];\n mul.wide.u32 %rd5, %r3, 4;\n"
               " add.s64 %rd6, %rd2, %rd5;\n ld.global.u32 %r4, [%rd6];\n setp.ne.u32 %p1, %r4, 0;\n"
               " @%p1 bra DONE;\n st.global.u32 [%rd6], 1;\nDONE:\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(overlap(&c, NULL));
     /* flags[u] = 1 without reading flags: any order leaves the same bytes */
     c.body = " add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r3, [%rd4];\n mul.wide.u32 %rd5, %r3, 4;\n"
@@ -172,7 +174,7 @@ START_TEST(unknown_pointers_and_wrapping_overlap)
     /* a pointer loaded from memory may point anywhere */
     Case c = {" ld.global.u64 %rd4, [%rd1];\n add.s64 %rd5, %rd4, %rd3;\n st.global.u32 [%rd5], %r2;\n"
               " add.s64 %rd6, %rd2, %rd3;\n ld.global.u32 %r3, [%rd6];\n",
-              NULL, GRID(8), GRID(64), false, 0};
+              NULL, GRID(8), GRID(64), false, 0, 0};
     ck_assert(overlap(&c, NULL));
     /* i * 2^30 in 32 bits wraps: threads 0 and 4 write one word */
     c.body = " mul.lo.s32 %r3, %r2, 1073741824;\n mul.wide.u32 %rd4, %r3, 4;\n add.s64 %rd5, %rd1, %rd4;\n"
@@ -197,7 +199,7 @@ END_TEST
  * and the lane, and bits that do not meet add up */
 START_TEST(warps_and_lanes_are_terms)
 {
-    Case c = {PER_WARP STORE_A("%r5"), NULL, GRID(4), GRID(256), false, 0};
+    Case c = {PER_WARP STORE_A("%r5"), NULL, GRID(4), GRID(256), false, 0, 0};
     ck_assert(!overlap(&c, NULL));
     c.body = WARP_ROW("div.u32 %r4, %r12, 32;", "rem.u32 %r6, %r12, 32;") STORE_A("%r5");
     ck_assert(!overlap(&c, NULL));
@@ -229,7 +231,7 @@ END_TEST
 
 START_TEST(thread_indices_split_into_binary_digits)
 {
-    Case c = {TILE_OF("4", "15") STORE_A("%r8"), NULL, {2, 2, 1}, GRID(256), false, 32};
+    Case c = {TILE_OF("4", "15") STORE_A("%r8"), NULL, {2, 2, 1}, GRID(256), false, 32, 0};
     ck_assert(!overlap(&c, NULL));
     /* tid.x % 32 for the column reaches the next CTA's tile */
     c.body = TILE_OF("4", "31") STORE_A("%r8");
@@ -251,7 +253,7 @@ START_TEST(reads_see_the_writes_that_reach_them)
 {
     Case c = {" mov.u32 %r5, %r2;\n" STORE_A("%r5")
               "LOOP:\n add.s32 %r5, %r5, %r1;\n setp.lt.u32 %p1, %r5, 100;\n @%p1 bra LOOP;\n",
-              NULL, GRID(8), GRID(64), false, 7};
+              NULL, GRID(8), GRID(64), false, 7, 0};
     ck_assert(!overlap(&c, NULL));
     /* the store inside the loop sees the loop's writes too */
     c.body = " mov.u32 %r5, %r2;\nLOOP:\n" STORE_A("%r5")
@@ -264,13 +266,30 @@ START_TEST(reads_see_the_writes_that_reach_them)
 }
 END_TEST
 
+/* a[ctaid * w + tid] with the width w loaded from b[0]: what b holds
+ * when no store touches b */
+START_TEST(loads_of_unstored_memory_are_its_values)
+{
+    Case c = {" ld.global.u32 %r3, [%rd2];\n mad.lo.s32 %r4, %r11, %r3, %r12;\n" STORE_A("%r4"),
+              NULL, GRID(8), GRID(64), false, 0, 64};
+    ck_assert(!overlap(&c, NULL));
+    c.b0 = 32; /* rows of 32 for 64 threads: a CTA's second half is the next one's first */
+    ck_assert(overlap(&c, NULL));
+    /* a store to b, even past its first word, leaves w unknown */
+    c.b0 = 64;
+    c.body = " ld.global.u32 %r3, [%rd2];\n mad.lo.s32 %r4, %r11, %r3, %r12;\n" STORE_A("%r4")
+             " add.s64 %rd6, %rd2, %rd3;\n st.global.f32 [%rd6+4], %f1;\n";
+    ck_assert(overlap(&c, NULL));
+}
+END_TEST
+
 START_TEST(callees_that_touch_memory_overlap)
 {
     Case c = {" add.s64 %rd4, %rd1, %rd3;\n { .param .b64 arg; st.param.b64 [arg], %rd4;\n"
               " call.uni f, (arg); }\n",
               ".func f(.param .b64 p)\n{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n"
               " st.global.u32 [%rd1], 1;\n ret;\n}\n",
-              GRID(8), GRID(64), false, 0};
+              GRID(8), GRID(64), false, 0, 0};
     ck_assert(overlap(&c, NULL));
     c.extra = ".func f(.param .b64 p)\n{\n ret;\n}\n";
     ck_assert(!overlap(&c, NULL));
@@ -290,6 +309,7 @@ static Suite *suite(void)
     tcase_add_test(tc, warps_and_lanes_are_terms);
     tcase_add_test(tc, thread_indices_split_into_binary_digits);
     tcase_add_test(tc, reads_see_the_writes_that_reach_them);
+    tcase_add_test(tc, loads_of_unstored_memory_are_its_values);
     suite_add_tcase(s, tc);
     return s;
 }
