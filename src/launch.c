@@ -660,12 +660,6 @@ bool launch_prepare(const Module *m, const LaunchSpec *spec, uint64_t **shared_o
     return true;
 }
 
-bool launch_ctas_run_apart(const ModuleImage *img, const LaunchSpec *spec)
-{
-    return !spec->max_instructions && !(spec->checks & LAUNCH_CHECK_INIT) && !spec->cooperative &&
-           launch_ctas_independent(img->module, spec->kernel) && !cta_overlap_possible(img, spec, NULL);
-}
-
 /* An instruction through which CTAs may see each other's progress: a
  * global atomic or reduction; a strong load or store of memory other CTAs
  * can reach (volatile, .cv, or relaxed/acquire/release at gpu or system
@@ -688,26 +682,66 @@ static bool insn_crosses_ctas(const Insn *in)
            (strong && (in->scope == SCOPE_NONE || in->scope >= SCOPE_GPU));
 }
 
-bool launch_ctas_independent(const Module *m, uint32_t kernel)
+/* What lets the launch's CTAs see each other (launch_ctas_independent),
+ * as a sentence; NULL when nothing does. */
+static char *crossing_reason(const Module *m, uint32_t kernel)
 {
     bool indirect;
     gboolean *funcs = launch_kernel_functions(m, kernel, &indirect);
-    bool independent = !indirect;
-    for (guint f = 0; f < m->funcs->len && independent; f++) {
+    char *why = indirect ? g_strdup("an indirect call may reach any function") : NULL;
+    for (guint f = 0; f < m->funcs->len && !why; f++) {
         const Function *fn = module_func(m, f);
         if (!funcs[f])
             continue;
         if (!fn->is_defined) {
-            independent = false; /* an external callee could do anything */
+            why = g_strdup_printf("it calls %s, which is not defined in the module", fn->name);
             break;
         }
-        for (uint32_t i = 0; i < func_ninsns(fn) && independent; i++) {
-            if (insn_crosses_ctas(func_insn(fn, i)))
-                independent = false;
+        for (uint32_t i = 0; i < func_ninsns(fn) && !why; i++) {
+            const Insn *in = func_insn(fn, i);
+            if (!insn_crosses_ctas(in))
+                continue;
+            const char *what = in->op == OP_ATOM || in->op == OP_RED         ? "a global atomic"
+                               : in->op == OP_MEMBAR || in->op == OP_FENCE ? "a fence at gpu or system scope"
+                                                                           : "a volatile or scoped global access";
+            why = g_strdup_printf("PTX line %u: %s lets CTAs see each other's progress", in->line, what);
         }
     }
     g_free(funcs);
+    return why;
+}
+
+bool launch_ctas_independent(const Module *m, uint32_t kernel)
+{
+    char *why = crossing_reason(m, kernel);
+    bool independent = why == NULL;
+    g_free(why);
     return independent;
+}
+
+char *launch_in_order_reason(const ModuleImage *img, const LaunchSpec *spec)
+{
+    if (spec->max_instructions)
+        return g_strdup("an instruction budget must stop the launch at one instruction");
+    if (spec->checks & LAUNCH_CHECK_INIT)
+        return g_strdup("global initcheck's reports depend on which CTA ran first");
+    if (spec->cooperative)
+        return g_strdup("a cooperative launch's CTAs wait for each other");
+    char *why = crossing_reason(img->module, spec->kernel);
+    uint32_t line;
+    if (!why && cta_overlap_possible(img, spec, &line))
+        why = line ? g_strdup_printf("PTX line %u: a store may touch bytes another CTA reads or writes", line)
+                   : g_strdup("the kernel's global accesses could not be followed (a callee touches global "
+                              "memory, or the analysis did not settle)");
+    return why;
+}
+
+bool launch_ctas_run_apart(const ModuleImage *img, const LaunchSpec *spec)
+{
+    char *why = launch_in_order_reason(img, spec);
+    bool apart = why == NULL;
+    g_free(why);
+    return apart;
 }
 
 void launch_cta_range(const LaunchSpec *spec, uint64_t *first, uint64_t *end)

@@ -210,6 +210,9 @@ static inline bool launch_order_watched(const LaunchSpec *spec)
  * CTAs keep the reference order: one after another (launch_run), the SMs
  * in lockstep (timing). */
 bool launch_ctas_run_apart(const ModuleImage *img, const LaunchSpec *spec);
+/* Why they may not, as a sentence (with the PTX line where one
+ * instruction is the reason), for reports; NULL when they may.  g_free it. */
+char *launch_in_order_reason(const ModuleImage *img, const LaunchSpec *spec);
 
 /* The linear CTA ids a spec selects: [*first, *end).  Linear ids number
  * CTAs x fastest, then y, then z (launch order). */

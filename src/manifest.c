@@ -1526,6 +1526,7 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
         }
     }
     double sim_seconds = (double)(g_get_monotonic_time() - started) / 1e6;
+    char *in_order = launch_in_order_reason(p->lm->image, &spec);
     g_free(params);
     if (fault_log) {
         /* the recorded faults first, then the one that stopped the launch, if any */
@@ -1562,7 +1563,11 @@ static bool run_launch(Run *r, guint i, const RunOptions *opt, uint32_t *ordinal
                                       "estimated_cycles", (json_int_t)sampling.estimated_cycles,
                                       "error_bound_pct", sampling.error_bound_pct));
     /* host-side facts, not metrics: they differ between runs and machines */
-    json_object_set_new(entry, "host", json_pack("{s:f}", "sim_seconds", sim_seconds));
+    json_t *host = json_pack("{s:f,s:i}", "sim_seconds", sim_seconds, "threads", (json_int_t)MAX(spec.host_threads, 1u));
+    if (in_order)
+        json_object_set_new(host, "ctas_in_order", json_string(in_order));
+    g_free(in_order);
+    json_object_set_new(entry, "host", host);
     launch_stats_clear(&total);
     *entry_out = entry;
     if (opt && opt->html)

@@ -362,6 +362,11 @@ void report_print_summary(FILE *out, json_t *report)
                 json_is_true(json_object_get(mx, "warpsim__registers_estimated")) ? " (estimated from the PTX)" : "");
         if (json_object_get(mx, "sm__cycles_elapsed.max"))
             print_timing(out, mx, json_object_get(l, "sampling"));
+        json_t *host = json_object_get(l, "host"), *in_order = json_object_get(host, "ctas_in_order");
+        json_int_t threads = json_integer_value(json_object_get(host, "threads"));
+        if (in_order && threads > 1)
+            fprintf(out, "  host threads  1 of %" JSON_INTEGER_FORMAT " (CTAs keep launch order: %s)\n", threads,
+                    json_string_value(in_order));
         json_t *err = json_object_get(l, "error");
         if (err)
             fprintf(out, "  fault         %s\n", json_string_value(err));

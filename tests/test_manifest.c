@@ -984,6 +984,43 @@ static json_t *launch_with(const char *manifest, RunOptions opt)
     return launch;
 }
 
+/* The report says why a launch's CTAs kept launch order (host.ctas_in_order),
+ * naming the store or atomic's PTX line, and its summary says so when
+ * more than one host thread was given */
+START_TEST(the_report_says_why_ctas_kept_their_order)
+{
+    json_t *apart = launch_with("traces/saxpy/launch.json", (RunOptions){.threads = 2});
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(apart, "host"), "threads")), 2);
+    ck_assert_ptr_null(json_object_get(json_object_get(apart, "host"), "ctas_in_order"));
+    json_decref(apart);
+    struct {
+        const char *manifest, *reason;
+    } kept[] = {{"traces/common_kernels/softmax.json", "a store may touch bytes another CTA reads or writes"},
+                {"traces/histogram/launch.json", "a global atomic lets CTAs see each other's progress"}};
+    for (size_t k = 0; k < G_N_ELEMENTS(kept); k++) {
+        GError *e = NULL;
+        Manifest *m = manifest_load(kept[k].manifest, &e);
+        ck_assert_msg(m != NULL, "%s", e ? e->message : "?");
+        json_t *report = NULL;
+        guint failed = 0;
+        ck_assert(manifest_run(m, &(RunOptions){.threads = 2}, &report, &failed, &e));
+        json_t *host = json_object_get(json_array_get(json_object_get(report, "launches"), 0), "host");
+        const char *why = json_string_value(json_object_get(host, "ctas_in_order"));
+        ck_assert_msg(why && g_str_has_prefix(why, "PTX line ") && strstr(why, kept[k].reason), "%s: %s",
+                      kept[k].manifest, why ? why : "(none)");
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        report_print_summary(f, report);
+        fclose(f);
+        ck_assert_ptr_nonnull(strstr(text, "host threads  1 of 2 (CTAs keep launch order: PTX line "));
+        free(text);
+        json_decref(report);
+        manifest_free(m);
+    }
+}
+END_TEST
+
 static json_t *timed_launch(const char *manifest, const GpuConfig *gpu, uint32_t sample_waves, uint32_t threads)
 {
     return launch_with(manifest, (RunOptions){.config = gpu, .threads = threads, .sample_waves = sample_waves});
@@ -1167,6 +1204,7 @@ static Suite *manifest_suite(void)
     tcase_add_test(e2e, cluster_kernel_refused);
     tcase_add_test(e2e, summary_mentions_the_numbers);
     tcase_add_test(e2e, which_launches_run_in_parallel);
+    tcase_add_test(e2e, the_report_says_why_ctas_kept_their_order);
     suite_add_tcase(s, e2e);
     /* full timing runs and repeated runs: slow under the sanitizers */
     TCase *sampling = tcase_create("long");
