@@ -820,17 +820,24 @@ START_TEST(cluster_kernel_refused)
 }
 END_TEST
 
+/* The text summary of a report (free() it). */
+static char *summary_of(json_t *report)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_print_summary(f, report);
+    fclose(f);
+    return text;
+}
+
 START_TEST(summary_mentions_the_numbers)
 {
     Manifest *m = load_ok("tests/manifests/e2e/scale.json");
     json_t *report = NULL;
     guint failed = 0;
     ck_assert(manifest_run(m, NULL, &report, &failed, NULL));
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    report_print_summary(f, report);
-    fclose(f);
+    char *text = summary_of(report);
     ck_assert_ptr_nonnull(strstr(text, "kernel scale  grid (2,1,1)  block (32,1,1)"));
     ck_assert_ptr_nonnull(strstr(text, "42 warp"));
     ck_assert_ptr_nonnull(strstr(text, "1 divergent"));
@@ -1008,11 +1015,7 @@ START_TEST(the_report_says_why_ctas_kept_their_order)
         const char *why = json_string_value(json_object_get(host, "ctas_in_order"));
         ck_assert_msg(why && g_str_has_prefix(why, "PTX line ") && strstr(why, kept[k].reason), "%s: %s",
                       kept[k].manifest, why ? why : "(none)");
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        report_print_summary(f, report);
-        fclose(f);
+        char *text = summary_of(report);
         ck_assert_ptr_nonnull(strstr(text, "host threads  1 of 2 (CTAs keep launch order: PTX line "));
         free(text);
         json_decref(report);
@@ -1038,11 +1041,7 @@ static GpuConfig *gpu_named(const char *name)
 static char *summary_of_launch(json_t *launch)
 {
     json_t *report = json_pack("{s:[O]}", "launches", launch);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    report_print_summary(f, report);
-    fclose(f);
+    char *text = summary_of(report);
     json_decref(report);
     return text;
 }
