@@ -80,7 +80,6 @@ typedef struct {
 } Bits;
 
 static inline void set_bit(uint64_t *s, uint32_t i) { s[i / 64] |= UINT64_C(1) << (i % 64); }
-static inline bool has_bit(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
 
 /* The writes of instruction pc to ambiguous registers, applied to set
  * `cur` (and, when given, to a block's kill set). */
@@ -104,7 +103,7 @@ static void apply_writes(const Bits *b, const Insn *in, const CfgRegList *defs, 
 }
 
 /* Sets in[b] for every block: the bits that reach its first instruction.
- * False when the sets would be too large. */
+ * NULL when the sets would be too large. */
 static uint64_t *reaching_in(const Function *f, const Reaching *r, const InsnRegs *l, const Bits *b)
 {
     const Cfg *c = f->cfg;
@@ -113,9 +112,9 @@ static uint64_t *reaching_in(const Function *f, const Reaching *r, const InsnReg
         return NULL;
     uint64_t *in = g_new0(uint64_t, MAX(size, 1u)), *gen = g_new0(uint64_t, MAX(size, 1u)),
              *kill = g_new0(uint64_t, MAX(size, 1u)), *out = g_new(uint64_t, MAX(words, 1u));
-    for (uint32_t k = 0; k < f->cfg->nregs; k++)
-        if (cfg_live_in(c, 0, k) && b->reg_bits_at[k] < b->reg_bits_at[k + 1])
-            set_bit(in, b->reg_bits_at[k]); /* a register's first bit is its entry bit when it has one */
+    for (uint32_t k = 0; k < b->nbits; k++)
+        if (b->source_of[k] == REACHING_ENTRY)
+            set_bit(in, k); /* the entry block starts with the frame's zeroes */
     for (uint32_t blk = 0; blk < c->nblocks; blk++) {
         const BasicBlock *bb = &c->blocks[blk];
         uint64_t *g = gen + (size_t)blk * words, *kl = kill + (size_t)blk * words;
@@ -209,7 +208,7 @@ static void note_reads(Reaching *r, const Bits *b, const CfgRegList *uses, const
             continue;
         Read rd = {.reg = reg, .at = r->pool->len};
         for (uint32_t k = b->reg_bits_at[reg]; k < b->reg_bits_at[reg + 1]; k++)
-            if (!cur || has_bit(cur, k)) {
+            if (!cur || cfg_reg_in(cur, k)) {
                 g_array_append_val(r->pool, b->source_of[k]);
                 rd.n++;
             }
