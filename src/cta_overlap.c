@@ -628,14 +628,14 @@ static Val transfer(Analysis *a, const Insn *in, const CfgRegList *uses)
 static bool settle(Analysis *a)
 {
     const Function *fn = a->fn;
-    CfgRegList uses = {0}, defs = {0};
     bool changed = true;
     unsigned passes = 0;
     while (changed && passes++ < 64) {
         changed = false;
         for (uint32_t i = 0; i < func_ninsns(fn); i++) {
             const Insn *in = func_insn(fn, i);
-            cfg_insn_regs(fn, in, &uses, &defs);
+            CfgRegList uses, defs;
+            reaching_insn_regs(a->reach, i, &uses, &defs);
             if (!defs.n)
                 continue;
             a->pc = i;
@@ -652,8 +652,6 @@ static bool settle(Analysis *a)
             }
         }
     }
-    cfg_reglist_clear(&uses);
-    cfg_reglist_clear(&defs);
     return !changed;
 }
 

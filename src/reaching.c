@@ -14,15 +14,6 @@ typedef struct {
     uint32_t reg, at, n; /* its sources: pool[at .. at + n) */
 } Read;
 
-struct Reaching {
-    uint32_t ninsns, nregs, nwrites;
-    uint32_t *first_write; /* ninsns + 1 */
-    uint32_t *only_write;  /* per register: its one source at every read, or NO_INDEX */
-    uint32_t *read_at;     /* ninsns + 1: each instruction's reads of ambiguous registers */
-    GArray *reads;         /* of Read */
-    GArray *pool;          /* of uint32_t: sources */
-};
-
 /* Every instruction's reads and writes (cfg_insn_regs), listed once:
  * instruction pc's are regs[at[pc] .. at[pc] + nuses[pc]) and the writes
  * after them, up to at[pc + 1]. */
@@ -30,6 +21,17 @@ typedef struct {
     uint32_t *at, *nuses;
     GArray *regs;
 } InsnRegs;
+
+struct Reaching {
+    uint32_t ninsns, nregs, nwrites;
+    uint32_t *first_write; /* ninsns + 1 */
+    uint32_t *only_write;  /* per register: its one source at every read, or NO_INDEX */
+    uint32_t *read_at;     /* ninsns + 1: each instruction's reads of ambiguous registers */
+    GArray *reads;         /* of Read */
+    GArray *pool;          /* of uint32_t: sources */
+    InsnRegs regs;         /* every instruction's reads and writes */
+};
+
 
 static void insn_regs_list(const Function *f, InsnRegs *l)
 {
@@ -230,10 +232,10 @@ Reaching *reaching_new(const Function *f)
     r->reads = g_array_new(FALSE, FALSE, sizeof(Read));
     r->pool = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     uint32_t *writes_of = g_new0(uint32_t, MAX(r->nregs, 1u));
-    InsnRegs l;
-    insn_regs_list(f, &l);
+    InsnRegs *l = &r->regs;
+    insn_regs_list(f, l);
     for (uint32_t i = 0; i < r->ninsns; i++) {
-        CfgRegList defs = insn_writes(&l, i);
+        CfgRegList defs = insn_writes(l, i);
         r->first_write[i] = r->nwrites;
         r->nwrites += defs.n;
         for (uint32_t d = 0; d < defs.n; d++)
@@ -242,9 +244,9 @@ Reaching *reaching_new(const Function *f)
     }
     r->first_write[r->ninsns] = r->nwrites;
     Bits b = {0};
-    number_bits(f, r, &l, writes_of, &b);
+    number_bits(f, r, l, writes_of, &b);
     g_free(writes_of);
-    uint64_t *in = reaching_in(f, r, &l, &b);
+    uint64_t *in = reaching_in(f, r, l, &b);
     uint64_t *cur = in ? g_new(uint64_t, MAX(b.words, 1u)) : NULL;
     for (uint32_t blk = 0; blk < c->nblocks; blk++) {
         const BasicBlock *bb = &c->blocks[blk];
@@ -252,7 +254,7 @@ Reaching *reaching_new(const Function *f)
             memcpy(cur, in + (size_t)blk * b.words, b.words * sizeof *cur);
         for (uint32_t i = bb->first; i <= bb->last; i++) {
             const Insn *insn = func_insn(f, i);
-            CfgRegList uses = insn_reads(&l, i), defs = insn_writes(&l, i);
+            CfgRegList uses = insn_reads(l, i), defs = insn_writes(l, i);
             r->read_at[i] = r->reads->len;
             note_reads(r, &b, &uses, cur);
             r->read_at[i + 1] = r->reads->len;
@@ -260,7 +262,6 @@ Reaching *reaching_new(const Function *f)
                 apply_writes(&b, insn, &defs, r->first_write[i], cur, NULL);
         }
     }
-    insn_regs_clear(&l);
     g_free(in);
     g_free(cur);
     g_free(b.reg_bits_at);
@@ -278,7 +279,14 @@ void reaching_free(Reaching *r)
     g_free(r->read_at);
     g_array_free(r->reads, TRUE);
     g_array_free(r->pool, TRUE);
+    insn_regs_clear(&r->regs);
     g_free(r);
+}
+
+void reaching_insn_regs(const Reaching *r, uint32_t pc, CfgRegList *uses, CfgRegList *defs)
+{
+    *uses = insn_reads(&r->regs, pc);
+    *defs = insn_writes(&r->regs, pc);
 }
 
 uint32_t reaching_writes(const Reaching *r)

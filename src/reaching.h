@@ -18,6 +18,11 @@
  * of the register, and REACHING_ENTRY when it is live at entry, at every
  * read: what a flow-insensitive analysis assumes.
  *
+ * reaching_insn_regs() gives instruction pc's reads and writes as
+ * cfg_insn_regs() lists them: the Reaching lists them once, and an
+ * analysis that goes over f's instructions pass after pass reads them
+ * there rather than listing them again each pass.
+ *
  * The Reaching needs f's cfg (NULL without one) and does not change f;
  * reaching_free() releases it.
  */
@@ -26,6 +31,7 @@
 
 #include <stdint.h>
 
+#include "cfg.h"
 #include "module.h"
 
 #define REACHING_ENTRY UINT32_MAX
@@ -34,6 +40,9 @@ typedef struct Reaching Reaching;
 
 Reaching *reaching_new(const Function *f);
 void reaching_free(Reaching *r);
+
+/* Views into r, valid until reaching_free(): not to be grown or cleared. */
+void reaching_insn_regs(const Reaching *r, uint32_t pc, CfgRegList *uses, CfgRegList *defs);
 
 /* How many writes f has; the first of instruction pc's. */
 uint32_t reaching_writes(const Reaching *r);
