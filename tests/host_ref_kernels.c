@@ -557,6 +557,40 @@ static bool model_histogram(const HostLaunch *l, GError **error)
     return true;
 }
 
+/* ---- shared_atomics: lane l of warp w updates word ((l >> shift) * stride
+ * + 64 w) % 1024 of a block's words iters times; the block writes them out */
+
+typedef enum { SA_ADD_LANE, SA_ADD_ONE, SA_ADD_THREE, SA_ADD_ITERS, SA_MAX_LANE } SharedAtomicUpdate;
+
+static bool shared_atomics(const HostLaunch *l, SharedAtomicUpdate update, GError **error)
+{
+    int64_t shift, stride, iters;
+    if (!need_args(l, 4, error) || !int_arg(l, 1, &shift, error) || !int_arg(l, 2, &stride, error) ||
+        !int_arg(l, 3, &iters, error) || !nonneg(l, iters, error))
+        return false;
+    uint32_t *out = buf_arg(l, 0, HT_U32, (size_t)l->grid[0] * 1024, error);
+    if (!out)
+        return false;
+    uint32_t words[1024] = {0};
+    for (uint32_t t = 0; t < l->block[0]; t++) {
+        uint32_t lane = t & 31, warp = t >> 5;
+        uint32_t w = (((lane >> (uint32_t)shift) * (uint32_t)stride) + 64 * warp) % 1024;
+        for (uint32_t k = 0; k < (uint32_t)iters; k++) {
+            uint32_t v = update == SA_ADD_ONE ? 1 : update == SA_ADD_THREE ? 3 : update == SA_ADD_ITERS ? (uint32_t)iters : lane + k;
+            words[w] = update == SA_MAX_LANE ? MAX(words[w], v) : words[w] + v;
+        }
+    }
+    for (uint32_t b = 0; b < l->grid[0]; b++)
+        memcpy(out + (size_t)b * 1024, words, sizeof words);
+    return true;
+}
+
+static bool model_shared_atomics(const HostLaunch *l, GError **error) { return shared_atomics(l, SA_ADD_LANE, error); }
+static bool model_shared_atomics_one(const HostLaunch *l, GError **error) { return shared_atomics(l, SA_ADD_ONE, error); }
+static bool model_shared_atomics_three(const HostLaunch *l, GError **error) { return shared_atomics(l, SA_ADD_THREE, error); }
+static bool model_shared_atomics_uniform(const HostLaunch *l, GError **error) { return shared_atomics(l, SA_ADD_ITERS, error); }
+static bool model_shared_atomics_max(const HostLaunch *l, GError **error) { return shared_atomics(l, SA_MAX_LANE, error); }
+
 /* ---- per-thread sort of 8 ints in a local array ---- */
 
 static bool model_sort_local(const HostLaunch *l, GError **error)
@@ -2243,6 +2277,11 @@ static const struct {
     {"sumLastBlock", NULL, model_sum_last_block},
     {"scanExclusive", NULL, model_scan},
     {"histogram", NULL, model_histogram},
+    {"sharedAtomics", NULL, model_shared_atomics},
+    {"sharedAtomicsOne", NULL, model_shared_atomics_one},
+    {"sharedAtomicsThree", NULL, model_shared_atomics_three},
+    {"sharedAtomicsUniform", NULL, model_shared_atomics_uniform},
+    {"sharedAtomicsMax", NULL, model_shared_atomics_max},
     {"sortLocal", NULL, model_sort_local},
     {"polyF64", NULL, model_poly_f64},
     {"mathAccurate", NULL, model_math_accurate},

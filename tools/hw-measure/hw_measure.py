@@ -87,6 +87,7 @@ METRICS = [
     'smsp__sass_inst_executed_op_global_ld.sum', 'smsp__sass_inst_executed_op_global_st.sum',
     'smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum',
     'smsp__inst_executed_op_shared_ld.sum', 'smsp__inst_executed_op_shared_st.sum',
+    'smsp__sass_inst_executed_op_shared_atom.sum', 'smsp__inst_executed_op_shared_atom.sum',
     'sm__inst_executed.avg.per_cycle_active', 'smsp__issue_active.avg.per_cycle_active',
     # which pipe they went to (traces/README-hw.md, "Pipes")
     *['sm__inst_executed_pipe_%s.sum' % p for p in (
@@ -114,6 +115,9 @@ METRICS = [
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum',
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum',
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum',
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum',
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum',
     # why warps did not issue, as warpsim's stall states (docs/metrics.md)
     *['smsp__warp_issue_stalled_%s_per_warp_active.pct' % r for r in (
         'barrier', 'branch_resolving', 'lg_throttle', 'long_scoreboard', 'math_pipe_throttle',
