@@ -356,6 +356,7 @@ static void memory_section(GString *o, json_t *mx, guint launch)
         {"local stores", "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"},
         {"shared loads", "smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
         {"shared stores", "smsp__inst_executed_op_shared_st.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+        {"shared atomics", "smsp__inst_executed_op_shared_atom.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(l1); i++)
         g_string_append_printf(o, "<tr><td>L1</td><td>%s</td><td class=\"num\" data-metric=\"%s\">%" JSON_INTEGER_FORMAT
@@ -370,6 +371,7 @@ static void memory_section(GString *o, json_t *mx, guint launch)
     row_int(o, mx, "DRAM bytes written", "dram__bytes_write.sum");
     row_int(o, mx, "shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
     row_int(o, mx, "shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+    row_int(o, mx, "shared atomic bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum");
     g_string_append(o, "</table>\n");
     /* sectors each level saw, as bars */
     static const char *const lv[3] = {"L1 sectors (global+local)", "L2 sectors", "DRAM sectors"};

@@ -473,17 +473,36 @@ static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *ma
     *max_same = best;
 }
 
-static MemTiming shared_access(MemSys *ms, uint64_t now, bool atomic, const WarpAccess *a, MemCounters *c)
+/* A shared atomic that adds the constant 1 to a 32-bit integer
+ * (atomicAdd(p, 1), a histogram's count): ptxas makes it ATOMS.POPC.INC,
+ * which updates a word once for all the lanes on it, where every other
+ * shared atomic updates it once per lane (measured on the H200,
+ * traces/shared_atomics: 32 lanes adding 1 to one word take 1 wavefront,
+ * adding 3, a value the same in every lane or a lane's own, or taking a
+ * max, 32). */
+static bool shared_count_by_one(const Insn *in)
+{
+    if (in->atom != ATOM_ADD || isa_type_is_float((PtxType)in->type) || isa_type_size((PtxType)in->type) != 4 ||
+        !in->nopd)
+        return false;
+    const Operand *value = &in->opd[in->nopd - 1];
+    return value->kind == OPD_IMM && value->imm == 1;
+}
+
+static MemTiming shared_access(MemSys *ms, uint64_t now, const Insn *in, const WarpAccess *a, MemCounters *c)
 {
     const GpuConfig *cfg = ms->cfg;
+    bool atomic = in->op == OP_ATOM || in->op == OP_RED;
     BankResult br;
-    smem_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, cfg->smem_wide, &br);
+    if (atomic && !shared_count_by_one(in))
+        smem_atomic_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, &br);
+    else
+        smem_banks(a, cfg->smem_banks, cfg->smem_bank_bytes, cfg->smem_half_warp, cfg->smem_wide, &br);
     uint32_t wavefronts = MAX(br.wavefronts, 1u);
     if (atomic) {
         c->shared_atom_requests++;
-        uint32_t distinct, same;
-        address_groups(a, &distinct, &same);
-        wavefronts += same - 1;
+        c->shared_atom_wavefronts += br.wavefronts;
+        c->shared_atom_conflicts += br.conflicts;
     } else if (a->write) {
         c->shared_st_requests++;
         c->shared_st_wavefronts += br.wavefronts;
@@ -823,10 +842,9 @@ MemTiming memsys_access(MemSys *ms, uint32_t sm, uint64_t now, const Insn *in, c
 {
     if (!a->mask)
         return (MemTiming){.ready = now, .pipe_cycles = 1, .long_latency = false};
-    bool atomic = in->op == OP_ATOM || in->op == OP_RED;
     switch (a->space) {
     case SPACE_SHARED:
-        return shared_access(ms, now, atomic, a, c);
+        return shared_access(ms, now, in, a, c);
     case SPACE_CONST:
     case SPACE_PARAM:
         return const_access(ms, now, a, c);

@@ -29,7 +29,7 @@ typedef struct {
     uint64_t lld_requests, lld_sectors, lst_requests, lst_sectors; /* local memory */
     uint64_t shared_ld_requests, shared_ld_wavefronts, shared_ld_conflicts;
     uint64_t shared_st_requests, shared_st_wavefronts, shared_st_conflicts;
-    uint64_t shared_atom_requests;
+    uint64_t shared_atom_requests, shared_atom_wavefronts, shared_atom_conflicts;
     uint64_t const_requests, const_wavefronts;            /* ld.const and ld.param */
     uint64_t l1_sectors, l1_sector_hits;                  /* L1TEX tag lookups, global/local */
     uint64_t l2_sectors, l2_sector_hits;                  /* LTS lookups */

@@ -223,6 +223,9 @@ void report_add_timing_metrics(json_t *mx, const Module *m, const LaunchStats *s
     SET_INT("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", c->shared_st_wavefronts);
     SET_INT("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", c->shared_ld_conflicts);
     SET_INT("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", c->shared_st_conflicts);
+    SET_INT("smsp__inst_executed_op_shared_atom.sum", c->shared_atom_requests);
+    SET_INT("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", c->shared_atom_wavefronts);
+    SET_INT("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", c->shared_atom_conflicts);
     SET_INT("warpsim__const_requests", c->const_requests);
     SET_INT("warpsim__const_wavefronts", c->const_wavefronts);
     SET_REAL("l1tex__t_sector_hit_rate.pct", pct(c->l1_sector_hits, c->l1_sectors, 0.0));
@@ -277,8 +280,8 @@ static void print_timing(FILE *out, json_t *mx, json_t *sampling)
             metric_num(mx, "sm__maximum_warps_per_active_cycle_pct"), metric_int(mx, "warpsim__blocks_per_sm"),
             json_string_value(json_object_get(mx, "warpsim__occupancy_limiter")),
             metric_num(mx, "sm__warps_active.avg.pct_of_peak_sustained_active"));
-    static const char *const ops[2] = {"ld", "st"};
-    for (int i = 0; i < 2; i++) {
+    static const char *const ops[3] = {"ld", "st", "atom"};
+    for (int i = 0; i < 3; i++) {
         char rk[96], sk[96];
         snprintf(rk, sizeof rk, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", ops[i]);
         snprintf(sk, sizeof sk, "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", ops[i]);

@@ -350,3 +350,33 @@ void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool h
     }
     out->conflicts = out->wavefronts - phases;
 }
+
+void smem_atomic_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, BankResult *out)
+{
+    out->wavefronts = 0;
+    out->conflicts = 0;
+    if (banks == 0 || banks > MAX_BANKS)
+        banks = MAX_BANKS;
+    if (bank_bytes == 0)
+        bank_bytes = 4;
+    Layout l = layout_of(banks, bank_bytes);
+    uint64_t size = a->size ? a->size : 1;
+    uint32_t requests = 0;
+    for (int h = 0; h < (half_warp ? 2 : 1); h++) {
+        uint32_t lanes = half_warp ? (a->mask >> (16 * h)) & 0xFFFFu : a->mask;
+        if (!lanes)
+            continue;
+        uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t addr = a->addr[(half_warp ? 16 * h : 0) + __builtin_ctz(m)];
+            /* an atomic's lane is at most 16 B: fewer words than banks */
+            for (uint64_t w = word_of(&l, addr), last = word_of(&l, addr + size - 1); w <= last; w++) {
+                uint32_t n = ++per_bank[bank_of(&l, w)];
+                most = MAX(most, n);
+            }
+        }
+        out->wavefronts += most;
+        requests++;
+    }
+    out->conflicts = out->wavefronts - requests;
+}

@@ -44,4 +44,15 @@ typedef struct {
 void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, SmemWideRule wide,
                 BankResult *out);
 
+/* An atomic (atom, red) on shared memory: nothing is broadcast, every
+ * lane's update takes its bank words once, lanes on the same address
+ * included.  Measured on the H200 (traces/shared_atomics): 32 lanes on one
+ * word take 32 wavefronts, as 32 words of one bank do; two lanes per word
+ * on 16 words of distinct banks 2, like 32 words two to a bank.
+ *   wavefronts = the most lane-words any bank serves, per half-warp before
+ *                cc 2.0 (half_warp), summed over them
+ *   conflicts  = wavefronts - 1 per (half-)warp with lanes (Nsight's
+ *                l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom) */
+void smem_atomic_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, BankResult *out);
+
 #endif

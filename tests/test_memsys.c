@@ -387,6 +387,47 @@ START_TEST(coalesced_ahead_equals_whole)
 }
 END_TEST
 
+/* A shared atomic that adds the constant 1 (ATOMS.POPC.INC) updates a
+ * word once for all its lanes, where one that adds another constant
+ * updates it once per lane (H200 measurements in traces/shared_atomics/hw):
+ * 32 lanes on one word are 1 and 32 wavefronts; on distinct banks 1 either
+ * way. */
+START_TEST(shared_counts_of_one_take_a_word_once)
+{
+    GpuConfig *cfg = load_with("h200", NULL);
+    MemSys *ms = memsys_new(cfg, NULL);
+    WarpAccess one = strided(64, 0), spread = strided(0, 4);
+    one.space = spread.space = SPACE_SHARED;
+    one.write = spread.write = true;
+    for (int imm = 1; imm <= 3; imm += 2)
+        for (int red = 0; red < 2; red++) {
+            Insn in = load_insn();
+            in.op = red ? OP_RED : OP_ATOM;
+            in.space = SPACE_SHARED;
+            in.atom = ATOM_ADD;
+            in.type = PTX_TYPE_U32;
+            in.nopd = red ? 2 : 3;
+            in.opd[in.nopd - 1].kind = OPD_IMM;
+            in.opd[in.nopd - 1].imm = imm;
+            MemCounters c;
+            memset(&c, 0, sizeof c);
+            memsys_access(ms, 0, 100, &in, &one, 0, &c);
+            ck_assert_uint_eq(c.shared_atom_wavefronts, imm == 1 ? 1 : 32);
+            ck_assert_uint_eq(c.shared_atom_conflicts, imm == 1 ? 0 : 31);
+            memsys_access(ms, 0, 100, &in, &spread, 0, &c);
+            ck_assert_uint_eq(c.shared_atom_requests, 2);
+            ck_assert_uint_eq(c.shared_atom_wavefronts, imm == 1 ? 2 : 33);
+            /* a max of 1 is no count */
+            in.atom = ATOM_MAX;
+            memset(&c, 0, sizeof c);
+            memsys_access(ms, 0, 100, &in, &one, 0, &c);
+            ck_assert_uint_eq(c.shared_atom_wavefronts, 32);
+        }
+    memsys_free(ms);
+    config_free(cfg);
+}
+END_TEST
+
 /* Global atomics wait for their L2 atomic unit: requests to one part of
  * memory take turns, each holding the unit for one pass over each sector
  * it updates per lane on that sector's busiest address (a full pass, one
@@ -548,6 +589,7 @@ static Suite *memsys_suite(void)
     tcase_add_test(tc, coalesced_ahead_equals_whole);
     tcase_add_test(tc, strong_loads_bypass_l1);
     tcase_add_test(tc, atomics_take_turns_at_their_unit);
+    tcase_add_test(tc, shared_counts_of_one_take_a_word_once);
     tcase_add_test(tc, hits_wait_for_a_fill_under_way);
     tcase_add_test(tc, l2_hits_wait_for_a_dram_fill_under_way);
     suite_add_tcase(s, tc);

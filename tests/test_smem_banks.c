@@ -459,6 +459,55 @@ START_TEST(structured_patterns_follow_the_rule)
 }
 END_TEST
 
+/* ---- atomics: no broadcast ------------------------------------------------- */
+
+static BankResult atomic32(const WarpAccess *a)
+{
+    BankResult r;
+    smem_atomic_banks(a, 32, 4, false, &r);
+    return r;
+}
+
+START_TEST(atomics_count_every_lane)
+{
+    /* 32 lanes on one word: a load broadcasts it in 1 wavefront, atomics
+     * update it once per lane (measured on the H200: traces/shared_atomics) */
+    WarpAccess one = strided(0xFFFFFFFF, 4, 64, 0);
+    BankResult r = atomic32(&one);
+    ck_assert_uint_eq(r.wavefronts, 32);
+    ck_assert_uint_eq(r.conflicts, 31);
+    ck_assert_uint_eq(banks32(&one).wavefronts, 1);
+    /* lane i on word i / 2: 16 words in 16 banks, two lanes each */
+    WarpAccess pairs = strided(0xFFFFFFFF, 4, 0, 0);
+    for (int i = 0; i < 32; i++)
+        pairs.addr[i] = 4 * (uint64_t)(i / 2);
+    ck_assert_uint_eq(atomic32(&pairs).wavefronts, 2);
+    ck_assert_uint_eq(banks32(&pairs).wavefronts, 1);
+    /* words s i as for loads: the lanes of a bank are its words */
+    for (uint32_t s = 1; s <= 32; s++) {
+        WarpAccess a = strided(0xFFFFFFFF, 4, 0, 4 * s);
+        ck_assert_uint_eq(atomic32(&a).wavefronts, gcd(s, 32));
+    }
+    /* 8 B lanes, consecutive: each bank holds a word of 2 lanes */
+    WarpAccess wide = strided(0xFFFFFFFF, 8, 0, 8);
+    ck_assert_uint_eq(atomic32(&wide).wavefronts, 2);
+    /* a 3-lane word and two 1-lane words of another bank: the busier bank */
+    WarpAccess mixed = strided(0x1F, 4, 0, 0);
+    uint64_t at[5] = {0, 0, 0, 4, 4 + 128};
+    for (int i = 0; i < 5; i++)
+        mixed.addr[i] = at[i];
+    ck_assert_uint_eq(atomic32(&mixed).wavefronts, 3);
+    /* half-warps before cc 2.0: each alone, 16 lanes on one word each */
+    BankResult h;
+    smem_atomic_banks(&one, 16, 4, true, &h);
+    ck_assert_uint_eq(h.wavefronts, 32);
+    ck_assert_uint_eq(h.conflicts, 30);
+    WarpAccess none = strided(0, 4, 0, 4);
+    ck_assert_uint_eq(atomic32(&none).wavefronts, 0);
+}
+END_TEST
+
+
 static Suite *banks_suite(void)
 {
     Suite *s = suite_create("smem_banks");
@@ -471,6 +520,7 @@ static Suite *banks_suite(void)
     tcase_add_test(tc, words_within_the_banks);
     tcase_add_test(tc, bytes_and_shorts_cc20);
     tcase_add_test(tc, kepler_8byte_mode);
+    tcase_add_test(tc, atomics_count_every_lane);
     tcase_add_test(tc, tesla_strides);
     tcase_add_test(tc, tesla_broadcast);
     tcase_add_test(tc, tesla_bytes_and_shorts);
