@@ -32,6 +32,15 @@ static Layout layout_of(uint32_t banks, uint32_t bank_bytes)
     return l;
 }
 
+/* The layout of a configuration's banks (at most MAX_BANKS, 4 B each
+ * when not given), with *out cleared for a count. */
+static Layout layout_start(uint32_t banks, uint32_t bank_bytes, BankResult *out)
+{
+    out->wavefronts = 0;
+    out->conflicts = 0;
+    return layout_of(banks == 0 || banks > MAX_BANKS ? MAX_BANKS : banks, bank_bytes ? bank_bytes : 4);
+}
+
 static inline uint64_t word_of(const Layout *l, uint64_t addr)
 {
     return l->word_shift >= 0 ? addr >> l->word_shift : addr / l->bank_bytes;
@@ -302,15 +311,11 @@ static uint32_t quads_output_wavefronts(const WarpAccess *a, uint32_t size)
 void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, SmemWideRule wide,
                 BankResult *out)
 {
-    out->wavefronts = 0;
-    out->conflicts = 0;
-    if (banks == 0 || banks > MAX_BANKS)
-        banks = MAX_BANKS;
-    if (bank_bytes == 0)
-        bank_bytes = 4;
+    Layout l = layout_start(banks, bank_bytes, out);
+    banks = l.banks;
+    bank_bytes = l.bank_bytes;
     uint32_t size = a->size ? a->size : 1;
     uint32_t words_per_lane = size > bank_bytes ? size / bank_bytes : 1;
-    Layout l = layout_of(banks, bank_bytes);
     uint32_t phases = 0;
 
     if (half_warp) {
@@ -353,13 +358,7 @@ void smem_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool h
 
 void smem_atomic_banks(const WarpAccess *a, uint32_t banks, uint32_t bank_bytes, bool half_warp, BankResult *out)
 {
-    out->wavefronts = 0;
-    out->conflicts = 0;
-    if (banks == 0 || banks > MAX_BANKS)
-        banks = MAX_BANKS;
-    if (bank_bytes == 0)
-        bank_bytes = 4;
-    Layout l = layout_of(banks, bank_bytes);
+    Layout l = layout_start(banks, bank_bytes, out);
     uint64_t size = a->size ? a->size : 1;
     uint32_t requests = 0;
     for (int h = 0; h < (half_warp ? 2 : 1); h++) {
