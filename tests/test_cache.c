@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "testutil.h"
 
 #define SIZE 4096u
 #define LINE 128u
@@ -690,9 +691,5 @@ static Suite *cache_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cache_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(cache_suite());
 }

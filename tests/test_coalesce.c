@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "coalesce.h"
+#include "testutil.h"
 
 #define BASE 0x10000000ull  /* 256-byte aligned, like cudaMalloc */
 
@@ -610,9 +611,5 @@ static Suite *coalesce_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(coalesce_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(coalesce_suite());
 }

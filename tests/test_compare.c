@@ -19,6 +19,7 @@
 #include "errors.h"
 #include "fpconv.h"
 #include "manifest.h"
+#include "testutil.h"
 
 #define WARPSIM_BIN BUILD_ROOT "/src/warpsim"
 
@@ -768,9 +769,5 @@ int main(void)
 {
     if (chdir(SOURCE_ROOT) != 0)
         return 1;
-    SRunner *sr = srunner_create(compare_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(compare_suite());
 }

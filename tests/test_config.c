@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "errors.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------- helpers */
 
@@ -632,9 +633,5 @@ static Suite *config_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(config_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(config_suite());
 }

@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "memory.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n" \
                ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n" \
@@ -262,9 +263,5 @@ static Suite *contract_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(contract_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(contract_suite());
 }

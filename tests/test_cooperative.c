@@ -264,9 +264,5 @@ static Suite *cooperative_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cooperative_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(cooperative_suite());
 }

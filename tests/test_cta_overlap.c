@@ -8,6 +8,7 @@
 #include "cfg.h"
 #include "cta_overlap.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 /* A kernel k(a, b, n): a and b are 4 KiB buffers (b the same as a when
  * `alias`), n a u32.  `body` follows the prologue, which leaves a in %rd1,
@@ -316,9 +317,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(suite());
 }

@@ -194,9 +194,5 @@ static Suite *epochs_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(epochs_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(epochs_suite());
 }

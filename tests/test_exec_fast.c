@@ -310,9 +310,5 @@ int main(void)
     tcase_add_test(tc, fast_forms_match_general_handlers);
     tcase_add_test(tc, fast_load_faults_like_general);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(s);
 }

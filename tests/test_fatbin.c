@@ -669,9 +669,5 @@ static Suite *fatbin_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(fatbin_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return tu_run_suite(fatbin_suite());
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "fpconv.h"
+#include "testutil.h"
 
 #define F32(x) fp_f32_bits(x)
 #define F64(x) fp_f64_bits(x)
@@ -349,9 +350,5 @@ static Suite *fpconv_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(fpconv_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(fpconv_suite());
 }

@@ -18,6 +18,7 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
+#include "testutil.h"
 #endif
 
 START_TEST(class_sizes_round_up_by_lines_then_powers_of_two)
@@ -229,9 +230,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(suite());
 }

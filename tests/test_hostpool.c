@@ -13,6 +13,7 @@
 
 #include "hostpool.h"
 #include "launch.h"
+#include "testutil.h"
 
 typedef struct {
     gint runs;
@@ -234,9 +235,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(suite());
 }

@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "isa.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 START_TEST(test_op_names_unique_and_shapes_valid)
 {
@@ -334,9 +335,5 @@ static Suite *isa_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(isa_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(isa_suite());
 }

@@ -4,6 +4,7 @@
 
 #include "errors.h"
 #include "ptx_lexer.h"
+#include "testutil.h"
 
 static GArray *lex_ok(const char *src)
 {
@@ -209,9 +210,5 @@ static Suite *lexer_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(lexer_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(lexer_suite());
 }

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "launch.h"
 #include "ptx_parser.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------- helpers */
 
@@ -1222,9 +1223,5 @@ int main(void)
 {
     if (chdir(SOURCE_ROOT) != 0)
         return 1;
-    SRunner *sr = srunner_create(manifest_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(manifest_suite());
 }

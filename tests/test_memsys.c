@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "memsys.h"
+#include "testutil.h"
 
 #define LINE 128u
 #define SECTOR 32u
@@ -598,9 +599,5 @@ static Suite *memsys_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(memsys_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(memsys_suite());
 }

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "occupancy.h"
+#include "testutil.h"
 
 static GpuConfig *load(const char *name)
 {
@@ -321,9 +322,5 @@ static Suite *occupancy_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(occupancy_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(occupancy_suite());
 }

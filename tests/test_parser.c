@@ -1388,9 +1388,5 @@ static Suite *parser_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(parser_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(parser_suite());
 }

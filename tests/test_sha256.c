@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sha256.h"
+#include "testutil.h"
 
 static void check_digest(const uint8_t *data, size_t size, const char *want)
 {
@@ -82,9 +83,5 @@ int main(void)
 {
     /* says which path the comparisons above exercised */
     g_print("sha256: %s\n", sha256_accelerated() ? "SHA instructions" : "GLib only (no SHA instructions here)");
-    SRunner *sr = srunner_create(sha256_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(sha256_suite());
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "smem_banks.h"
+#include "testutil.h"
 
 static uint32_t gcd(uint32_t a, uint32_t b)
 {
@@ -534,9 +535,5 @@ static Suite *banks_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(banks_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(banks_suite());
 }

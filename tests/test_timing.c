@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "ptx_parser.h"
 #include "timing.h"
+#include "testutil.h"
 
 typedef struct {
     TimingStats ts;
@@ -1078,9 +1079,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(suite());
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "testutil.h"
 
 #define WARPSIM_BIN BUILD_ROOT "/src/warpsim"
 #define HOST_REF_BIN BUILD_ROOT "/tests/host_reference"
@@ -609,9 +610,5 @@ static Suite *workloads_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(workloads_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run_suite(workloads_suite());
 }

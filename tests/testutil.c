@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -93,4 +94,13 @@ uint32_t tu_insn_at_line(const Function *f, uint32_t line)
 char *tu_source_path(const char *relative)
 {
     return g_build_filename(SOURCE_ROOT, relative, NULL);
+}
+
+int tu_run_suite(Suite *s)
+{
+    SRunner *runner = srunner_create(s);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

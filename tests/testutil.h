@@ -2,11 +2,16 @@
 #ifndef WARPSIM_TESTUTIL_H
 #define WARPSIM_TESTUTIL_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "launch.h"
 #include "module.h"
+
+/* A suite's main(): runs every test of `s` (each in a process of its own,
+ * Check's default) and returns the exit status, failure when any failed. */
+int tu_run_suite(Suite *s);
 
 typedef struct {
     void *data;   /* host bytes: copied to the device before, back after */
