@@ -286,17 +286,20 @@ static void print_timing(FILE *out, json_t *mx, json_t *sampling)
         snprintf(rk, sizeof rk, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", ops[i]);
         snprintf(sk, sizeof sk, "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", ops[i]);
         json_int_t r = metric_int(mx, rk), sec = metric_int(mx, sk);
+        char label[16];
+        snprintf(label, sizeof label, "global %s", ops[i]);
         if (r)
-            fprintf(out, "  global %s     %" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " sectors (%.2f per request)\n",
-                    ops[i], r, sec, (double)sec / (double)r);
+            fprintf(out, "  %-14s%" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " sectors (%.2f per request)\n",
+                    label, r, sec, (double)sec / (double)r);
         snprintf(rk, sizeof rk, "smsp__inst_executed_op_shared_%s.sum", ops[i]);
         snprintf(sk, sizeof sk, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", ops[i]);
         char ck[96];
         snprintf(ck, sizeof ck, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum", ops[i]);
         r = metric_int(mx, rk);
+        snprintf(label, sizeof label, "shared %s", ops[i]);
         if (r)
-            fprintf(out, "  shared %s     %" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " wavefronts, %" JSON_INTEGER_FORMAT
-                         " bank conflicts\n", ops[i], r, metric_int(mx, sk), metric_int(mx, ck));
+            fprintf(out, "  %-14s%" JSON_INTEGER_FORMAT " requests, %" JSON_INTEGER_FORMAT " wavefronts, %" JSON_INTEGER_FORMAT
+                         " bank conflicts\n", label, r, metric_int(mx, sk), metric_int(mx, ck));
     }
     fprintf(out, "  memory        L1 hit %.1f%%, L2 hit %.1f%%, DRAM %.1f KB read, %.1f KB written\n",
             metric_num(mx, "l1tex__t_sector_hit_rate.pct"), metric_num(mx, "lts__t_sector_hit_rate.pct"),
