@@ -122,10 +122,6 @@ void cfg_insn_regs(const Function *f, const Insn *in, CfgRegList *uses, CfgRegLi
     insn_regs(f, in, in->op < OP_COUNT ? dest_mask(in->op) : 0, uses, defs);
 }
 
-static inline bool bit_get(const uint64_t *s, uint32_t i) { return cfg_reg_in(s, i); }
-static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
-static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
-
 /* Steps `live` (n registers) from after instruction `in` to before it:
  * what it reads, and what was live after it unless it surely replaces it
  * (an unguarded write). */
@@ -133,10 +129,10 @@ static void live_before(uint64_t *live, const Insn *in, const CfgRegList *uses, 
 {
     for (uint32_t j = 0; in->guard == NO_INDEX && j < defs->n; j++)
         if (defs->v[j] < n)
-            bit_clear(live, defs->v[j]);
+            cfg_reg_remove(live, defs->v[j]);
     for (uint32_t j = 0; j < uses->n; j++)
         if (uses->v[j] < n)
-            bit_set(live, uses->v[j]);
+            cfg_reg_add(live, uses->v[j]);
 }
 
 void cfg_walk_live_after(const Function *f, CfgLiveAfterFn visit, void *user)
@@ -551,11 +547,11 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
             const Insn *in = func_insn(f, i);
             insn_regs(f, in, dmask[in->op], &uses, &defs);
             for (uint32_t j = 0; j < uses.n; j++)
-                if (!bit_get(k, uses.v[j]))
-                    bit_set(g, uses.v[j]);
+                if (!cfg_reg_in(k, uses.v[j]))
+                    cfg_reg_add(g, uses.v[j]);
             if (in->guard == NO_INDEX)
                 for (uint32_t j = 0; j < defs.n; j++)
-                    bit_set(k, defs.v[j]);
+                    cfg_reg_add(k, defs.v[j]);
         }
     }
 
@@ -593,7 +589,7 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
         memcpy(live, c->live_out + (size_t)b * w, w * sizeof(uint64_t));
         uint32_t count = 0, peak;
         for (uint32_t r = 0; r < c->nregs; r++)
-            if (bit_get(live, r))
+            if (cfg_reg_in(live, r))
                 count += reg_weight(f, r);
         peak = count;
         for (uint32_t i = bb->last + 1; i-- > bb->first;) {
@@ -601,24 +597,24 @@ static void compute_liveness(const Function *f, const uint32_t *dmask, Cfg *c)
             insn_regs(f, in, dmask[in->op], &uses, &defs);
             temp = g_renew(bool, temp, defs.n ? defs.n : 1);
             for (uint32_t j = 0; j < defs.n; j++) {
-                temp[j] = !bit_get(live, defs.v[j]);
+                temp[j] = !cfg_reg_in(live, defs.v[j]);
                 if (temp[j]) {
-                    bit_set(live, defs.v[j]);
+                    cfg_reg_add(live, defs.v[j]);
                     count += reg_weight(f, defs.v[j]);
                 }
             }
             peak = MAX(peak, count);
             for (uint32_t j = 0; j < defs.n; j++) {
                 uint32_t r = defs.v[j];
-                if ((in->guard == NO_INDEX || temp[j]) && bit_get(live, r)) {
-                    bit_clear(live, r);
+                if ((in->guard == NO_INDEX || temp[j]) && cfg_reg_in(live, r)) {
+                    cfg_reg_remove(live, r);
                     count -= reg_weight(f, r);
                 }
             }
             for (uint32_t j = 0; j < uses.n; j++) {
                 uint32_t r = uses.v[j];
-                if (!bit_get(live, r)) {
-                    bit_set(live, r);
+                if (!cfg_reg_in(live, r)) {
+                    cfg_reg_add(live, r);
                     count += reg_weight(f, r);
                 }
             }
@@ -655,7 +651,7 @@ static void mark_pinned(const Module *m, const Function *f, uint64_t *pinned)
         for (guint i = 0; lists[k] && i < lists[k]->len; i++) {
             const Variable *v = module_var(m, g_array_index(lists[k], uint32_t, i));
             if (v->space == SPACE_REG && v->offset < f->regs->len)
-                bit_set(pinned, (uint32_t)v->offset);
+                cfg_reg_add(pinned, (uint32_t)v->offset);
         }
 }
 
@@ -668,7 +664,7 @@ static uint32_t slots_pin_first(const Module *m, const Function *f, Cfg *c, uint
     c->slot_of = g_new(uint32_t, MAX(c->nregs, 1u));
     uint32_t next = 0;
     for (uint32_t r = 0; r < c->nregs; r++)
-        if (bit_get(pinned, r))
+        if (cfg_reg_in(pinned, r))
             c->slot_of[r] = next++;
     return next;
 }
@@ -688,18 +684,18 @@ static void slots_referenced(const Module *m, const Function *f, const uint32_t 
         insn_regs(f, in, dmask[in->op], &uses, &defs);
         for (uint32_t j = 0; j < uses.n; j++)
             if (uses.v[j] < c->nregs)
-                bit_set(named, uses.v[j]);
+                cfg_reg_add(named, uses.v[j]);
         for (uint32_t j = 0; j < defs.n; j++)
             if (defs.v[j] < c->nregs)
-                bit_set(named, defs.v[j]);
+                cfg_reg_add(named, defs.v[j]);
     }
     c->slot_of = g_new(uint32_t, MAX(c->nregs, 1u));
     uint32_t next = 0;
     for (uint32_t r = 0; r < c->nregs; r++)
-        if (bit_get(named, r))
+        if (cfg_reg_in(named, r))
             c->slot_of[r] = next++;
     for (uint32_t r = 0; r < c->nregs; r++)
-        if (!bit_get(named, r))
+        if (!cfg_reg_in(named, r))
             c->slot_of[r] = next;
     c->nslots = next + (next < c->nregs || !c->nregs);
     g_free(named);
@@ -783,12 +779,12 @@ static bool pack_slots_sparse(const Module *m, const Function *f, const uint32_t
     uint32_t first_shared = slots_pin_first(m, f, c, pinned), next = first_shared;
     GArray *taken = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (uint32_t r = 0; r < n; r++) {
-        if (bit_get(pinned, r))
+        if (cfg_reg_in(pinned, r))
             continue;
         g_array_set_size(taken, 0);
         for (uint32_t k = first[r]; k < first[r + 1]; k++) {
             uint32_t q = (uint32_t)e[k];
-            if (q < r && !bit_get(pinned, q)) /* coloured already */
+            if (q < r && !cfg_reg_in(pinned, q)) /* coloured already */
                 g_array_append_val(taken, c->slot_of[q]);
         }
         if (taken->len > 1) /* (an empty GArray's data is NULL, which qsort must not get) */
@@ -846,9 +842,9 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
                 for (uint32_t x = 0; x < w; x++)
                     row[x] |= live[x];
                 for (uint32_t k = 0; k < uses.n; k++)
-                    bit_set(row, uses.v[k]);
+                    cfg_reg_add(row, uses.v[k]);
                 for (uint32_t k = 0; k < defs.n; k++)
-                    bit_set(row, defs.v[k]);
+                    cfg_reg_add(row, defs.v[k]);
             }
             live_before(live, in, &uses, &defs, n);
         }
@@ -858,23 +854,23 @@ static void pack_slots(const Module *m, const Function *f, const uint32_t *dmask
         for (uint32_t x = 0; x < w; x++)
             for (uint64_t bits = conflict[(size_t)a * w + x]; bits; bits &= bits - 1) {
                 uint32_t r = x * 64 + (uint32_t)__builtin_ctzll(bits);
-                bit_set(conflict + (size_t)r * w, a);
+                cfg_reg_add(conflict + (size_t)r * w, a);
             }
     uint32_t first_shared = slots_pin_first(m, f, c, pinned), next = first_shared;
     uint64_t *taken = g_new(uint64_t, (n + 63) / 64 + 1);
     for (uint32_t r = 0; r < n; r++) {
-        if (bit_get(pinned, r))
+        if (cfg_reg_in(pinned, r))
             continue;
         memset(taken, 0, ((n + 63) / 64 + 1) * sizeof(uint64_t));
         const uint64_t *row = conflict + (size_t)r * w;
         for (uint32_t x = 0; x < w; x++)
             for (uint64_t bits = row[x]; bits; bits &= bits - 1) {
                 uint32_t q = x * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (q < r && !bit_get(pinned, q)) /* coloured already */
-                    bit_set(taken, c->slot_of[q]);
+                if (q < r && !cfg_reg_in(pinned, q)) /* coloured already */
+                    cfg_reg_add(taken, c->slot_of[q]);
             }
         uint32_t s = first_shared;
-        while (bit_get(taken, s))
+        while (cfg_reg_in(taken, s))
             s++;
         c->slot_of[r] = s;
         next = MAX(next, s + 1);
@@ -906,8 +902,8 @@ static void find_entry_rows(const Function *f, Cfg *c)
     uint64_t *listed = g_new0(uint64_t, (c->nslots + 63) / 64);
     for (uint32_t r = 0; c->nblocks && r < c->nregs; r++) {
         uint32_t row = c->slot_of[r];
-        if (cfg_live_in(c, 0, r) && !bit_get(listed, row)) {
-            bit_set(listed, row);
+        if (cfg_live_in(c, 0, r) && !cfg_reg_in(listed, row)) {
+            cfg_reg_add(listed, row);
             c->entry_rows[c->nentry_rows++] = row;
         }
     }

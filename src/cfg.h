@@ -117,6 +117,16 @@ static inline bool cfg_reg_in(const uint64_t *set, uint32_t reg)
     return (set[reg / 64] >> (reg % 64)) & 1;
 }
 
+/* Adds `reg` to a register set, or takes it out. */
+static inline void cfg_reg_add(uint64_t *set, uint32_t reg)
+{
+    set[reg / 64] |= UINT64_C(1) << (reg % 64);
+}
+static inline void cfg_reg_remove(uint64_t *set, uint32_t reg)
+{
+    set[reg / 64] &= ~(UINT64_C(1) << (reg % 64));
+}
+
 static inline bool cfg_live_in(const Cfg *c, uint32_t block, uint32_t reg)
 {
     return cfg_reg_in(c->live_in + (size_t)block * c->words, reg);

@@ -32,10 +32,6 @@
 #include "cfg.h"
 #include "errors.h"
 
-static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
-static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
-static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
-
 static const char *const reason_text[DIV_WHY_COUNT] = {
     [DIV_WHY_NONE] = "uniform",
     [DIV_WHY_SREG] = "reads a per-thread special register",
@@ -289,7 +285,7 @@ static void compute_gates(Ctx *x)
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++)
             for (uint32_t k = x->def_start[i]; k < x->def_start[i + 1]; k++)
-                bit_set(row(written, w, b), x->defs[k]);
+                cfg_reg_add(row(written, w, b), x->defs[k]);
     x->gates = g_new0(uint64_t, (size_t)MAX(nb, 1u) * w);
     bool *seen = g_new(bool, MAX(nb, 1u));
     uint32_t *stack = g_new(uint32_t, MAX(nb, 1u));
@@ -342,11 +338,11 @@ static bool step(Ctx *x, uint32_t i, uint64_t *S)
     const Insn *in = func_insn(x->f, i);
     DivReason why = (DivReason)x->seed[i];
     uint32_t from = NO_INDEX;
-    bool guard_div = in->guard != NO_INDEX && bit_get(S, in->guard);
+    bool guard_div = in->guard != NO_INDEX && cfg_reg_in(S, in->guard);
     if (why == DIV_WHY_NONE) {
         for (uint32_t k = x->use_start[i]; k < x->use_start[i + 1]; k++) {
             uint32_t r = x->uses[k];
-            if (r == in->guard || !bit_get(S, r))
+            if (r == in->guard || !cfg_reg_in(S, r))
                 continue;
             why = r == x->addr_reg[i] ? DIV_WHY_ADDRESS : DIV_WHY_DATA;
             from = r;
@@ -360,7 +356,7 @@ static bool step(Ctx *x, uint32_t i, uint64_t *S)
     }
     if (x->out) {
         uint8_t *fl = &x->out->insn_flags[i];
-        if (x->has_addr[i] && (x->addr_reg[i] == NO_INDEX || !bit_get(S, x->addr_reg[i])))
+        if (x->has_addr[i] && (x->addr_reg[i] == NO_INDEX || !cfg_reg_in(S, x->addr_reg[i])))
             *fl |= DIV_INSN_ADDRESS_UNIFORM;
         if (why != DIV_WHY_NONE && x->def_start[i + 1] > x->def_start[i])
             *fl |= DIV_INSN_RESULT_DIVERGENT;
@@ -370,12 +366,12 @@ static bool step(Ctx *x, uint32_t i, uint64_t *S)
     for (uint32_t k = x->def_start[i]; k < x->def_start[i + 1]; k++) {
         uint32_t r = x->defs[k];
         if (why != DIV_WHY_NONE) {
-            bit_set(S, r);
+            cfg_reg_add(S, r);
             record(x, r, why, i, from);
             if (x->out && r < x->out->nregs)
                 x->out->reg_flags[r] |= DIV_REG_WRITTEN_DIVERGENT;
         } else if (in->guard == NO_INDEX) {
-            bit_clear(S, r);
+            cfg_reg_remove(S, r);
         }
     }
     return in->op == OP_BRA && guard_div;
@@ -414,7 +410,7 @@ static bool run_block(Ctx *x, uint32_t b, uint64_t *S)
         if (x->out) {
             uint32_t join_pc = c->blocks[bb->ipdom].first;
             for (uint32_t r = 0; r < x->out->nregs; r++)
-                if (bit_get(g, r))
+                if (cfg_reg_in(g, r))
                     record(x, r, DIV_WHY_SYNC, join_pc, bb->last);
         }
     }
@@ -461,7 +457,7 @@ Divergence *divergence_analyze(const Module *m, uint32_t func, GError **error)
     d->insn_flags = g_new0(uint8_t, MAX(n, 1u));
     x.out = d;
     for (uint32_t r = 0; nb && r < d->nregs; r++)
-        if (bit_get(x.c->live_in, r))
+        if (cfg_reg_in(x.c->live_in, r))
             record(&x, r, DIV_WHY_ENTRY, NO_INDEX, NO_INDEX);
     for (uint32_t b = 0; b < nb; b++) {
         run_block(&x, b, S);

@@ -434,10 +434,9 @@ static void l2_write(MemSys *ms, uint64_t now, const MemTransaction *t, MemCount
     write_back(ms, start, dirty, c);
 }
 
-/* How the warp's addresses group: the number of distinct addresses (the
- * constant cache serves one per pass) and the most lanes on one address
- * (atomics to one address are serialised). */
-static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *max_same)
+/* The distinct addresses of the warp's lanes: the constant cache serves
+ * one per pass. */
+static uint32_t distinct_addresses(const WarpAccess *a)
 {
     /* the common case first: every lane on one address (a broadcast); a
      * whole warp is checked without a branch per lane */
@@ -448,29 +447,21 @@ static void address_groups(const WarpAccess *a, uint32_t *distinct, uint32_t *ma
         for (uint32_t m = a->mask; m; m &= m - 1)
             differ |= a->addr[__builtin_ctz(m)] ^ first;
     }
-    if (!differ) {
-        *distinct = 1;
-        *max_same = popcount32(a->mask);
-        return;
-    }
-    uint32_t n = 0, best = 0, seen = 0;
+    if (!differ)
+        return 1;
+    uint32_t n = 0, seen = 0;
     for (uint32_t m = a->mask; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(m);
         if (seen & (1u << i))
             continue;
-        uint32_t count = 0;
         for (uint32_t k = m; k; k &= k - 1) {
             uint32_t j = (uint32_t)__builtin_ctz(k);
-            if (a->addr[j] == a->addr[i]) {
+            if (a->addr[j] == a->addr[i])
                 seen |= 1u << j;
-                count++;
-            }
         }
         n++;
-        best = MAX(best, count);
     }
-    *distinct = n;
-    *max_same = best;
+    return n;
 }
 
 /* A shared atomic that adds the constant 1 to a 32-bit integer
@@ -523,9 +514,7 @@ MemTiming memsys_short_access(const GpuConfig *cfg, PtxSpace space, uint32_t wav
 
 static MemTiming const_access(MemSys *ms, uint64_t now, const WarpAccess *a, MemCounters *c)
 {
-    uint32_t n, same;
-    address_groups(a, &n, &same);
-    n = MAX(n, 1u);
+    uint32_t n = MAX(distinct_addresses(a), 1u);
     c->const_requests++;
     c->const_wavefronts += n;
     return memsys_short_access(ms->cfg, SPACE_CONST, n, now);

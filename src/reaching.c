@@ -32,7 +32,6 @@ struct Reaching {
     InsnRegs regs;         /* every instruction's reads and writes */
 };
 
-
 static void insn_regs_list(const Function *f, InsnRegs *l)
 {
     uint32_t n = func_ninsns(f);
@@ -81,8 +80,6 @@ typedef struct {
     uint32_t *source_of;    /* per bit: the write, or REACHING_ENTRY */
 } Bits;
 
-static inline void set_bit(uint64_t *s, uint32_t i) { s[i / 64] |= UINT64_C(1) << (i % 64); }
-
 /* The writes of instruction pc to ambiguous registers, applied to set
  * `cur` (and, when given, to a block's kill set). */
 static void apply_writes(const Bits *b, const Insn *in, const CfgRegList *defs, uint32_t first, uint64_t *cur,
@@ -95,12 +92,12 @@ static void apply_writes(const Bits *b, const Insn *in, const CfgRegList *defs, 
         if (in->guard == NO_INDEX) {
             uint32_t reg = defs->v[d];
             for (uint32_t k = b->reg_bits_at[reg]; k < b->reg_bits_at[reg + 1]; k++) {
-                cur[k / 64] &= ~(UINT64_C(1) << (k % 64));
+                cfg_reg_remove(cur, k);
                 if (kill)
-                    set_bit(kill, k);
+                    cfg_reg_add(kill, k);
             }
         }
-        set_bit(cur, bit);
+        cfg_reg_add(cur, bit);
     }
 }
 
@@ -116,7 +113,7 @@ static uint64_t *reaching_in(const Function *f, const Reaching *r, const InsnReg
              *kill = g_new0(uint64_t, MAX(size, 1u)), *out = g_new(uint64_t, MAX(words, 1u));
     for (uint32_t k = 0; k < b->nbits; k++)
         if (b->source_of[k] == REACHING_ENTRY)
-            set_bit(in, k); /* the entry block starts with the frame's zeroes */
+            cfg_reg_add(in, k); /* the entry block starts with the frame's zeroes */
     for (uint32_t blk = 0; blk < c->nblocks; blk++) {
         const BasicBlock *bb = &c->blocks[blk];
         uint64_t *g = gen + (size_t)blk * words, *kl = kill + (size_t)blk * words;

@@ -8,10 +8,6 @@
 #include "cfg.h"
 #include "errors.h"
 
-static inline bool bit_get(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
-static inline void bit_set(uint64_t *s, uint32_t i) { s[i / 64] |= 1ull << (i % 64); }
-static inline void bit_clear(uint64_t *s, uint32_t i) { s[i / 64] &= ~(1ull << (i % 64)); }
-
 uint32_t regpressure_reg_units(const Function *f, uint32_t reg)
 {
     PtxType t = g_array_index(f->regs, RegInfo, reg).type;
@@ -49,7 +45,7 @@ static void walk_block(const Function *f, const Cfg *c, uint32_t b, RegPressure 
     memcpy(live, c->live_out + (size_t)b * w, w * sizeof(uint64_t));
     Count now = {0};
     for (uint32_t r = 0; r < c->nregs; r++)
-        if (bit_get(live, r))
+        if (cfg_reg_in(live, r))
             count_add(&now, f, r, true);
     for (uint32_t i = bb->last + 1; i-- > bb->first;) {
         RegPressurePoint *pt = &p->at[i];
@@ -61,21 +57,21 @@ static void walk_block(const Function *f, const Cfg *c, uint32_t b, RegPressure 
         memcpy(scratch, live, w * sizeof(uint64_t));
         Count with_defs = now;
         for (uint32_t j = 0; j < defs->n; j++)
-            if (!bit_get(scratch, defs->v[j])) {
-                bit_set(scratch, defs->v[j]);
+            if (!cfg_reg_in(scratch, defs->v[j])) {
+                cfg_reg_add(scratch, defs->v[j]);
                 count_add(&with_defs, f, defs->v[j], true);
             }
         /* live before: a guarded write does not end the old value's range */
         for (uint32_t j = 0; j < defs->n; j++) {
             uint32_t r = defs->v[j];
-            if (in->guard == NO_INDEX && bit_get(live, r)) {
-                bit_clear(live, r);
+            if (in->guard == NO_INDEX && cfg_reg_in(live, r)) {
+                cfg_reg_remove(live, r);
                 count_add(&now, f, r, false);
             }
         }
         for (uint32_t j = 0; j < uses->n; j++)
-            if (!bit_get(live, uses->v[j])) {
-                bit_set(live, uses->v[j]);
+            if (!cfg_reg_in(live, uses->v[j])) {
+                cfg_reg_add(live, uses->v[j]);
                 count_add(&now, f, uses->v[j], true);
             }
         pt->live_before = now.units;
